@@ -1,0 +1,81 @@
+/* cpu_internal.h - what the files of the CPU backend share: its context, its buffer, argument
+ * checks and the helpers that split work over the OpenMP team. Not part of the harness interface. */
+#ifndef XPB_CPU_INTERNAL_H
+#define XPB_CPU_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "xpb_backend.h"
+
+/* Alignment of every buffer allocation, in bytes (views are offset by multiples of 256 too). */
+#define XPB_CPU_ALIGN 256
+/* Fewest elements worth waking the thread team for; smaller cases run on the calling thread. */
+#define XPB_CPU_PARALLEL_MIN 32768
+/* Most threads that cooperate on one row (row ops with fewer rows than threads). */
+#define XPB_CPU_MAX_SPLIT 64
+
+/* A host allocation. data is XPB_CPU_ALIGN-aligned; [0, bytes) is what views may address. */
+struct xpb_buffer {
+    void *data;
+    size_t bytes;
+};
+
+/* Per-open state (no file-scope globals). Kernels run synchronously on the calling thread and
+ * its OpenMP team, so the timer is a host clock. */
+typedef struct xpb_cpu_ctx {
+    int device;
+    bool timer_running;
+    double timer_start; /* CLOCK_MONOTONIC seconds at timer_begin */
+} xpb_cpu_ctx;
+
+/* cpu_device.c */
+int xpb_cpu_device_count(void);
+xpb_status xpb_cpu_device_info(int device, xpb_device_info *out, xpb_error *err);
+
+/* cpu_buffer.c: the buffer slots of the backend table. */
+xpb_status xpb_cpu_buffer_alloc(void *ctx, size_t bytes, xpb_buffer **out, xpb_error *err);
+void xpb_cpu_buffer_free(void *ctx, xpb_buffer *buf);
+xpb_status xpb_cpu_buffer_upload(void *ctx, xpb_buffer *dst, size_t offset, const void *src,
+                                 size_t bytes, xpb_error *err);
+xpb_status xpb_cpu_buffer_download(void *ctx, xpb_buffer *src, size_t offset, void *dst,
+                                   size_t bytes, xpb_error *err);
+/* Copies bytes from src to dst with the whole team when it is large (memcpy semantics). */
+void xpb_cpu_memcpy(void *dst, const void *src, size_t bytes);
+
+/* cpu_args.c: argument checks. Each resolves the views a kernel uses into host pointers after
+ * checking sizes (negative or overflowing -> XPB_ERR_USAGE) and that every view lies inside its
+ * buffer (XPB_ERR_USAGE, never an out-of-bounds access). Unused views are left NULL. */
+typedef struct xpb_cpu_eltwise_view {
+    const float *x, *y;
+    float *out;
+    int64_t n;
+} xpb_cpu_eltwise_view;
+/* need_y: the op reads y (add, mul). */
+xpb_status xpb_cpu_eltwise_resolve(const xpb_eltwise_args *a, bool need_y, xpb_cpu_eltwise_view *v,
+                                   xpb_error *err);
+
+typedef struct xpb_cpu_rowop_view {
+    const float *x, *w, *b;
+    float *out;
+    int64_t rows, cols;
+} xpb_cpu_rowop_view;
+xpb_status xpb_cpu_rowop_resolve(const xpb_rowop_args *a, bool need_w, bool need_b,
+                                 xpb_cpu_rowop_view *v, xpb_error *err);
+
+typedef struct xpb_cpu_rope_view {
+    const float *x;
+    float *out;
+    int64_t batch_heads, seq, head_dim;
+} xpb_cpu_rope_view;
+xpb_status xpb_cpu_rope_resolve(const xpb_rope_args *a, xpb_cpu_rope_view *v, xpb_error *err);
+
+/* Work splitting. */
+/* [*begin, *end): part t of nt of [0, n), boundaries on multiples of 16 floats (one cache line). */
+void xpb_cpu_chunk(int64_t n, int t, int nt, int64_t *begin, int64_t *end);
+/* Should a row op split each row over the team (few long rows) rather than give whole rows to
+ * threads? Returns the team size to use, or 0 for whole rows. */
+int xpb_cpu_row_split_threads(int64_t rows, int64_t cols);
+
+#endif

@@ -1,0 +1,28 @@
+/* sigmoid.c - sigmoid: out = 1 / (1 + e^-x), stable for large |x| (cpu_math.h). */
+#include "cpu_internal.h"
+#include "cpu_math.h"
+
+static xpb_status sigmoid_launch(void *ctx, const void *args_, void *state, xpb_error *err)
+{
+    (void)ctx;
+    (void)state;
+    const xpb_eltwise_args *args = args_;
+    xpb_cpu_eltwise_view v;
+    xpb_status st = xpb_cpu_eltwise_resolve(args, false, &v, err);
+    if (st != XPB_OK || v.n == 0)
+        return st;
+    const float *x = v.x;
+    float *out = v.out;
+    const int64_t n = v.n;
+#pragma omp parallel for simd schedule(static) if (n >= XPB_CPU_PARALLEL_MIN)
+    for (int64_t i = 0; i < n; i++)
+        out[i] = xpb_cpu_sigmoidf(x[i]);
+    return XPB_OK;
+}
+
+const xpb_kernel xpb_cpu_sigmoid = {
+    .op = XPB_OP_SIGMOID,
+    .variant = "default",
+    .precision = "fp32",
+    .launch = sigmoid_launch,
+};

@@ -1,0 +1,107 @@
+/* cmd_info.c - `xpubench info [--json]`: the system fingerprint that results files carry. */
+#include <cjson/cJSON.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "xpb_build_info.h"
+#include "xpb_cli.h"
+
+static cJSON *device_object(const char *backend, int index, const xpb_device_info *d)
+{
+    cJSON *o = cJSON_CreateObject();
+    char id[32];
+    snprintf(id, sizeof id, "%s:%d", backend, index);
+    cJSON_AddStringToObject(o, "id", id);
+    cJSON_AddStringToObject(o, "name", d->name);
+    cJSON_AddStringToObject(o, "driver", d->driver);
+    cJSON_AddStringToObject(o, "runtime", d->runtime);
+    cJSON_AddNumberToObject(o, "memory_bytes", (double)d->memory_bytes);
+    cJSON_AddNumberToObject(o, "cache_bytes", (double)d->cache_bytes);
+    cJSON_AddNumberToObject(o, "compute_units", d->compute_units);
+    cJSON_AddNumberToObject(o, "peak_gflops_fp32", d->peak_gflops_fp32);
+    cJSON_AddNumberToObject(o, "peak_gbps", d->peak_gbps);
+    cJSON_AddBoolToObject(o, "software_device", d->is_software);
+    return o;
+}
+
+int xpb_cmd_info(int argc, char **argv)
+{
+    static const struct option opts[] = {{"json", no_argument, 0, 'j'}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
+    int json = 0, c;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+        if (c == 'j')
+            json = 1;
+        else if (c == 'h') {
+            printf("usage: xpubench info [--json]\n");
+            return XPB_EXIT_OK;
+        } else
+            return XPB_EXIT_USAGE;
+    }
+    if (optind < argc)
+        return xpb_cli_error(XPB_EXIT_USAGE, "info: unexpected argument '%s'", argv[optind]);
+    xpb_sysinfo s;
+    xpb_sysinfo_read(&s);
+    xpb_backend_status st[3];
+    int n = xpb_backends_survey(st);
+
+    cJSON *root = cJSON_CreateObject();
+    cJSON_AddStringToObject(root, "xpubench_version", XPB_VERSION);
+    cJSON_AddStringToObject(root, "git_commit", XPB_GIT_COMMIT);
+    cJSON_AddStringToObject(root, "hostname", s.hostname);
+    cJSON_AddStringToObject(root, "os", s.os);
+    cJSON_AddStringToObject(root, "kernel", s.kernel);
+    cJSON_AddStringToObject(root, "arch", s.arch);
+    cJSON_AddStringToObject(root, "cpu_model", s.cpu_model);
+    cJSON_AddNumberToObject(root, "logical_cpus", s.logical_cpus);
+    cJSON_AddNumberToObject(root, "memory_bytes", (double)s.memory_bytes);
+    cJSON_AddStringToObject(root, "compiler", s.compiler);
+    cJSON_AddStringToObject(root, "cuda_compiler", XPB_CUDA_COMPILER);
+    cJSON *bs = cJSON_AddArrayToObject(root, "backends");
+    for (int i = 0; i < n; i++) {
+        cJSON *b = cJSON_CreateObject();
+        cJSON_AddStringToObject(b, "name", st[i].name);
+        cJSON_AddBoolToObject(b, "available", st[i].available);
+        if (!st[i].available)
+            cJSON_AddStringToObject(b, "reason", st[i].reason);
+        cJSON *ds = cJSON_AddArrayToObject(b, "devices");
+        const xpb_backend_i *be = xpb_backend_find(st[i].name);
+        for (int d = 0; st[i].available && d < be->device_count(); d++) {
+            xpb_device_info info;
+            xpb_error err = {{0}};
+            if (be->device_info(d, &info, &err) == XPB_OK)
+                cJSON_AddItemToArray(ds, device_object(st[i].name, d, &info));
+        }
+        cJSON_AddItemToArray(bs, b);
+    }
+    if (json) {
+        char *text = cJSON_Print(root);
+        puts(text);
+        free(text);
+    } else {
+        printf("host      %s\nos        %s (%s, %s)\ncpu       %s, %d logical CPUs\nmemory    %.1f GiB\n"
+               "compiler  %s; nvcc %s\nxpubench  %s (%s)\n",
+               s.hostname, s.os, s.kernel, s.arch, s.cpu_model, s.logical_cpus,
+               (double)s.memory_bytes / 1073741824.0, s.compiler,
+               XPB_CUDA_COMPILER[0] ? XPB_CUDA_COMPILER : "(not built)", XPB_VERSION, XPB_GIT_COMMIT);
+        cJSON *b;
+        cJSON_ArrayForEach(b, bs)
+        {
+            const char *name = cJSON_GetObjectItem(b, "name")->valuestring;
+            if (!cJSON_IsTrue(cJSON_GetObjectItem(b, "available"))) {
+                printf("%-9s unavailable: %s\n", name, cJSON_GetObjectItem(b, "reason")->valuestring);
+                continue;
+            }
+            cJSON *d;
+            cJSON_ArrayForEach(d, cJSON_GetObjectItem(b, "devices"))
+            printf("%-9s %s: %s | driver %s | %s | %.1f GiB%s\n", name,
+                   cJSON_GetObjectItem(d, "id")->valuestring, cJSON_GetObjectItem(d, "name")->valuestring,
+                   cJSON_GetObjectItem(d, "driver")->valuestring, cJSON_GetObjectItem(d, "runtime")->valuestring,
+                   cJSON_GetObjectItem(d, "memory_bytes")->valuedouble / 1073741824.0,
+                   cJSON_IsTrue(cJSON_GetObjectItem(d, "software_device")) ? " | software device" : "");
+        }
+    }
+    cJSON_Delete(root);
+    return XPB_EXIT_OK;
+}

@@ -1,0 +1,415 @@
+/* cmd_run.c - `xpubench run`: resolve backends (no silent fallback), build the case list, run,
+ * print the table and write the results files. */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <getopt.h>
+#include <regex.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "xpb_cli.h"
+#include "xpb_clock.h"
+#include "xpb_sysinfo.h"
+
+#define MAX_DEVICES 16
+
+typedef struct run_opts {
+    const char *backends, *workloads, *filter, *preset, *out, *csv, *markdown;
+    xpb_sizes sizes;
+    xpb_run_config cfg;
+    bool reps_set, min_time_set, warmup_set;
+} run_opts;
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: xpubench run [options]\n"
+            "  --backend LIST      cpu,cuda,vulkan or all (default all); a device as cuda:0, vulkan:1\n"
+            "  --workload LIST     workloads to run (default all; see xpubench list)\n"
+            "  --filter REGEX      only cases whose id matches (POSIX extended regex), e.g. 'softmax|rope'\n"
+            "  --preset NAME       quick | default | full | conformance (default: default)\n"
+            "  --size K=V,...      sizes instead of the preset: n=..., rows=...,cols=..., \n"
+            "                      batch=...,heads=...,seq=...,head_dim=... (V may be 2^k)\n"
+            "  --repetitions N     Google Benchmark repetitions per case (default 3; quick 1)\n"
+            "  --min-time S        measured seconds per repetition (default 0.1; quick 0.01)\n"
+            "  --warmup S          untimed launches first, seconds (default 0.05)\n"
+            "  --seed N            input generator seed (default 1)\n"
+            "  --validate-only     validate every case, skip timing\n"
+            "  --validate MODE     full (default) or sampled (first, last and 4096 random rows)\n"
+            "  --out FILE          results JSON (docs/results-schema.md)\n"
+            "  --csv FILE          the same rows as CSV\n"
+            "  --markdown FILE     the same rows as Markdown\n"
+            "  --inject-fault KIND self-test of the checker: corrupt each output after the run\n"
+            "                      (value | unwritten | guard); every case must then fail (exit 1)\n");
+}
+
+/* "123", "2^20" -> value. */
+static bool parse_int(const char *s, int64_t *v)
+{
+    char *end;
+    errno = 0;
+    long long x = strtoll(s, &end, 10);
+    if (errno || end == s)
+        return false;
+    if (*end == '^') {
+        char *e2;
+        long long p = strtoll(end + 1, &e2, 10);
+        if (x != 2 || *e2 || p < 0 || p > 62)
+            return false;
+        x = 1LL << p;
+        end = e2;
+    }
+    *v = x;
+    return *end == 0;
+}
+
+static int parse_sizes(const char *arg, xpb_sizes *s)
+{
+    char buf[512];
+    snprintf(buf, sizeof buf, "%s", arg);
+    char *save = NULL;
+    for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        char *eq = strchr(tok, '=');
+        if (!eq || eq == tok)
+            return xpb_cli_error(XPB_EXIT_USAGE, "bad --size '%s': expected KEY=VALUE", tok);
+        *eq = 0;
+        int64_t v;
+        if (!parse_int(eq + 1, &v) || v < 0)
+            return xpb_cli_error(XPB_EXIT_USAGE, "bad --size value %s=%s (a non-negative integer or 2^k)",
+                                 tok, eq + 1);
+        bool known = false;
+        for (const xpb_workload_i *const *w = xpb_workloads(); *w; w++)
+            known |= (*w)->knows_size_key(tok);
+        if (!known)
+            return xpb_cli_error(XPB_EXIT_USAGE, "unknown --size key '%s'", tok);
+        if (s->count == XPB_MAX_PARAMS)
+            return xpb_cli_error(XPB_EXIT_USAGE, "too many --size keys");
+        snprintf(s->kv[s->count].key, sizeof s->kv[0].key, "%s", tok);
+        s->kv[s->count++].value = v;
+    }
+    return XPB_EXIT_OK;
+}
+
+static int parse_double(const char *flag, const char *s, double lo, double hi, double *out)
+{
+    char *end;
+    double v = strtod(s, &end);
+    if (end == s || *end || !(v >= lo && v <= hi))
+        return xpb_cli_error(XPB_EXIT_USAGE, "bad %s '%s' (expected %g..%g)", flag, s, lo, hi);
+    *out = v;
+    return XPB_EXIT_OK;
+}
+
+static int parse_args(int argc, char **argv, run_opts *o)
+{
+    enum { O_BACKEND = 256, O_WORKLOAD, O_FILTER, O_PRESET, O_SIZE, O_REPS, O_MINTIME, O_WARMUP,
+           O_SEED, O_OUT, O_CSV, O_MD, O_VONLY, O_VALIDATE, O_FAULT, O_HELP };
+    static const struct option opts[] = {
+        {"backend", required_argument, 0, O_BACKEND}, {"workload", required_argument, 0, O_WORKLOAD},
+        {"filter", required_argument, 0, O_FILTER},   {"preset", required_argument, 0, O_PRESET},
+        {"size", required_argument, 0, O_SIZE},       {"repetitions", required_argument, 0, O_REPS},
+        {"min-time", required_argument, 0, O_MINTIME}, {"warmup", required_argument, 0, O_WARMUP},
+        {"seed", required_argument, 0, O_SEED},       {"out", required_argument, 0, O_OUT},
+        {"csv", required_argument, 0, O_CSV},         {"markdown", required_argument, 0, O_MD},
+        {"validate-only", no_argument, 0, O_VONLY},   {"validate", required_argument, 0, O_VALIDATE},
+        {"inject-fault", required_argument, 0, O_FAULT}, {"help", no_argument, 0, O_HELP},
+        {0, 0, 0, 0}};
+    int c, rc = 0;
+    double d = 0;
+    int64_t v = 0;
+    opterr = 0;
+    optind = 1;
+    while (!rc && (c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+        switch (c) {
+        case O_BACKEND: o->backends = optarg; break;
+        case O_WORKLOAD: o->workloads = optarg; break;
+        case O_FILTER: o->filter = optarg; break;
+        case O_PRESET: o->preset = optarg; break;
+        case O_SIZE: rc = parse_sizes(optarg, &o->sizes); break;
+        case O_REPS:
+            if (!parse_int(optarg, &v) || v < 1 || v > 1000)
+                rc = xpb_cli_error(XPB_EXIT_USAGE, "bad --repetitions '%s' (1..1000)", optarg);
+            o->cfg.repetitions = (int)v;
+            o->reps_set = true;
+            break;
+        case O_MINTIME:
+            rc = parse_double("--min-time", optarg, 1e-6, 3600, &d);
+            o->cfg.min_time = d;
+            o->min_time_set = true;
+            break;
+        case O_WARMUP:
+            rc = parse_double("--warmup", optarg, 0, 3600, &d);
+            o->cfg.warmup_time = d;
+            o->warmup_set = true;
+            break;
+        case O_SEED:
+            if (!parse_int(optarg, &v))
+                rc = xpb_cli_error(XPB_EXIT_USAGE, "bad --seed '%s'", optarg);
+            o->cfg.seed = (uint64_t)v;
+            break;
+        case O_OUT: o->out = optarg; break;
+        case O_CSV: o->csv = optarg; break;
+        case O_MD: o->markdown = optarg; break;
+        case O_VONLY: o->cfg.validate_only = true; break;
+        case O_VALIDATE:
+            if (strcmp(optarg, "full") != 0 && strcmp(optarg, "sampled") != 0)
+                rc = xpb_cli_error(XPB_EXIT_USAGE, "bad --validate '%s' (full or sampled)", optarg);
+            o->cfg.sampled = strcmp(optarg, "sampled") == 0;
+            break;
+        case O_FAULT:
+            if (strcmp(optarg, "value") == 0)
+                o->cfg.inject_fault = XPB_FAULT_VALUE;
+            else if (strcmp(optarg, "unwritten") == 0)
+                o->cfg.inject_fault = XPB_FAULT_UNWRITTEN;
+            else if (strcmp(optarg, "guard") == 0)
+                o->cfg.inject_fault = XPB_FAULT_GUARD;
+            else
+                rc = xpb_cli_error(XPB_EXIT_USAGE, "bad --inject-fault '%s' (value, unwritten, guard)", optarg);
+            break;
+        case O_HELP: usage(stdout); return -1;
+        default:
+            return xpb_cli_error(XPB_EXIT_USAGE, "run: unknown or incomplete option '%s' (see xpubench run --help)",
+                                 argv[optind - 1]);
+        }
+    }
+    if (!rc && optind < argc)
+        rc = xpb_cli_error(XPB_EXIT_USAGE, "run: unexpected argument '%s'", argv[optind]);
+    return rc;
+}
+
+/* Quick and conformance presets are for CI: one short repetition unless asked otherwise. */
+static void apply_preset_defaults(run_opts *o)
+{
+    bool light = strcmp(o->preset, "quick") == 0 || strcmp(o->preset, "conformance") == 0;
+    if (!o->reps_set)
+        o->cfg.repetitions = light ? 1 : 3;
+    if (!o->min_time_set)
+        o->cfg.min_time = light ? 0.01 : 0.1;
+    if (!o->warmup_set)
+        o->cfg.warmup_time = light ? 0.005 : 0.05;
+}
+
+/* ---- backends ------------------------------------------------------------------------------------ */
+
+static int add_device(xpb_run *run, const xpb_backend_i *b, int index)
+{
+    for (size_t i = 0; i < run->n_devices; i++)
+        if (run->devices[i].backend == b && run->devices[i].index == index)
+            return XPB_EXIT_OK;
+    if (run->n_devices == MAX_DEVICES)
+        return xpb_cli_error(XPB_EXIT_USAGE, "too many devices (at most %d)", MAX_DEVICES);
+    xpb_error err = {{0}};
+    xpb_device *d = &run->devices[run->n_devices];
+    if (xpb_device_open(b, index, d, &err) != XPB_OK)
+        return xpb_cli_error(XPB_EXIT_UNAVAILABLE, "cannot open %s:%d: %s", b->name, index, err.msg);
+    run->n_devices++;
+    return XPB_EXIT_OK;
+}
+
+/* Opens the requested devices. "all" takes every available backend's device 0 and reports the
+ * unavailable ones; naming an unavailable backend or device is an error (exit 3). */
+static int open_backends(const char *list, const xpb_backend_status *st, int n_st, xpb_run *run)
+{
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", list);
+    char *save = NULL;
+    for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        if (strcmp(tok, "all") == 0) {
+            for (int i = 0; i < n_st; i++) {
+                if (!st[i].available) {
+                    fprintf(stderr, "xpubench: skipping %s: %s\n", st[i].name, st[i].reason);
+                    continue;
+                }
+                int rc = add_device(run, xpb_backend_find(st[i].name), 0);
+                if (rc)
+                    return rc;
+            }
+            continue;
+        }
+        char *colon = strchr(tok, ':');
+        int64_t index = 0;
+        if (colon) {
+            *colon = 0;
+            if (!parse_int(colon + 1, &index) || index < 0 || index > 1000)
+                return xpb_cli_error(XPB_EXIT_USAGE, "bad device '%s:%s' (expected NAME:INDEX)", tok, colon + 1);
+        }
+        if (!xpb_backend_name_known(tok))
+            return xpb_cli_error(XPB_EXIT_USAGE, "unknown backend '%s' (cpu, cuda, vulkan, all)", tok);
+        const xpb_backend_status *s = NULL;
+        for (int i = 0; i < n_st; i++)
+            if (strcmp(st[i].name, tok) == 0)
+                s = &st[i];
+        if (!s || !s->available)
+            return xpb_cli_error(XPB_EXIT_UNAVAILABLE, "backend %s is unavailable: %s", tok, s ? s->reason : "?");
+        const xpb_backend_i *b = xpb_backend_find(tok);
+        if (index >= b->device_count())
+            return xpb_cli_error(XPB_EXIT_UNAVAILABLE, "device %s:%lld does not exist (%d %s device(s))", tok,
+                                 (long long)index, b->device_count(), tok);
+        int rc = add_device(run, b, (int)index);
+        if (rc)
+            return rc;
+    }
+    if (run->n_devices == 0)
+        return xpb_cli_error(XPB_EXIT_UNAVAILABLE, "no backend is available");
+    return XPB_EXIT_OK;
+}
+
+/* ---- cases --------------------------------------------------------------------------------------- */
+
+static bool in_list(const char *list, const char *name)
+{
+    if (!list)
+        return true;
+    size_t n = strlen(name);
+    for (const char *p = list; (p = strstr(p, name)); p += n)
+        if ((p == list || p[-1] == ',') && (p[n] == 0 || p[n] == ','))
+            return true;
+    return false;
+}
+
+static int build_cases(const run_opts *o, xpb_case_list *cases)
+{
+    if (o->workloads) { /* every named workload must exist */
+        char buf[256];
+        snprintf(buf, sizeof buf, "%s", o->workloads);
+        char *save = NULL;
+        for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save))
+            if (!xpb_workload_find(t))
+                return xpb_cli_error(XPB_EXIT_USAGE, "unknown workload '%s' (see xpubench list)", t);
+    }
+    regex_t re;
+    if (o->filter && regcomp(&re, o->filter, REG_EXTENDED | REG_NOSUB) != 0)
+        return xpb_cli_error(XPB_EXIT_USAGE, "bad --filter regex '%s'", o->filter);
+    xpb_case_list all = {0};
+    int rc = XPB_EXIT_OK;
+    for (const xpb_workload_i *const *w = xpb_workloads(); *w && !rc; w++) {
+        if (!in_list(o->workloads, (*w)->name))
+            continue;
+        xpb_error err = {{0}};
+        xpb_status st = (*w)->add_cases(o->preset, &o->sizes, &all, &err);
+        if (st)
+            rc = xpb_cli_error(st == XPB_ERR_USAGE ? XPB_EXIT_USAGE : XPB_EXIT_UNAVAILABLE, "%s", err.msg);
+    }
+    for (size_t i = 0; i < all.count && !rc; i++) {
+        if (o->filter && regexec(&re, all.items[i].id, 0, NULL, 0) != 0)
+            continue;
+        xpb_error err = {{0}};
+        if (xpb_case_list_push(cases, &all.items[i], &err))
+            rc = xpb_cli_error(XPB_EXIT_UNAVAILABLE, "%s", err.msg);
+    }
+    xpb_case_list_free(&all);
+    if (o->filter)
+        regfree(&re);
+    if (!rc && cases->count == 0)
+        rc = xpb_cli_error(XPB_EXIT_USAGE, "no case matches (preset %s%s%s%s)", o->preset,
+                           o->sizes.count ? ", --size" : "", o->filter ? ", filter " : "", o->filter ? o->filter : "");
+    return rc;
+}
+
+/* ---- outputs ------------------------------------------------------------------------------------- */
+
+static int write_outputs(const run_opts *o, const xpb_run *run, const xpb_run_meta *meta)
+{
+    xpb_error err = {{0}};
+    if (o->out && xpb_results_write_json(o->out, run, meta, &err))
+        return xpb_cli_error(XPB_EXIT_UNAVAILABLE, "%s", err.msg);
+    if (o->csv && xpb_results_write_csv(o->csv, run, &err))
+        return xpb_cli_error(XPB_EXIT_UNAVAILABLE, "%s", err.msg);
+    if (o->markdown && xpb_results_write_markdown(o->markdown, run, &err))
+        return xpb_cli_error(XPB_EXIT_UNAVAILABLE, "%s", err.msg);
+    if (o->out)
+        fprintf(stderr, "xpubench: results written to %s\n", o->out);
+    return XPB_EXIT_OK;
+}
+
+/* Fails before any work when an output file's folder is missing or not writable. */
+static int check_output_path(const char *flag, const char *path)
+{
+    if (!path)
+        return XPB_EXIT_OK;
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (!slash)
+        snprintf(dir, sizeof dir, ".");
+    else if (slash == dir)
+        dir[1] = 0;
+    else
+        *slash = 0;
+    if (access(dir, W_OK) != 0)
+        return xpb_cli_error(XPB_EXIT_USAGE, "cannot write %s %s: folder %s: %s", flag, path, dir, strerror(errno));
+    return XPB_EXIT_OK;
+}
+
+static int exit_code(const xpb_run *run)
+{
+    int code = XPB_EXIT_OK;
+    for (size_t i = 0; i < run->count; i++) {
+        if (run->results[i].status == XPB_CASE_FAILED_VALIDATION)
+            return XPB_EXIT_VALIDATION;
+        if (run->results[i].status == XPB_CASE_ERROR)
+            code = XPB_EXIT_UNAVAILABLE;
+    }
+    return code;
+}
+
+static void join_args(int argc, char **argv, char *out, size_t n)
+{
+    size_t used = (size_t)snprintf(out, n, "xpubench");
+    for (int i = 0; i < argc && used < n; i++)
+        used += (size_t)snprintf(out + used, n - used, " %s", argv[i]);
+}
+
+int xpb_cmd_run(int argc, char **argv)
+{
+    run_opts o = {.backends = "all", .preset = "default"};
+    o.cfg.seed = 1;
+    o.cfg.e2e_iterations = 3;
+    o.cfg.sample_units = 4096;
+    int rc = parse_args(argc, argv, &o);
+    if (rc)
+        return rc < 0 ? XPB_EXIT_OK : rc;
+    apply_preset_defaults(&o);
+    o.cfg.preset = o.preset;
+    o.cfg.sizes = &o.sizes;
+    o.cfg.progress_tty = isatty(2);
+
+    xpb_run_meta meta = {.cfg = &o.cfg, .filter = o.filter};
+    char cmdline[1024];
+    join_args(argc, argv, cmdline, sizeof cmdline);
+    meta.command_line = cmdline;
+    if ((rc = check_output_path("--out", o.out)) || (rc = check_output_path("--csv", o.csv)) ||
+        (rc = check_output_path("--markdown", o.markdown)))
+        return rc;
+    xpb_case_list cases = {0};
+    if ((rc = build_cases(&o, &cases)))
+        return rc;
+    xpb_sysinfo_read(&meta.sys);
+    meta.n_backends = xpb_backends_survey(meta.backends);
+
+    xpb_device devices[MAX_DEVICES];
+    xpb_run run = {.devices = devices};
+    char stamp[32];
+    xpb_clock_utc(run.created_utc, sizeof run.created_utc, 0);
+    xpb_clock_utc(stamp, sizeof stamp, 1);
+    snprintf(run.run_id, sizeof run.run_id, "%s-%.24s-%ld", stamp, meta.sys.hostname, (long)getpid());
+    if (!(rc = open_backends(o.backends, meta.backends, meta.n_backends, &run))) {
+        xpb_error err = {{0}};
+        if (xpb_runner_run(&run, &cases, &o.cfg, &err)) {
+            rc = xpb_cli_error(XPB_EXIT_UNAVAILABLE, "%s", err.msg);
+        } else {
+            xpb_runner_derive(&run);
+            xpb_results_print_table(stdout, &run);
+            rc = write_outputs(&o, &run, &meta);
+            if (!rc)
+                rc = exit_code(&run);
+        }
+    }
+    for (size_t i = 0; i < run.n_devices; i++)
+        xpb_device_close(&run.devices[i]);
+    xpb_run_free(&run);
+    xpb_case_list_free(&cases);
+    return rc;
+}

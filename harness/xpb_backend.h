@@ -1,0 +1,104 @@
+/* xpb_backend.h - the backend interface: a backend is a table of function pointers.
+ *
+ * Modelled on ggml's backend interface: one `xpb_backend_i` per programming model (cpu, cuda,
+ * vulkan), registered in one place (xpb_registry.c). Nothing in harness/ includes a CUDA or Vulkan
+ * header; it reaches the device only through this table.
+ *
+ * Lifecycle: probe() -> device_count()/device_info() -> open(device) -> buffers and kernels ->
+ * close(). All calls that take `ctx` receive the pointer open() returned. Every call that can fail
+ * returns an xpb_status and writes a one-line reason into err; none of them exits.
+ *
+ * Ordering: kernel launches, uploads and downloads on one ctx execute in the order issued.
+ * synchronize() waits for all of them. timer_begin()/timer_end() bracket launches and measure the
+ * device time between them (device timers: CUDA events, Vulkan timestamps; host clock on the CPU). */
+#ifndef XPB_BACKEND_H
+#define XPB_BACKEND_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "xpb_ops.h"
+#include "xpb_status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct xpb_device_info {
+    char name[256];          /* "NVIDIA H100 80GB HBM3", "llvmpipe (LLVM 15.0.6, 256 bits)"   */
+    char driver[128];        /* driver version string                                         */
+    char runtime[128];       /* CUDA runtime / Vulkan API version / OpenMP + compiler          */
+    char timer[64];          /* "cuda-events", "vulkan-timestamps", "host-clock"               */
+    uint64_t memory_bytes;   /* device memory (host RAM for cpu)                               */
+    uint64_t max_buffer_bytes; /* largest single buffer a kernel may bind (0 = no limit)       */
+    uint64_t cache_bytes;    /* last-level cache (L2 on GPUs), 0 when unknown                  */
+    double peak_gflops_fp32; /* datasheet-style peak from device properties, 0 when unknown    */
+    double peak_gbps;        /* datasheet-style memory bandwidth, 0 when unknown               */
+    int compute_units;       /* SMs, compute units, or CPU threads                             */
+    bool is_gpu;
+    bool is_software;        /* a CPU emulating a GPU API (lavapipe, SwiftShader)              */
+} xpb_device_info;
+
+/* One implementation of one op. Adding a variant = one file defining an xpb_kernel plus one line
+ * in its backend's kernel list. */
+typedef struct xpb_kernel {
+    xpb_op op;
+    const char *variant;   /* "default", "tiled", "cublas", "coopmat", ...                    */
+    const char *precision; /* what it computes in: "fp32", "tf32", "fp16-fp32acc", "exact"    */
+    /* Optional (NULL = supports every valid args). Returns XPB_OK, or XPB_ERR_UNSUPPORTED with
+     * the reason in why (e.g. "device has no VK_KHR_cooperative_matrix"). */
+    xpb_status (*supports)(void *ctx, const void *args, xpb_error *why);
+    /* Optional untimed set-up for these args (convert inputs, build plans); its result is passed
+     * to launch and to release. */
+    xpb_status (*prepare)(void *ctx, const void *args, void **state, xpb_error *err);
+    void (*release)(void *ctx, void *state);
+    /* Enqueue the kernel. Must not wait for completion (the harness synchronizes). */
+    xpb_status (*launch)(void *ctx, const void *args, void *state, xpb_error *err);
+} xpb_kernel;
+
+typedef struct xpb_backend_i {
+    const char *name; /* "cpu", "cuda", "vulkan" */
+
+    /* Is the backend usable on this machine at all? On false, why says what is missing
+     * ("no CUDA driver: cudaGetDeviceCount returned 35 (CUDA driver version is insufficient)"). */
+    bool (*probe)(xpb_error *why);
+    int (*device_count)(void);
+    xpb_status (*device_info)(int device, xpb_device_info *out, xpb_error *err);
+
+    xpb_status (*open)(int device, void **ctx, xpb_error *err);
+    void (*close)(void *ctx);
+
+    xpb_status (*buffer_alloc)(void *ctx, size_t bytes, xpb_buffer **out, xpb_error *err);
+    void (*buffer_free)(void *ctx, xpb_buffer *buf);
+    /* Blocking copies between host memory and [offset, offset+bytes) of a buffer. */
+    xpb_status (*buffer_upload)(void *ctx, xpb_buffer *dst, size_t offset, const void *src,
+                                size_t bytes, xpb_error *err);
+    xpb_status (*buffer_download)(void *ctx, xpb_buffer *src, size_t offset, void *dst,
+                                  size_t bytes, xpb_error *err);
+
+    xpb_status (*synchronize)(void *ctx, xpb_error *err);
+    xpb_status (*timer_begin)(void *ctx, xpb_error *err);
+    /* Waits for the work since timer_begin and returns its device time in seconds. */
+    xpb_status (*timer_end)(void *ctx, double *seconds, xpb_error *err);
+
+    const xpb_kernel *const *kernels; /* NULL-terminated list */
+} xpb_backend_i;
+
+/* The registry (xpb_registry.c): every backend compiled into this binary. */
+const xpb_backend_i *const *xpb_backends(void); /* NULL-terminated */
+const xpb_backend_i *xpb_backend_find(const char *name);
+/* All backend names xpubench knows, compiled in or not ("cpu", "cuda", "vulkan"). */
+bool xpb_backend_name_known(const char *name);
+/* Why a known backend is absent from this build ("built without CUDA: ..."), or NULL. */
+const char *xpb_backend_missing_reason(const char *name);
+
+/* Kernel lookup: all kernels of backend b for op, in registration order. Returns the count
+ * written (at most max). */
+size_t xpb_backend_kernels_for(const xpb_backend_i *b, xpb_op op, const xpb_kernel **out,
+                               size_t max);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,33 @@
+/* xpb_ops.c - names of the ops (xpb_ops.h). */
+#include "xpb_ops.h"
+
+#include <string.h>
+
+static const xpb_op_info ops[XPB_OP_COUNT] = {
+    [XPB_OP_COPY] = {XPB_OP_COPY, "copy", "elementwise"},
+    [XPB_OP_ADD] = {XPB_OP_ADD, "add", "elementwise"},
+    [XPB_OP_MUL] = {XPB_OP_MUL, "mul", "elementwise"},
+    [XPB_OP_SCALE] = {XPB_OP_SCALE, "scale", "elementwise"},
+    [XPB_OP_RELU] = {XPB_OP_RELU, "relu", "elementwise"},
+    [XPB_OP_SIGMOID] = {XPB_OP_SIGMOID, "sigmoid", "elementwise"},
+    [XPB_OP_SILU] = {XPB_OP_SILU, "silu", "elementwise"},
+    [XPB_OP_SOFTMAX] = {XPB_OP_SOFTMAX, "softmax", "elementwise"},
+    [XPB_OP_RMSNORM] = {XPB_OP_RMSNORM, "rmsnorm", "elementwise"},
+    [XPB_OP_LAYERNORM] = {XPB_OP_LAYERNORM, "layernorm", "elementwise"},
+    [XPB_OP_ROPE] = {XPB_OP_ROPE, "rope", "elementwise"},
+    [XPB_OP_GEMM] = {XPB_OP_GEMM, "gemm", "gemm"},
+    [XPB_OP_GEMV] = {XPB_OP_GEMV, "gemv", "gemm"},
+};
+
+const xpb_op_info *xpb_op_get(xpb_op op)
+{
+    return (op >= 0 && op < XPB_OP_COUNT) ? &ops[op] : NULL;
+}
+
+xpb_op xpb_op_from_name(const char *name)
+{
+    for (int i = 0; i < XPB_OP_COUNT; i++)
+        if (strcmp(ops[i].name, name) == 0)
+            return (xpb_op)i;
+    return XPB_OP_COUNT;
+}

@@ -1,0 +1,66 @@
+/* xpb_result.h - one case's outcome on one backend device and kernel variant, and a run. */
+#ifndef XPB_RESULT_H
+#define XPB_RESULT_H
+
+#include <stdbool.h>
+
+#include "xpb_backend.h"
+#include "xpb_stats.h"
+#include "xpb_validate.h"
+#include "xpb_workload.h"
+
+typedef enum xpb_case_status {
+    XPB_CASE_OK,
+    XPB_CASE_FAILED_VALIDATION,
+    XPB_CASE_UNSUPPORTED,
+    XPB_CASE_ERROR,
+    XPB_CASE_SKIPPED,
+} xpb_case_status;
+
+const char *xpb_case_status_name(xpb_case_status s); /* "ok", "failed-validation", ... */
+
+/* An opened backend device. */
+typedef struct xpb_device {
+    const xpb_backend_i *backend;
+    int index;
+    char label[32]; /* "cuda:0" */
+    xpb_device_info info;
+    void *ctx;
+    bool lost;            /* the context died: later cases are errors */
+    char lost_reason[XPB_ERROR_MSG_LEN];
+} xpb_device;
+
+typedef struct xpb_result {
+    xpb_case c;
+    const xpb_device *device;
+    char variant[32];
+    char precision[32];
+    xpb_case_status status;
+    char message[XPB_ERROR_MSG_LEN]; /* error / unsupported / skipped reason, or failure summary */
+    bool validated;
+    xpb_validation validation;
+    bool timed;
+    xpb_samples kernel_samples; /* device timer, seconds per launch */
+    xpb_stats kernel;
+    xpb_samples e2e_samples;    /* host clock: upload + launch + sync + download */
+    xpb_stats e2e;
+    double upload_s, download_s; /* median host time of the input uploads / output download */
+    uint64_t upload_bytes, download_bytes;
+    /* derived (xpb_runner_derive) */
+    double gbps, gflops;     /* from the median kernel time */
+    double roof_gbps;        /* this device's bandwidth roof */
+    char roof_source[48];    /* "copy op, this run" or "datasheet" */
+    double pct_of_roof;      /* gbps / roof_gbps * 100, 0 when unknown */
+    double speedup_vs_cpu;   /* cpu median / this median, 0 when no cpu result */
+} xpb_result;
+
+typedef struct xpb_run {
+    char run_id[96];
+    char created_utc[32];
+    xpb_result *results;
+    size_t count, capacity;
+    xpb_device *devices;
+    size_t n_devices;
+} xpb_run;
+
+#endif

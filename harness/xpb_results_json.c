@@ -1,0 +1,221 @@
+/* xpb_results_json.c - the JSON results file (schema: docs/results-schema.md), through cJSON. */
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "xpb_build_info.h"
+#include "xpb_results.h"
+
+/* cJSON has no NaN/Inf: non-finite values become null. */
+static void add_num(cJSON *o, const char *k, double v)
+{
+    if (isfinite(v))
+        cJSON_AddNumberToObject(o, k, v);
+    else
+        cJSON_AddNullToObject(o, k);
+}
+
+static cJSON *stats_json(const xpb_stats *s, const xpb_samples *raw)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddNumberToObject(o, "n", (double)s->n);
+    add_num(o, "median_s", s->median);
+    add_num(o, "min_s", s->min);
+    add_num(o, "max_s", s->max);
+    add_num(o, "mean_s", s->mean);
+    add_num(o, "stddev_s", s->stddev);
+    add_num(o, "cv", s->cv);
+    add_num(o, "p05_s", s->p05);
+    add_num(o, "p95_s", s->p95);
+    cJSON_AddItemToObject(o, "samples_s", cJSON_CreateDoubleArray(raw->v, (int)raw->n));
+    return o;
+}
+
+static cJSON *device_json(const xpb_device *d)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "id", d->label);
+    cJSON_AddStringToObject(o, "backend", d->backend->name);
+    cJSON_AddStringToObject(o, "name", d->info.name);
+    cJSON_AddStringToObject(o, "driver", d->info.driver);
+    cJSON_AddStringToObject(o, "runtime", d->info.runtime);
+    cJSON_AddStringToObject(o, "timer", d->info.timer);
+    cJSON_AddNumberToObject(o, "memory_bytes", (double)d->info.memory_bytes);
+    cJSON_AddNumberToObject(o, "max_buffer_bytes", (double)d->info.max_buffer_bytes);
+    cJSON_AddNumberToObject(o, "cache_bytes", (double)d->info.cache_bytes);
+    cJSON_AddNumberToObject(o, "compute_units", d->info.compute_units);
+    cJSON_AddNumberToObject(o, "peak_gflops_fp32", d->info.peak_gflops_fp32);
+    cJSON_AddNumberToObject(o, "peak_gbps", d->info.peak_gbps);
+    cJSON_AddBoolToObject(o, "is_gpu", d->info.is_gpu);
+    cJSON_AddBoolToObject(o, "software_device", d->info.is_software);
+    return o;
+}
+
+static cJSON *validation_json(const xpb_validation *v)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddBoolToObject(o, "passed", v->passed);
+    cJSON_AddStringToObject(o, "method", v->method);
+    cJSON_AddStringToObject(o, "tolerance", v->tolerance);
+    cJSON_AddNumberToObject(o, "checked", (double)v->checked);
+    add_num(o, "max_abs_err", v->max_abs_err);
+    add_num(o, "max_rel_err", v->max_rel_err);
+    add_num(o, "rel_l2_err", v->rel_l2_err);
+    add_num(o, "max_ulp", v->max_ulp);
+    add_num(o, "max_err_over_tol", v->max_err_over_tol);
+    cJSON_AddNumberToObject(o, "out_of_tolerance", (double)v->out_of_tolerance);
+    cJSON_AddNumberToObject(o, "nan", (double)v->nan_count);
+    cJSON_AddNumberToObject(o, "inf", (double)v->inf_count);
+    cJSON_AddNumberToObject(o, "unwritten", (double)v->unwritten);
+    cJSON_AddNumberToObject(o, "guard_violations", (double)v->guard_violations);
+    cJSON *w = cJSON_AddObjectToObject(o, "worst");
+    cJSON_AddNumberToObject(w, "index", (double)v->worst_index);
+    add_num(w, "value", v->worst_value);
+    add_num(w, "reference", v->worst_reference);
+    add_num(w, "tolerance", v->worst_tolerance);
+    cJSON *m = cJSON_AddArrayToObject(o, "first_mismatches");
+    for (int i = 0; i < v->n_mismatches; i++) {
+        cJSON *e = cJSON_CreateObject();
+        cJSON_AddNumberToObject(e, "index", (double)v->mismatches[i].index);
+        add_num(e, "value", v->mismatches[i].value);
+        add_num(e, "reference", v->mismatches[i].reference);
+        add_num(e, "tolerance", v->mismatches[i].tolerance);
+        cJSON_AddItemToArray(m, e);
+    }
+    return o;
+}
+
+static cJSON *case_json(const xpb_result *r)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "id", r->c.id);
+    cJSON_AddStringToObject(o, "workload", r->c.workload->name);
+    cJSON_AddStringToObject(o, "op", xpb_op_get(r->c.op)->name);
+    cJSON_AddStringToObject(o, "dtype", xpb_dtype_name(r->c.dtype));
+    cJSON *p = cJSON_AddObjectToObject(o, "params");
+    for (int i = 0; i < r->c.n_params; i++)
+        cJSON_AddNumberToObject(p, r->c.params[i].key, (double)r->c.params[i].value);
+    cJSON_AddStringToObject(o, "backend", r->device->backend->name);
+    cJSON_AddStringToObject(o, "device", r->device->label);
+    cJSON_AddStringToObject(o, "device_name", r->device->info.name);
+    cJSON_AddBoolToObject(o, "software_device", r->device->info.is_software);
+    cJSON_AddStringToObject(o, "variant", r->variant);
+    cJSON_AddStringToObject(o, "precision", r->precision);
+    cJSON_AddStringToObject(o, "status", xpb_case_status_name(r->status));
+    if (r->message[0])
+        cJSON_AddStringToObject(o, "message", r->message);
+    cJSON *w = cJSON_AddObjectToObject(o, "work");
+    cJSON_AddNumberToObject(w, "elements", (double)r->c.elements);
+    cJSON_AddNumberToObject(w, "bytes_read", (double)r->c.bytes_read);
+    cJSON_AddNumberToObject(w, "bytes_written", (double)r->c.bytes_written);
+    cJSON_AddNumberToObject(w, "flops", r->c.flops);
+    if (r->validated)
+        cJSON_AddItemToObject(o, "validation", validation_json(&r->validation));
+    if (r->timed) {
+        cJSON *t = cJSON_AddObjectToObject(o, "timing");
+        cJSON_AddStringToObject(t, "timer", r->device->info.timer);
+        cJSON_AddStringToObject(t, "cache", "warm (same buffers every launch)");
+        cJSON_AddItemToObject(t, "kernel", stats_json(&r->kernel, &r->kernel_samples));
+        cJSON_AddItemToObject(t, "end_to_end", stats_json(&r->e2e, &r->e2e_samples));
+        cJSON *x = cJSON_AddObjectToObject(t, "transfers");
+        add_num(x, "upload_s", r->upload_s);
+        cJSON_AddNumberToObject(x, "upload_bytes", (double)r->upload_bytes);
+        add_num(x, "download_s", r->download_s);
+        cJSON_AddNumberToObject(x, "download_bytes", (double)r->download_bytes);
+        cJSON *th = cJSON_AddObjectToObject(o, "throughput");
+        add_num(th, "gbps", r->gbps);
+        add_num(th, "gflops", r->gflops);
+        add_num(th, "roof_gbps", r->roof_gbps);
+        cJSON_AddStringToObject(th, "roof_source", r->roof_source);
+        add_num(th, "pct_of_roof", r->pct_of_roof);
+        if (r->speedup_vs_cpu > 0)
+            add_num(th, "speedup_vs_cpu", r->speedup_vs_cpu);
+        else
+            cJSON_AddNullToObject(th, "speedup_vs_cpu");
+    }
+    return o;
+}
+
+static cJSON *system_json(const xpb_run *run, const xpb_run_meta *m)
+{
+    cJSON *s = cJSON_CreateObject();
+    cJSON_AddStringToObject(s, "hostname", m->sys.hostname);
+    cJSON_AddStringToObject(s, "os", m->sys.os);
+    cJSON_AddStringToObject(s, "kernel", m->sys.kernel);
+    cJSON_AddStringToObject(s, "arch", m->sys.arch);
+    cJSON_AddStringToObject(s, "cpu_model", m->sys.cpu_model);
+    cJSON_AddNumberToObject(s, "logical_cpus", m->sys.logical_cpus);
+    cJSON_AddNumberToObject(s, "memory_bytes", (double)m->sys.memory_bytes);
+    cJSON_AddStringToObject(s, "compiler", m->sys.compiler);
+    cJSON *b = cJSON_AddArrayToObject(s, "backends");
+    for (int i = 0; i < m->n_backends; i++) {
+        cJSON *e = cJSON_CreateObject();
+        cJSON_AddStringToObject(e, "name", m->backends[i].name);
+        cJSON_AddBoolToObject(e, "compiled", m->backends[i].compiled);
+        cJSON_AddBoolToObject(e, "available", m->backends[i].available);
+        if (m->backends[i].reason[0])
+            cJSON_AddStringToObject(e, "reason", m->backends[i].reason);
+        cJSON_AddItemToArray(b, e);
+    }
+    cJSON *d = cJSON_AddArrayToObject(s, "devices");
+    for (size_t i = 0; i < run->n_devices; i++)
+        cJSON_AddItemToArray(d, device_json(&run->devices[i]));
+    return s;
+}
+
+static cJSON *run_json(const xpb_run *run, const xpb_run_meta *m)
+{
+    cJSON *root = cJSON_CreateObject();
+    cJSON_AddStringToObject(root, "schema", XPB_RESULTS_SCHEMA);
+    cJSON_AddNumberToObject(root, "schema_version", XPB_RESULTS_SCHEMA_VERSION);
+    cJSON_AddStringToObject(root, "run_id", run->run_id);
+    cJSON_AddStringToObject(root, "created_utc", run->created_utc);
+    cJSON *x = cJSON_AddObjectToObject(root, "xpubench");
+    cJSON_AddStringToObject(x, "version", XPB_VERSION);
+    cJSON_AddStringToObject(x, "git_commit", XPB_GIT_COMMIT);
+    cJSON *bo = cJSON_AddObjectToObject(x, "build");
+    cJSON_AddStringToObject(bo, "type", XPB_BUILD_TYPE);
+    cJSON_AddStringToObject(bo, "c_compiler", XPB_C_COMPILER);
+    cJSON_AddStringToObject(bo, "cuda", XPB_BUILD_CUDA);
+    cJSON_AddStringToObject(bo, "cuda_compiler", XPB_CUDA_COMPILER);
+    cJSON_AddStringToObject(bo, "cuda_archs", XPB_CUDA_ARCHS);
+    cJSON_AddStringToObject(bo, "vulkan", XPB_BUILD_VULKAN);
+    cJSON_AddStringToObject(bo, "native", XPB_BUILD_NATIVE);
+    cJSON_AddStringToObject(bo, "sanitize", XPB_BUILD_SANITIZE);
+    cJSON *c = cJSON_AddObjectToObject(root, "config");
+    cJSON_AddStringToObject(c, "command_line", m->command_line ? m->command_line : "");
+    cJSON_AddStringToObject(c, "preset", m->cfg->preset);
+    cJSON_AddStringToObject(c, "filter", m->filter ? m->filter : "");
+    cJSON_AddNumberToObject(c, "seed", (double)m->cfg->seed);
+    cJSON_AddNumberToObject(c, "repetitions", m->cfg->repetitions);
+    cJSON_AddNumberToObject(c, "min_time_s", m->cfg->min_time);
+    cJSON_AddNumberToObject(c, "warmup_s", m->cfg->warmup_time);
+    cJSON_AddBoolToObject(c, "validate_only", m->cfg->validate_only);
+    cJSON_AddStringToObject(c, "validation", m->cfg->sampled ? "sampled" : "full");
+    cJSON_AddItemToObject(root, "system", system_json(run, m));
+    cJSON *cases = cJSON_AddArrayToObject(root, "cases");
+    for (size_t i = 0; i < run->count; i++)
+        cJSON_AddItemToArray(cases, case_json(&run->results[i]));
+    return root;
+}
+
+xpb_status xpb_results_write_json(const char *path, const xpb_run *run, const xpb_run_meta *meta,
+                                  xpb_error *err)
+{
+    cJSON *root = run_json(run, meta);
+    char *text = root ? cJSON_Print(root) : NULL;
+    cJSON_Delete(root);
+    if (!text)
+        return xpb_fail(err, XPB_ERR_OUT_OF_MEMORY, "out of memory while building %s", path);
+    char tmp[4096];
+    FILE *f = xpb_file_begin(path, tmp, sizeof tmp, err);
+    if (!f) {
+        free(text);
+        return XPB_ERR_IO;
+    }
+    fputs(text, f);
+    fputc('\n', f);
+    free(text);
+    return xpb_file_commit(f, tmp, path, err);
+}

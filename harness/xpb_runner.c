@@ -1,0 +1,428 @@
+/* xpb_runner.c - the case runner: for each case and each device and kernel variant,
+ * allocate guarded buffers, upload, poison, launch, validate, then time (xpb_runner.h). */
+#include "xpb_runner.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "gbench_shim.h"
+#include "xpb_clock.h"
+#include "xpb_progress.h"
+#include "xpb_sysinfo.h"
+
+#define G XPB_GUARD_BYTES
+#define MAX_VARIANTS 16
+
+const char *xpb_case_status_name(xpb_case_status s)
+{
+    switch (s) {
+    case XPB_CASE_OK: return "ok";
+    case XPB_CASE_FAILED_VALIDATION: return "failed-validation";
+    case XPB_CASE_UNSUPPORTED: return "unsupported";
+    case XPB_CASE_ERROR: return "error";
+    case XPB_CASE_SKIPPED: return "skipped";
+    }
+    return "?";
+}
+
+xpb_status xpb_device_open(const xpb_backend_i *b, int index, xpb_device *d, xpb_error *err)
+{
+    memset(d, 0, sizeof *d);
+    d->backend = b;
+    d->index = index;
+    snprintf(d->label, sizeof d->label, "%s:%d", b->name, index);
+    xpb_status st = b->device_info(index, &d->info, err);
+    if (st == XPB_OK)
+        st = b->open(index, &d->ctx, err);
+    return st;
+}
+
+void xpb_device_close(xpb_device *d)
+{
+    if (d->ctx)
+        d->backend->close(d->ctx);
+    d->ctx = NULL;
+}
+
+/* ---- buffers of one case on one device ---------------------------------------------------------- */
+
+typedef struct case_buffers {
+    xpb_device *dev;
+    const xpb_case_data *data;
+    xpb_buffer *in[XPB_MAX_ARRAYS], *out[XPB_MAX_ARRAYS];
+    xpb_view in_view[XPB_MAX_ARRAYS], out_view[XPB_MAX_ARRAYS];
+    void *out_host; /* guard + output 0 + guard, downloaded */
+} case_buffers;
+
+static void buffers_free(case_buffers *cb)
+{
+    const xpb_backend_i *b = cb->dev->backend;
+    for (int i = 0; i < XPB_MAX_ARRAYS; i++) {
+        if (cb->in[i])
+            b->buffer_free(cb->dev->ctx, cb->in[i]);
+        if (cb->out[i])
+            b->buffer_free(cb->dev->ctx, cb->out[i]);
+    }
+    free(cb->out_host);
+    memset(cb, 0, sizeof *cb);
+}
+
+static xpb_status upload_inputs(case_buffers *cb, xpb_error *err)
+{
+    const xpb_backend_i *b = cb->dev->backend;
+    for (int i = 0; i < cb->data->n_in; i++) {
+        xpb_status st = b->buffer_upload(cb->dev->ctx, cb->in[i], G, cb->data->in[i],
+                                         cb->data->in_bytes[i], err);
+        if (st)
+            return st;
+    }
+    return XPB_OK;
+}
+
+/* Fills every output, guards included, with the poison pattern. */
+static xpb_status poison_outputs(case_buffers *cb, xpb_error *err)
+{
+    const xpb_backend_i *b = cb->dev->backend;
+    for (int i = 0; i < cb->data->n_out; i++) {
+        size_t bytes = cb->data->out_bytes[i] + 2 * G;
+        void *p = malloc(bytes);
+        if (!p)
+            return xpb_fail(err, XPB_ERR_OUT_OF_MEMORY, "out of host memory (%zu bytes) for poison", bytes);
+        xpb_poison_fill(p, bytes);
+        xpb_status st = b->buffer_upload(cb->dev->ctx, cb->out[i], 0, p, bytes, err);
+        free(p);
+        if (st)
+            return st;
+    }
+    return XPB_OK;
+}
+
+static xpb_status buffers_alloc(case_buffers *cb, xpb_error *err)
+{
+    const xpb_backend_i *b = cb->dev->backend;
+    const xpb_case_data *d = cb->data;
+    xpb_status st = XPB_OK;
+    for (int i = 0; i < d->n_in && !st; i++) {
+        st = b->buffer_alloc(cb->dev->ctx, d->in_bytes[i] + 2 * G, &cb->in[i], err);
+        cb->in_view[i] = (xpb_view){cb->in[i], G};
+    }
+    for (int i = 0; i < d->n_out && !st; i++) {
+        st = b->buffer_alloc(cb->dev->ctx, d->out_bytes[i] + 2 * G, &cb->out[i], err);
+        cb->out_view[i] = (xpb_view){cb->out[i], G};
+    }
+    if (!st && !(cb->out_host = malloc(d->out_bytes[0] + 2 * G)))
+        st = xpb_fail(err, XPB_ERR_OUT_OF_MEMORY, "out of host memory for the output copy");
+    return st;
+}
+
+/* ---- checks before running ----------------------------------------------------------------------- */
+
+/* Returns XPB_ERR_UNSUPPORTED (device limit) or XPB_ERR_OUT_OF_MEMORY (will not fit) with why. */
+static xpb_status check_fits(const xpb_device *dev, const xpb_case_data *d, xpb_error *why)
+{
+    uint64_t total = 0, largest = 0;
+    for (int i = 0; i < d->n_in; i++) {
+        total += d->in_bytes[i] + 2 * G;
+        largest = d->in_bytes[i] > largest ? d->in_bytes[i] : largest;
+    }
+    for (int i = 0; i < d->n_out; i++) {
+        total += d->out_bytes[i] + 2 * G;
+        largest = d->out_bytes[i] > largest ? d->out_bytes[i] : largest;
+    }
+    uint64_t lim = dev->info.max_buffer_bytes;
+    if (lim && largest + 2 * G > lim)
+        return xpb_fail(why, XPB_ERR_UNSUPPORTED,
+                        "needs a %.1f MiB buffer; this device binds at most %.1f MiB per buffer "
+                        "(maxStorageBufferRange)", (double)(largest + 2 * G) / 1048576.0,
+                        (double)lim / 1048576.0);
+    if (dev->info.memory_bytes && total > dev->info.memory_bytes / 10 * 9)
+        return xpb_fail(why, XPB_ERR_OUT_OF_MEMORY,
+                        "needs %.2f GiB of device memory; %s has %.2f GiB", (double)total / 1073741824.0,
+                        dev->label, (double)dev->info.memory_bytes / 1073741824.0);
+    return XPB_OK;
+}
+
+/* ---- timing ------------------------------------------------------------------------------------- */
+
+typedef struct launch_ctx {
+    xpb_device *dev;
+    const xpb_kernel *k;
+    const void *args;
+    void *state;
+} launch_ctx;
+
+/* One timed launch, measured by the device timer. */
+static xpb_status timed_launch(void *user, double *seconds, xpb_error *err)
+{
+    launch_ctx *l = user;
+    const xpb_backend_i *b = l->dev->backend;
+    xpb_status st = b->timer_begin(l->dev->ctx, err);
+    if (!st)
+        st = l->k->launch(l->dev->ctx, l->args, l->state, err);
+    if (!st)
+        st = b->timer_end(l->dev->ctx, seconds, err);
+    return st;
+}
+
+static xpb_status warm_up(launch_ctx *l, double seconds, xpb_error *err)
+{
+    double t0 = xpb_clock_now(), dt;
+    int iters = 0;
+    do {
+        xpb_status st = timed_launch(l, &dt, err);
+        if (st)
+            return st;
+        iters++;
+    } while (iters < 2 || (xpb_clock_now() - t0 < seconds && iters < 1000));
+    return XPB_OK;
+}
+
+/* End to end, host clock: upload the inputs, launch, synchronize, download the output. */
+static xpb_status measure_e2e(case_buffers *cb, launch_ctx *l, int iters, xpb_result *r,
+                              xpb_error *err)
+{
+    const xpb_backend_i *b = cb->dev->backend;
+    xpb_samples up = {0}, down = {0};
+    xpb_status st = XPB_OK;
+    for (int it = 0; it < iters && !st; it++) {
+        double t0 = xpb_clock_now();
+        st = upload_inputs(cb, err);
+        double t1 = xpb_clock_now();
+        if (!st)
+            st = l->k->launch(cb->dev->ctx, l->args, l->state, err);
+        if (!st)
+            st = b->synchronize(cb->dev->ctx, err);
+        double t2 = xpb_clock_now();
+        if (!st)
+            st = b->buffer_download(cb->dev->ctx, cb->out[0], G, (char *)cb->out_host + G,
+                                    cb->data->out_bytes[0], err);
+        double t3 = xpb_clock_now();
+        if (!st && (xpb_samples_push(&r->e2e_samples, t3 - t0) || xpb_samples_push(&up, t1 - t0) ||
+                    xpb_samples_push(&down, t3 - t2)))
+            st = xpb_fail(err, XPB_ERR_OUT_OF_MEMORY, "out of memory for samples");
+    }
+    r->e2e = xpb_stats_compute(r->e2e_samples.v, r->e2e_samples.n);
+    r->upload_s = xpb_stats_compute(up.v, up.n).median;
+    r->download_s = xpb_stats_compute(down.v, down.n).median;
+    xpb_samples_free(&up);
+    xpb_samples_free(&down);
+    return st;
+}
+
+/* --inject-fault: damage the downloaded copy the way a buggy kernel would. */
+static void inject_fault(int kind, unsigned char *host, size_t out_bytes)
+{
+    float *out = (float *)(host + G);
+    size_t n = out_bytes / sizeof(float), mid = n / 2;
+    uint32_t poison = XPB_POISON_BITS;
+    if (kind == XPB_FAULT_VALUE && n > 0)
+        out[mid] = out[mid] * 1.001f + 0.001f;
+    else if (kind == XPB_FAULT_UNWRITTEN && n > 0)
+        memcpy(&out[mid], &poison, sizeof poison);
+    else if (kind != XPB_FAULT_NONE) /* guard, or nothing else to damage in an empty output */
+        host[G + out_bytes] ^= 0x5A;
+}
+
+/* ---- one case, one device, one kernel ------------------------------------------------------------- */
+
+static void set_outcome(xpb_result *r, xpb_device *dev, xpb_status st, const xpb_error *err)
+{
+    if (st == XPB_ERR_UNSUPPORTED) {
+        r->status = XPB_CASE_UNSUPPORTED;
+    } else {
+        r->status = XPB_CASE_ERROR;
+        if (st == XPB_ERR_DEVICE_LOST) {
+            dev->lost = true;
+            snprintf(dev->lost_reason, sizeof dev->lost_reason, "%s", err->msg);
+        }
+    }
+    snprintf(r->message, sizeof r->message, "%s", err->msg);
+}
+
+static void summarize_failure(xpb_result *r)
+{
+    const xpb_validation *v = &r->validation;
+    snprintf(r->message, sizeof r->message,
+             "%llu of %llu elements out of tolerance (%llu unwritten, %llu NaN, %llu guard bytes "
+             "overwritten); worst at [%lld]: %.9g, reference %.9g, tolerance %.3g",
+             (unsigned long long)v->out_of_tolerance, (unsigned long long)v->checked,
+             (unsigned long long)v->unwritten, (unsigned long long)v->nan_count,
+             (unsigned long long)v->guard_violations, (long long)v->worst_index, v->worst_value,
+             v->worst_reference, v->worst_tolerance);
+}
+
+static void run_kernel(xpb_device *dev, const xpb_kernel *k, const xpb_case *c,
+                       const xpb_case_data *d, const xpb_run_config *cfg, xpb_result *r)
+{
+    const xpb_backend_i *b = dev->backend;
+    xpb_error err = {{0}};
+    unsigned char args[XPB_ARGS_MAX];
+    case_buffers cb = {.dev = dev, .data = d};
+    void *state = NULL;
+    bool prepared = false;
+
+    xpb_status st = check_fits(dev, d, &err);
+    c->workload->make_args(c, cb.in_view, cb.out_view, args); /* views filled below; for supports() */
+    if (!st && k->supports)
+        st = k->supports(dev->ctx, args, &err);
+    if (!st)
+        st = buffers_alloc(&cb, &err);
+    if (!st) {
+        c->workload->make_args(c, cb.in_view, cb.out_view, args);
+        st = upload_inputs(&cb, &err);
+    }
+    if (!st)
+        st = poison_outputs(&cb, &err);
+    if (!st && k->prepare && !(st = k->prepare(dev->ctx, args, &state, &err)))
+        prepared = true;
+    /* 1. one launch, read everything back, validate */
+    if (!st)
+        st = k->launch(dev->ctx, args, state, &err);
+    if (!st)
+        st = b->synchronize(dev->ctx, &err);
+    if (!st)
+        st = b->buffer_download(dev->ctx, cb.out[0], 0, cb.out_host, d->out_bytes[0] + 2 * G, &err);
+    if (!st) {
+        inject_fault(cfg->inject_fault, cb.out_host, d->out_bytes[0]);
+        const float *out = (const float *)((char *)cb.out_host + G);
+        st = xpb_validate_output(c, d, out, cfg->sampled, cfg->sample_units, cfg->seed,
+                                 &r->validation, &err);
+        uint64_t guards = xpb_guard_violations(cb.out_host, G) +
+                          xpb_guard_violations((char *)cb.out_host + G + d->out_bytes[0], G);
+        xpb_validation_finish(&r->validation, guards);
+        r->validated = st == XPB_OK;
+    }
+    if (!st && !r->validation.passed) {
+        r->status = XPB_CASE_FAILED_VALIDATION;
+        summarize_failure(r);
+    }
+    /* 2. time: warm-up, then Google Benchmark with the device timer; then end to end */
+    if (!st && r->validation.passed && !cfg->validate_only) {
+        launch_ctx l = {dev, k, args, state};
+        xpb_gbench_config gc = {cfg->repetitions, cfg->min_time};
+        st = warm_up(&l, cfg->warmup_time, &err);
+        if (!st)
+            st = xpb_gbench_measure(c->id, timed_launch, &l, &gc, &r->kernel_samples, &err);
+        r->kernel = xpb_stats_compute(r->kernel_samples.v, r->kernel_samples.n);
+        if (!st)
+            st = measure_e2e(&cb, &l, cfg->e2e_iterations, r, &err);
+        r->timed = st == XPB_OK;
+        for (int i = 0; i < d->n_in; i++)
+            r->upload_bytes += d->in_bytes[i];
+        r->download_bytes = d->out_bytes[0];
+    }
+    if (st)
+        set_outcome(r, dev, st, &err);
+    if (prepared && k->release)
+        k->release(dev->ctx, state);
+    buffers_free(&cb);
+}
+
+/* ---- the run ------------------------------------------------------------------------------------ */
+
+static xpb_result *new_result(xpb_run *run, const xpb_case *c, const xpb_device *dev,
+                              const char *variant, const char *precision)
+{
+    if (run->count == run->capacity) {
+        size_t cap = run->capacity ? run->capacity * 2 : 64;
+        xpb_result *r = realloc(run->results, cap * sizeof *r);
+        if (!r)
+            return NULL;
+        run->results = r;
+        run->capacity = cap;
+    }
+    xpb_result *r = &run->results[run->count++];
+    memset(r, 0, sizeof *r);
+    r->c = *c;
+    r->device = dev;
+    snprintf(r->variant, sizeof r->variant, "%s", variant);
+    snprintf(r->precision, sizeof r->precision, "%s", precision);
+    r->status = XPB_CASE_OK;
+    return r;
+}
+
+static xpb_status run_on_device(xpb_run *run, xpb_device *dev, const xpb_case *c,
+                                const xpb_case_data *d, xpb_status data_st, const xpb_error *data_err,
+                                const xpb_run_config *cfg, xpb_progress *prog)
+{
+    const xpb_kernel *ks[MAX_VARIANTS];
+    size_t nk = xpb_backend_kernels_for(dev->backend, c->op, ks, MAX_VARIANTS);
+    if (nk == 0) {
+        xpb_result *r = new_result(run, c, dev, "-", "-");
+        if (!r)
+            return XPB_ERR_OUT_OF_MEMORY;
+        r->status = XPB_CASE_UNSUPPORTED;
+        snprintf(r->message, sizeof r->message, "the %s backend has no kernel for %s",
+                 dev->backend->name, xpb_op_get(c->op)->name);
+        xpb_progress_case(prog, r);
+        return XPB_OK;
+    }
+    for (size_t i = 0; i < nk; i++) {
+        xpb_result *r = new_result(run, c, dev, ks[i]->variant, ks[i]->precision);
+        if (!r)
+            return XPB_ERR_OUT_OF_MEMORY;
+        if (dev->lost) {
+            r->status = XPB_CASE_ERROR;
+            snprintf(r->message, sizeof r->message, "%s was lost earlier in this run: %.400s", dev->label,
+                     dev->lost_reason);
+        } else if (data_st) {
+            r->status = data_st == XPB_ERR_UNSUPPORTED ? XPB_CASE_UNSUPPORTED : XPB_CASE_ERROR;
+            snprintf(r->message, sizeof r->message, "%s", data_err->msg);
+        } else {
+            run_kernel(dev, ks[i], c, d, cfg, r);
+        }
+        xpb_progress_case(prog, r);
+    }
+    return XPB_OK;
+}
+
+/* Inputs, one output copy and the poison staging must fit in the host memory available now;
+ * otherwise the case is an error instead of a visit from the OOM killer. */
+static xpb_status host_fits(const xpb_case *c, xpb_error *err)
+{
+    uint64_t need = c->bytes_read + 2 * c->bytes_written + 4 * G;
+    uint64_t avail = xpb_sysinfo_mem_available();
+    if (avail && need > avail / 10 * 9)
+        return xpb_fail(err, XPB_ERR_OUT_OF_MEMORY, "needs %.2f GiB of host memory; %.2f GiB available",
+                        (double)need / 1073741824.0, (double)avail / 1073741824.0);
+    return XPB_OK;
+}
+
+xpb_status xpb_runner_run(xpb_run *run, const xpb_case_list *cases, const xpb_run_config *cfg,
+                          xpb_error *err)
+{
+    xpb_progress prog;
+    xpb_progress_begin(&prog, cases->count, cfg->progress_tty);
+    for (size_t i = 0; i < cases->count; i++) {
+        const xpb_case *c = &cases->items[i];
+        xpb_progress_start_case(&prog, i, c);
+        xpb_case_data d;
+        xpb_error data_err = {{0}};
+        xpb_status data_st = host_fits(c, &data_err);
+        if (!data_st)
+            data_st = c->workload->make_data(c, cfg->seed, &d, &data_err);
+        for (size_t j = 0; j < run->n_devices; j++)
+            if (run_on_device(run, &run->devices[j], c, &d, data_st, &data_err, cfg, &prog)) {
+                if (!data_st)
+                    xpb_case_data_free(&d);
+                return xpb_fail(err, XPB_ERR_OUT_OF_MEMORY, "out of host memory for results");
+            }
+        if (!data_st)
+            xpb_case_data_free(&d);
+    }
+    xpb_progress_end(&prog);
+    return XPB_OK;
+}
+
+void xpb_run_free(xpb_run *run)
+{
+    for (size_t i = 0; i < run->count; i++) {
+        xpb_samples_free(&run->results[i].kernel_samples);
+        xpb_samples_free(&run->results[i].e2e_samples);
+    }
+    free(run->results);
+    run->results = NULL;
+    run->count = run->capacity = 0;
+}

@@ -1,0 +1,43 @@
+/* xpb_survey.c - which backends are compiled in and usable, with the reason when not. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "xpb_cli.h"
+
+static const char *const known[] = {"cpu", "cuda", "vulkan"};
+
+int xpb_backends_survey(xpb_backend_status out[3])
+{
+    for (int i = 0; i < 3; i++) {
+        xpb_backend_status *s = &out[i];
+        memset(s, 0, sizeof *s);
+        s->name = known[i];
+        const xpb_backend_i *b = xpb_backend_find(known[i]);
+        if (!b) {
+            snprintf(s->reason, sizeof s->reason, "%s", xpb_backend_missing_reason(known[i]));
+            continue;
+        }
+        s->compiled = true;
+        xpb_error why = {{0}};
+        if (!b->probe(&why)) {
+            snprintf(s->reason, sizeof s->reason, "%s", why.msg[0] ? why.msg : "probe failed");
+        } else if (b->device_count() < 1) {
+            snprintf(s->reason, sizeof s->reason, "no %s device found", known[i]);
+        } else {
+            s->available = true;
+        }
+    }
+    return 3;
+}
+
+int xpb_cli_error(int code, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("xpubench: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    return code;
+}

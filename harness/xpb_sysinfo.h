@@ -1,0 +1,22 @@
+/* xpb_sysinfo.h - the host part of the system fingerprint (GPUs come from the backends). */
+#ifndef XPB_SYSINFO_H
+#define XPB_SYSINFO_H
+
+#include <stdint.h>
+
+typedef struct xpb_sysinfo {
+    char hostname[128];
+    char os[160];       /* PRETTY_NAME of /etc/os-release */
+    char kernel[160];   /* uname -sr */
+    char arch[72];
+    char cpu_model[160];
+    int logical_cpus;
+    uint64_t memory_bytes;
+    char compiler[96];
+} xpb_sysinfo;
+
+void xpb_sysinfo_read(xpb_sysinfo *s);
+/* MemAvailable from /proc/meminfo, or 0 when unknown. */
+uint64_t xpb_sysinfo_mem_available(void);
+
+#endif

@@ -1,0 +1,56 @@
+/* xpb_validate.h - checks one output against the fp64 reference and its per-element bound.
+ *
+ * Before a run every output buffer, guard regions included, is filled with a poison bit pattern
+ * (a NaN with a recognizable payload). After the run the whole buffer is read back: guard bytes
+ * must be unchanged (an out-of-bounds write fails), no element may still hold the poison
+ * (an unwritten element fails), and every element must satisfy |out - ref| <= tol (NaN fails). */
+#ifndef XPB_VALIDATE_H
+#define XPB_VALIDATE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "xpb_workload.h"
+
+#define XPB_GUARD_BYTES 256           /* before and after every output; keeps views 256-aligned */
+#define XPB_POISON_BITS 0x7FC0DEADu   /* quiet NaN, payload 0xDEAD                             */
+#define XPB_MAX_MISMATCHES 10
+
+typedef struct xpb_mismatch {
+    int64_t index;
+    double value, reference, tolerance;
+} xpb_mismatch;
+
+typedef struct xpb_validation {
+    char method[64];        /* "full" or "sampled (k of n units)"                 */
+    char tolerance[192];    /* the bound in words (workload's tolerance_text)     */
+    uint64_t checked;       /* elements compared                                  */
+    double max_abs_err;
+    double max_rel_err;     /* over elements with ref != 0                        */
+    double rel_l2_err;      /* ||out - ref|| / ||ref|| (absolute when ||ref|| = 0) */
+    double max_ulp;         /* against the fp32-rounded reference                 */
+    double max_err_over_tol; /* worst |err| / tol: <= 1 passes; 0/0 counts as 0  */
+    int64_t worst_index;
+    double worst_value, worst_reference, worst_tolerance;
+    uint64_t out_of_tolerance, nan_count, inf_count, unwritten, guard_violations;
+    int n_mismatches;
+    xpb_mismatch mismatches[XPB_MAX_MISMATCHES]; /* the first ones, by index */
+    bool passed;
+} xpb_validation;
+
+/* Fills bytes (a multiple of 4) with XPB_POISON_BITS. */
+void xpb_poison_fill(void *p, size_t bytes);
+
+/* Counts guard bytes that differ from the poison pattern. */
+uint64_t xpb_guard_violations(const void *guard, size_t bytes);
+
+/* Compares out[0 .. d->out_elements) with the workload's reference. sampled: check the first,
+ * the last and up to sample_units random units instead of all (method recorded in v). */
+xpb_status xpb_validate_output(const xpb_case *c, const xpb_case_data *d, const float *out,
+                               bool sampled, size_t sample_units, uint64_t seed, xpb_validation *v,
+                               xpb_error *err);
+
+/* Combines guard results into v and sets v->passed. */
+void xpb_validation_finish(xpb_validation *v, uint64_t guard_violations);
+
+#endif

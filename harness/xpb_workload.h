@@ -1,0 +1,118 @@
+/* xpb_workload.h - what a workload family (elementwise, gemm, ...) gives the runner.
+ *
+ * A workload enumerates cases for a preset, generates each case's inputs on the host, fills the
+ * op's argument struct with device views, and provides the fp64 reference with a per-element
+ * error bound. The runner does everything else the same way for every workload: buffers with
+ * guard regions, poisoning, upload, launch, validation, timing and throughput (nvbench style: a
+ * case declares elements and bytes moved; throughput is derived in one place, xpb_runner.c). */
+#ifndef XPB_WORKLOAD_H
+#define XPB_WORKLOAD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "xpb_ops.h"
+#include "xpb_status.h"
+
+#define XPB_MAX_PARAMS 8
+#define XPB_MAX_ARRAYS 6
+#define XPB_CASE_ID_LEN 192
+
+typedef struct xpb_param {
+    char key[16];
+    int64_t value;
+} xpb_param;
+
+/* A list of KEY=VALUE sizes from --size. */
+typedef struct xpb_sizes {
+    int count;
+    xpb_param kv[XPB_MAX_PARAMS];
+} xpb_sizes;
+
+typedef struct xpb_workload_i xpb_workload_i;
+
+typedef struct xpb_case {
+    char id[XPB_CASE_ID_LEN]; /* "elementwise/softmax/rows=4096,cols=4096/fp32" (stable) */
+    const xpb_workload_i *workload;
+    xpb_op op;
+    xpb_dtype dtype;
+    int n_params;
+    xpb_param params[XPB_MAX_PARAMS]; /* in id order */
+    double scalar[4];                 /* op scalars: scale a, eps, rope base, alpha/beta  */
+    /* What the case moves and computes (declared once here; GB/s and GFLOP/s derive from it). */
+    uint64_t elements;
+    uint64_t bytes_read;
+    uint64_t bytes_written;
+    double flops;
+} xpb_case;
+
+typedef struct xpb_case_list {
+    xpb_case *items;
+    size_t count, capacity;
+} xpb_case_list;
+
+/* Host data of one case. Inputs are owned here (freed by xpb_case_data_free); outputs are
+ * described by size only: the runner allocates, poisons and reads them back. Output 0 is the
+ * one validated; it holds `out_elements` fp32 values. */
+typedef struct xpb_case_data {
+    int n_in;
+    const char *in_name[XPB_MAX_ARRAYS];
+    void *in[XPB_MAX_ARRAYS];
+    size_t in_bytes[XPB_MAX_ARRAYS];
+    int n_out;
+    const char *out_name[XPB_MAX_ARRAYS];
+    size_t out_bytes[XPB_MAX_ARRAYS];
+    size_t out_elements;
+} xpb_case_data;
+
+struct xpb_workload_i {
+    const char *name;        /* "elementwise" */
+    const char *description;
+
+    /* Appends the cases of `preset` ("quick", "default", "full", "conformance"), or, when
+     * sizes->count > 0, the cases those sizes define, for every op whose name matches
+     * op_filter (NULL = all). Unknown keys are not an error here: the caller checks that some
+     * workload used each key. */
+    xpb_status (*add_cases)(const char *preset, const xpb_sizes *sizes, xpb_case_list *list,
+                            xpb_error *err);
+    /* True when this workload understands the --size key. */
+    bool (*knows_size_key)(const char *key);
+
+    /* Generates the inputs of c (seeded) and describes its outputs. */
+    xpb_status (*make_data)(const xpb_case *c, uint64_t seed, xpb_case_data *d, xpb_error *err);
+
+    /* Writes the op's argument struct for c into args (at least XPB_ARGS_MAX bytes). */
+    void (*make_args)(const xpb_case *c, const xpb_view *in, const xpb_view *out, void *args);
+
+    /* The fp64 reference. Output elements are validated in units (one element, one row, ...)
+     * of unit_elements(c) elements; reference() computes ref[] and the allowed absolute error
+     * tol[] for units [u0, u1), written from index 0. */
+    size_t (*unit_elements)(const xpb_case *c);
+    void (*reference)(const xpb_case *c, const xpb_case_data *d, size_t u0, size_t u1, double *ref,
+                      double *tol);
+    /* The error bound in words, recorded with every result ("|err| <= u*|ref|"). */
+    const char *(*tolerance_text)(const xpb_case *c);
+};
+
+#define XPB_ARGS_MAX 256
+
+/* The registered workloads (workloads/registry.c), NULL-terminated. */
+const xpb_workload_i *const *xpb_workloads(void);
+const xpb_workload_i *xpb_workload_find(const char *name);
+
+/* Case helpers (xpb_case.c). */
+xpb_status xpb_case_list_push(xpb_case_list *list, const xpb_case *c, xpb_error *err);
+void xpb_case_list_free(xpb_case_list *list);
+/* Builds c->id from workload, op, params and dtype. */
+void xpb_case_make_id(xpb_case *c);
+void xpb_case_set_param(xpb_case *c, const char *key, int64_t value);
+/* Returns the value of key, or fallback when c has no such param. */
+int64_t xpb_case_param(const xpb_case *c, const char *key, int64_t fallback);
+/* Looks up a --size key; returns false when absent. */
+bool xpb_sizes_get(const xpb_sizes *s, const char *key, int64_t *value);
+void xpb_case_data_free(xpb_case_data *d);
+const char *xpb_dtype_name(xpb_dtype t);
+size_t xpb_dtype_size(xpb_dtype t);
+
+#endif

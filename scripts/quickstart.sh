@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# quickstart.sh [xpubench run options] - installs what is missing, builds, runs the default suite
+# on every backend found, and writes results/<host>-<time>.{json,md} (and the HTML report when
+# the report tools are installed). Extra arguments go to `xpubench run` (e.g. --preset quick).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/install-deps.sh
+scripts/build.sh release
+mkdir -p results
+stem=results/$(hostname -s)-$(date -u +%Y%m%dT%H%M%SZ)
+build/xpubench info
+set +e
+build/xpubench run --backend all --preset default --out "$stem.json" --markdown "$stem.md" "$@"
+rc=$?
+set -e
+echo "quickstart: results in $stem.json and $stem.md (xpubench exit code $rc)"
+exit $rc

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# cli_exit_codes.sh XPUBENCH - every documented exit code, and a one-line message for bad input.
+set -u
+bin=$1
+pass=0 fail=0
+expect() { # expect CODE PATTERN ARGS... : exit code and a stderr line matching PATTERN
+  local code=$1 pattern=$2; shift 2
+  local err rc
+  err=$("$bin" "$@" 2>&1 >/dev/null); rc=$?
+  if [ "$rc" -eq "$code" ] && grep -qE -- "$pattern" <<<"$err"; then
+    pass=$((pass + 1))
+  else
+    fail=$((fail + 1)); echo "FAIL: xpubench $* -> exit $rc (want $code), stderr: $err"
+  fi
+}
+expect 2 "unknown backend 'nosuch'" run --backend nosuch
+expect 2 "unknown workload 'nosuch'" run --workload nosuch
+expect 2 "unknown --size key 'bogus'" run --size bogus=3
+expect 2 "bad --size value" run --size n=-5
+expect 2 "bad --size value" run --size n=abc
+expect 2 "bad size rows\*cols" run --backend cpu --size rows=2^20,cols=2^20
+expect 2 "head_dim" run --backend cpu --size batch=1,heads=1,seq=1,head_dim=3
+expect 2 "unknown or incomplete option" run --frobnicate
+expect 2 "unknown preset" run --backend cpu --preset nosuch
+expect 2 "bad --filter regex" run --backend cpu --filter '('
+expect 2 "no case matches" run --backend cpu --preset quick --filter nothing-matches-this
+expect 2 "bad --repetitions" run --repetitions 0
+expect 2 "unknown command" frobnicate
+expect 3 "device cpu:5 does not exist" run --backend cpu:5 --preset quick
+expect 2 "cannot write --out" run --backend cpu --size n=10 --validate-only --out /nonexistent-dir/r.json
+# a backend that is not usable here must be an error naming the reason, never a fallback
+for b in cuda vulkan; do
+  if "$bin" list | grep -qE "^  $b +unavailable"; then
+    expect 3 "backend $b is unavailable: .+" run --backend $b --preset quick
+  fi
+done
+expect 0 "" run --backend cpu --size n=1000 --validate-only
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]

@@ -1,0 +1,123 @@
+/* test_results.c - the results writer: JSON round trip through cJSON against the documented
+ * schema (docs/results-schema.md), CSV/Markdown from the same rows, and no file left behind on
+ * a failed write. */
+#define _DEFAULT_SOURCE /* mkstemp */
+#include <cjson/cJSON.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "xpb_cli.h"
+#include "xpb_results.h"
+#include "xpb_test.h"
+
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    rewind(f);
+    char *s = malloc((size_t)n + 1);
+    size_t got = fread(s, 1, (size_t)n, f);
+    s[got] = 0;
+    fclose(f);
+    return s;
+}
+
+static const char *str(const cJSON *o, const char *k)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
+    return cJSON_IsString(v) ? v->valuestring : "";
+}
+
+int main(void)
+{
+    xpb_device dev = {.backend = xpb_backend_find("cpu"), .index = 0, .label = "cpu:0"};
+    snprintf(dev.info.name, sizeof dev.info.name, "Test CPU");
+    snprintf(dev.info.timer, sizeof dev.info.timer, "host-clock");
+    xpb_result res[2];
+    memset(res, 0, sizeof res);
+    const xpb_workload_i *ew = xpb_workload_find("elementwise");
+    CHECK(ew != NULL);
+    for (int i = 0; i < 2; i++) {
+        res[i].c.workload = ew;
+        res[i].c.op = XPB_OP_ADD;
+        xpb_case_set_param(&res[i].c, "n", 1000 + i);
+        xpb_case_make_id(&res[i].c);
+        res[i].c.bytes_read = 8000;
+        res[i].c.bytes_written = 4000;
+        res[i].device = &dev;
+        snprintf(res[i].variant, sizeof res[i].variant, "default");
+        snprintf(res[i].precision, sizeof res[i].precision, "fp32");
+        res[i].validated = true;
+    }
+    CHECK(strcmp(res[0].c.id, "elementwise/add/n=1000/fp32") == 0);
+    res[0].validation.passed = true;
+    res[0].timed = true;
+    for (int i = 1; i <= 5; i++)
+        xpb_samples_push(&res[0].kernel_samples, i * 1e-6);
+    res[0].kernel = xpb_stats_compute(res[0].kernel_samples.v, res[0].kernel_samples.n);
+    res[1].status = XPB_CASE_FAILED_VALIDATION;
+    snprintf(res[1].message, sizeof res[1].message, "1 of 1001 elements out of tolerance, \"quoted\"");
+    xpb_run run = {.run_id = "test-run", .created_utc = "2026-11-22T00:00:00Z", .results = res,
+                   .count = 2, .devices = &dev, .n_devices = 1};
+    xpb_runner_derive(&run);
+    CHECK_NEAR(res[0].gbps, 12000 / 3e-6 * 1e-9, 1e-9); /* bytes / median */
+
+    xpb_run_config cfg = {.preset = "quick", .seed = 7, .repetitions = 1, .min_time = 0.01};
+    xpb_run_meta meta = {.cfg = &cfg, .command_line = "xpubench run"};
+    xpb_sysinfo_read(&meta.sys);
+    meta.n_backends = xpb_backends_survey(meta.backends);
+    char path[] = "/tmp/xpb_test_results_XXXXXX";
+    int fd = mkstemp(path);
+    close(fd);
+    xpb_error err;
+    CHECK(xpb_results_write_json(path, &run, &meta, &err) == XPB_OK);
+
+    char *text = slurp(path);
+    cJSON *root = cJSON_Parse(text);
+    CHECK(root != NULL);
+    CHECK(strcmp(str(root, "schema"), XPB_RESULTS_SCHEMA) == 0);
+    CHECK(cJSON_GetObjectItem(root, "schema_version")->valueint == XPB_RESULTS_SCHEMA_VERSION);
+    CHECK(strcmp(str(root, "run_id"), "test-run") == 0);
+    CHECK(cJSON_IsObject(cJSON_GetObjectItem(root, "xpubench")));
+    CHECK(cJSON_IsObject(cJSON_GetObjectItem(root, "system")));
+    CHECK(cJSON_GetObjectItem(cJSON_GetObjectItem(root, "config"), "seed")->valueint == 7);
+    cJSON *cases = cJSON_GetObjectItem(root, "cases");
+    CHECK(cJSON_GetArraySize(cases) == 2);
+    cJSON *c0 = cJSON_GetArrayItem(cases, 0), *c1 = cJSON_GetArrayItem(cases, 1);
+    CHECK(strcmp(str(c0, "id"), "elementwise/add/n=1000/fp32") == 0);
+    CHECK(strcmp(str(c0, "status"), "ok") == 0);
+    CHECK(strcmp(str(c0, "backend"), "cpu") == 0);
+    CHECK(cJSON_GetObjectItem(cJSON_GetObjectItem(c0, "params"), "n")->valueint == 1000);
+    cJSON *kernel = cJSON_GetObjectItem(cJSON_GetObjectItem(c0, "timing"), "kernel");
+    CHECK(cJSON_GetArraySize(cJSON_GetObjectItem(kernel, "samples_s")) == 5);
+    CHECK_NEAR(cJSON_GetObjectItem(kernel, "median_s")->valuedouble, 3e-6, 1e-15);
+    CHECK(cJSON_IsTrue(cJSON_GetObjectItem(cJSON_GetObjectItem(c0, "validation"), "passed")));
+    CHECK(cJSON_IsNumber(cJSON_GetObjectItem(cJSON_GetObjectItem(c0, "throughput"), "gbps")));
+    /* a failed case carries no timing and no throughput */
+    CHECK(strcmp(str(c1, "status"), "failed-validation") == 0);
+    CHECK(cJSON_GetObjectItem(c1, "timing") == NULL && cJSON_GetObjectItem(c1, "throughput") == NULL);
+    CHECK(strstr(str(c1, "message"), "\"quoted\"") != NULL);
+    cJSON_Delete(root);
+    free(text);
+
+    CHECK(xpb_results_write_csv(path, &run, &err) == XPB_OK);
+    text = slurp(path);
+    int lines = 0;
+    for (char *p = text; *p; p++)
+        lines += *p == '\n';
+    CHECK(lines == 3);
+    CHECK(strstr(text, "\"1 of 1001 elements out of tolerance, \"\"quoted\"\"\"") != NULL);
+    free(text);
+    CHECK(xpb_results_write_markdown(path, &run, &err) == XPB_OK);
+    unlink(path);
+
+    /* a write that cannot happen is an error and leaves nothing behind */
+    CHECK(xpb_results_write_json("/nonexistent-dir/x.json", &run, &meta, &err) == XPB_ERR_IO);
+    CHECK(access("/nonexistent-dir/x.json", F_OK) != 0);
+    xpb_samples_free(&res[0].kernel_samples);
+    XPB_TEST_END();
+}

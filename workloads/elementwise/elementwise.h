@@ -1,0 +1,22 @@
+/* elementwise.h - shared between the elementwise workload's case list and its fp64 reference. */
+#ifndef XPB_ELEMENTWISE_H
+#define XPB_ELEMENTWISE_H
+
+#include "xpb_workload.h"
+
+/* Which argument struct an op takes. */
+typedef enum ew_family { EW_POINTWISE, EW_ROWS, EW_ROPE } ew_family;
+
+extern const xpb_workload_i xpb_workload_elementwise;
+
+ew_family ew_family_of(xpb_op op);
+
+/* Input arrays by position in xpb_case_data.in[]. */
+enum { EW_IN_X = 0, EW_IN_Y = 1, EW_IN_W = 1, EW_IN_B = 2 };
+
+size_t ew_unit_elements(const xpb_case *c);
+void ew_reference(const xpb_case *c, const xpb_case_data *d, size_t u0, size_t u1, double *ref,
+                  double *tol);
+const char *ew_tolerance_text(const xpb_case *c);
+
+#endif

@@ -1,0 +1,21 @@
+/* workloads/registry.c - the one place workload families are registered. */
+#include <string.h>
+
+#include "xpb_workload.h"
+
+extern const xpb_workload_i xpb_workload_elementwise;
+
+static const xpb_workload_i *const registry[] = {
+    &xpb_workload_elementwise,
+    NULL,
+};
+
+const xpb_workload_i *const *xpb_workloads(void) { return registry; }
+
+const xpb_workload_i *xpb_workload_find(const char *name)
+{
+    for (const xpb_workload_i *const *w = registry; *w; w++)
+        if (strcmp((*w)->name, name) == 0)
+            return *w;
+    return NULL;
+}
