@@ -75,11 +75,14 @@ typedef struct xpb_rope_args {
     float base;
 } xpb_rope_args;
 
-/* C = alpha * A(MxK) * B(KxN) + beta * C(MxN), all row-major fp32 in memory.
- * Variants with lower-precision inputs convert on the device; the convert is not timed when
- * the variant sets `prepare` (see xpb_kernel). */
+/* c = alpha * A(MxK) * B(KxN) + beta * c_in(MxN), all row-major fp32 in memory.
+ * The harness poisons c before each validated run, so C's old value comes in c_in: it is read
+ * only when beta != 0 (c_in.buf is NULL when beta == 0); a kernel that works in place (cuBLAS)
+ * copies c_in to c first. GEMV is the M = 1 case (op XPB_OP_GEMV: y(1xN) = x(1xK) * B(KxN)).
+ * Variants with lower-precision inputs (tf32, fp16) convert A and B in `prepare` (untimed) and
+ * say so in their precision string. */
 typedef struct xpb_gemm_args {
-    xpb_view a, b, c;
+    xpb_view a, b, c_in, c;
     int64_t m, n, k;
     float alpha, beta;
 } xpb_gemm_args;

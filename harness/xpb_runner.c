@@ -287,8 +287,8 @@ static void run_kernel(xpb_device *dev, const xpb_kernel *k, const xpb_case *c,
     if (!st) {
         inject_fault(cfg->inject_fault, cb.out_host, d->out_bytes[0]);
         const float *out = (const float *)((char *)cb.out_host + G);
-        st = xpb_validate_output(c, d, out, cfg->sampled, cfg->sample_units, cfg->seed,
-                                 &r->validation, &err);
+        st = xpb_validate_output(c, d, k->precision, out, cfg->sampled, cfg->sample_units,
+                                 cfg->seed, &r->validation, &err);
         uint64_t guards = xpb_guard_violations(cb.out_host, G) +
                           xpb_guard_violations((char *)cb.out_host + G + d->out_bytes[0], G);
         xpb_validation_finish(&r->validation, guards);

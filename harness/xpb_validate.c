@@ -141,11 +141,16 @@ static size_t pick_units(size_t n_units, bool sampled, size_t k, uint64_t seed, 
     return k + 2;
 }
 
-xpb_status xpb_validate_output(const xpb_case *c, const xpb_case_data *d, const float *out,
-                               bool sampled, size_t sample_units, uint64_t seed, xpb_validation *v,
-                               xpb_error *err)
+xpb_status xpb_validate_output(const xpb_case *c, const xpb_case_data *d, const char *precision,
+                               const float *out, bool sampled, size_t sample_units, uint64_t seed,
+                               xpb_validation *v, xpb_error *err)
 {
     memset(v, 0, sizeof *v);
+    size_t forced = c->workload->sampled_units ? c->workload->sampled_units(c) : 0;
+    if (forced) {
+        sampled = true;
+        sample_units = sample_units && sample_units < forced ? sample_units : forced;
+    }
     size_t unit = c->workload->unit_elements(c);
     size_t n_units = unit ? d->out_elements / unit : 0;
     size_t *units;
@@ -180,7 +185,7 @@ xpb_status xpb_validate_output(const xpb_case *c, const xpb_case_data *d, const 
                 size_t run = 1;
                 if (!units)
                     run = last - i;
-                c->workload->reference(c, d, u, u + run, ref, tol);
+                c->workload->reference(c, d, precision, u, u + run, ref, tol);
                 for (size_t e = 0; e < run * unit; e++) {
                     size_t idx = u * unit + e;
                     check_element(&mine, (int64_t)idx, out[idx], ref[e], tol[e]);
@@ -197,7 +202,7 @@ xpb_status xpb_validate_output(const xpb_case *c, const xpb_case_data *d, const 
     if (oom)
         return xpb_fail(err, XPB_ERR_OUT_OF_MEMORY, "out of host memory while validating");
     *v = total.v;
-    snprintf(v->tolerance, sizeof v->tolerance, "%s", c->workload->tolerance_text(c));
+    snprintf(v->tolerance, sizeof v->tolerance, "%s", c->workload->tolerance_text(c, precision));
     if (n_check < n_units)
         snprintf(v->method, sizeof v->method, "sampled (%zu of %zu units)", n_check, n_units);
     else

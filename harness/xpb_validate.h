@@ -46,9 +46,9 @@ uint64_t xpb_guard_violations(const void *guard, size_t bytes);
 
 /* Compares out[0 .. d->out_elements) with the workload's reference. sampled: check the first,
  * the last and up to sample_units random units instead of all (method recorded in v). */
-xpb_status xpb_validate_output(const xpb_case *c, const xpb_case_data *d, const float *out,
-                               bool sampled, size_t sample_units, uint64_t seed, xpb_validation *v,
-                               xpb_error *err);
+xpb_status xpb_validate_output(const xpb_case *c, const xpb_case_data *d, const char *precision,
+                               const float *out, bool sampled, size_t sample_units, uint64_t seed,
+                               xpb_validation *v, xpb_error *err);
 
 /* Combines guard results into v and sets v->passed. */
 void xpb_validation_finish(xpb_validation *v, uint64_t guard_violations);

@@ -87,12 +87,16 @@ struct xpb_workload_i {
 
     /* The fp64 reference. Output elements are validated in units (one element, one row, ...)
      * of unit_elements(c) elements; reference() computes ref[] and the allowed absolute error
-     * tol[] for units [u0, u1), written from index 0. */
+     * tol[] for units [u0, u1), written from index 0. `precision` is the kernel variant's
+     * (xpb_kernel.precision: "fp32", "tf32", "fp16-fp32acc"): the bound depends on it. */
     size_t (*unit_elements)(const xpb_case *c);
-    void (*reference)(const xpb_case *c, const xpb_case_data *d, size_t u0, size_t u1, double *ref,
-                      double *tol);
+    void (*reference)(const xpb_case *c, const xpb_case_data *d, const char *precision, size_t u0,
+                      size_t u1, double *ref, double *tol);
     /* The error bound in words, recorded with every result ("|err| <= u*|ref|"). */
-    const char *(*tolerance_text)(const xpb_case *c);
+    const char *(*tolerance_text)(const xpb_case *c, const char *precision);
+    /* Optional: how many units to check when a full fp64 check would dominate the run (e.g. a
+     * large GEMM); 0 or NULL = check all (unless the user asked for --validate sampled). */
+    size_t (*sampled_units)(const xpb_case *c);
 };
 
 #define XPB_ARGS_MAX 256

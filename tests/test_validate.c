@@ -8,15 +8,16 @@
 
 /* A fake workload: reference[i] = i * 0.5, tolerance 1e-3 (enough to test the checker alone). */
 static size_t unit1(const xpb_case *c) { (void)c; return 1; }
-static void ref_fn(const xpb_case *c, const xpb_case_data *d, size_t u0, size_t u1, double *ref, double *tol)
+static void ref_fn(const xpb_case *c, const xpb_case_data *d, const char *prec, size_t u0, size_t u1,
+                   double *ref, double *tol)
 {
-    (void)c; (void)d;
+    (void)c; (void)d; (void)prec;
     for (size_t u = u0; u < u1; u++) {
         ref[u - u0] = (double)u * 0.5;
         tol[u - u0] = 1e-3;
     }
 }
-static const char *tol_text(const xpb_case *c) { (void)c; return "1e-3"; }
+static const char *tol_text(const xpb_case *c, const char *p) { (void)c; (void)p; return "1e-3"; }
 static const xpb_workload_i fake = {.name = "fake", .unit_elements = unit1, .reference = ref_fn,
                                     .tolerance_text = tol_text};
 
@@ -31,7 +32,7 @@ int main(void)
 
     for (int i = 0; i < N; i++)
         out[i] = (float)i * 0.5f;
-    CHECK(xpb_validate_output(&c, &d, out, false, 0, 1, &v, &err) == XPB_OK);
+    CHECK(xpb_validate_output(&c, &d, "fp32", out, false, 0, 1, &v, &err) == XPB_OK);
     xpb_validation_finish(&v, 0);
     CHECK(v.passed);
     CHECK(v.checked == N);
@@ -39,7 +40,7 @@ int main(void)
     CHECK(strcmp(v.method, "full") == 0);
 
     out[500] += 0.01f; /* one element off by 10x the tolerance */
-    xpb_validate_output(&c, &d, out, false, 0, 1, &v, &err);
+    xpb_validate_output(&c, &d, "fp32", out, false, 0, 1, &v, &err);
     xpb_validation_finish(&v, 0);
     CHECK(!v.passed);
     CHECK(v.out_of_tolerance == 1);
@@ -51,18 +52,18 @@ int main(void)
 
     uint32_t poison = XPB_POISON_BITS; /* an unwritten element */
     memcpy(&out[7], &poison, 4);
-    xpb_validate_output(&c, &d, out, false, 0, 1, &v, &err);
+    xpb_validate_output(&c, &d, "fp32", out, false, 0, 1, &v, &err);
     xpb_validation_finish(&v, 0);
     CHECK(!v.passed && v.unwritten == 1 && v.nan_count == 0);
     out[7] = 3.5f;
 
     out[9] = NAN; /* NaN never passes */
-    xpb_validate_output(&c, &d, out, false, 0, 1, &v, &err);
+    xpb_validate_output(&c, &d, "fp32", out, false, 0, 1, &v, &err);
     xpb_validation_finish(&v, 0);
     CHECK(!v.passed && v.nan_count == 1);
     out[9] = 4.5f;
 
-    xpb_validate_output(&c, &d, out, false, 0, 1, &v, &err); /* guard damage alone fails */
+    xpb_validate_output(&c, &d, "fp32", out, false, 0, 1, &v, &err); /* guard damage alone fails */
     xpb_validation_finish(&v, 3);
     CHECK(!v.passed && v.guard_violations == 3);
 
@@ -74,7 +75,7 @@ int main(void)
 
     /* sampled: first, last and 16 random units; a bad first element is always caught */
     out[0] = 99.0f;
-    xpb_validate_output(&c, &d, out, true, 16, 1, &v, &err);
+    xpb_validate_output(&c, &d, "fp32", out, true, 16, 1, &v, &err);
     xpb_validation_finish(&v, 0);
     CHECK(!v.passed && v.checked == 18);
     CHECK(strncmp(v.method, "sampled", 7) == 0);
@@ -82,7 +83,7 @@ int main(void)
     /* more than XPB_MAX_MISMATCHES bad elements: the first ones by index are kept */
     for (int i = 0; i < N; i++)
         out[i] = -1.0f;
-    xpb_validate_output(&c, &d, out, false, 0, 1, &v, &err);
+    xpb_validate_output(&c, &d, "fp32", out, false, 0, 1, &v, &err);
     CHECK(v.out_of_tolerance == N - 0 - 0 || v.out_of_tolerance == N);
     CHECK(v.n_mismatches == XPB_MAX_MISMATCHES);
     CHECK(v.mismatches[0].index == 0 || v.mismatches[0].index == 1);

@@ -4,9 +4,11 @@
 #include "xpb_workload.h"
 
 extern const xpb_workload_i xpb_workload_elementwise;
+extern const xpb_workload_i xpb_workload_gemm;
 
 static const xpb_workload_i *const registry[] = {
     &xpb_workload_elementwise,
+    &xpb_workload_gemm,
     NULL,
 };
 

@@ -15,8 +15,10 @@ ew_family ew_family_of(xpb_op op);
 enum { EW_IN_X = 0, EW_IN_Y = 1, EW_IN_W = 1, EW_IN_B = 2 };
 
 size_t ew_unit_elements(const xpb_case *c);
-void ew_reference(const xpb_case *c, const xpb_case_data *d, size_t u0, size_t u1, double *ref,
-                  double *tol);
-const char *ew_tolerance_text(const xpb_case *c);
+/* The bounds assume an fp32 implementation; precision is recorded but every variant of these
+ * ops computes in fp32. */
+void ew_reference(const xpb_case *c, const xpb_case_data *d, const char *precision, size_t u0,
+                  size_t u1, double *ref, double *tol);
+const char *ew_tolerance_text(const xpb_case *c, const char *precision);
 
 #endif

@@ -142,9 +142,10 @@ static void rope_vector(const float *x, size_t dim, double p, double base, doubl
     }
 }
 
-void ew_reference(const xpb_case *c, const xpb_case_data *d, size_t u0, size_t u1, double *ref,
-                  double *tol)
+void ew_reference(const xpb_case *c, const xpb_case_data *d, const char *precision, size_t u0,
+                  size_t u1, double *ref, double *tol)
 {
+    (void)precision;
     const float *x = d->in[EW_IN_X];
     size_t unit = ew_unit_elements(c);
     for (size_t u = u0; u < u1 && ew_family_of(c->op) != EW_POINTWISE; u++) {
@@ -165,8 +166,9 @@ void ew_reference(const xpb_case *c, const xpb_case_data *d, size_t u0, size_t u
         pointwise(c, d, u0, u1, ref, tol);
 }
 
-const char *ew_tolerance_text(const xpb_case *c)
+const char *ew_tolerance_text(const xpb_case *c, const char *precision)
 {
+    (void)precision;
     switch (c->op) {
     case XPB_OP_COPY:
     case XPB_OP_RELU: return "exact: |err| = 0";
