@@ -13,6 +13,14 @@ has() { [[ ",$phases," == *",$1,"* ]]; }
 t0=$(date +%s)
 stamp() { echo "[$(( $(date +%s) - t0 ))s] $*"; }
 status=0
+# The NVIDIA Vulkan ICD may live outside the loader's default folders on the lent machine.
+icd=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
+if [ -z "${VK_DRIVER_FILES:-}" ] && [ -f $icd ] && ! ls /usr/share/vulkan/icd.d/nvidia* /etc/vulkan/icd.d/nvidia* >/dev/null 2>&1; then
+  export VK_DRIVER_FILES=$icd
+  export __EGL_VENDOR_LIBRARY_FILENAMES=/usr/local/nvidia/share/glvnd/egl_vendor.d/10_nvidia.json
+fi
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,power.draw,temperature.gpu --format=csv > "$out/gpu.txt" 2>&1
+cat "$out/gpu.txt"
 
 if has build; then
   stamp "build (preset device: sm_90, CUDA and Vulkan required, -Werror)"

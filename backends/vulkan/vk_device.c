@@ -1,0 +1,115 @@
+/* vk_device.c - open() and close(): a context owns an instance (with the validation layer when
+ * XPB_VULKAN_VALIDATION is set), one logical device with one compute queue, the command buffer,
+ * the timestamp pool, the staging buffer and the pipelines created on first use (vk_internal.h).
+ *
+ * Device extensions are enabled only when the device lists them (the loader hands out non-NULL
+ * trampolines for missing ones): VK_KHR_push_descriptor (unless XPB_VULKAN_NO_PUSH_DESCRIPTOR=1,
+ * which tests the descriptor-pool path) and VK_KHR_portability_subset where it must be.
+ * XPB_VULKAN_MAX_GROUPS=N caps every grid at N workgroups, to exercise the kernels' grid-stride
+ * loops on devices whose limit is never reached by the test sizes. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "vk_internal.h"
+
+static bool push_descriptor_disabled(void)
+{
+    const char *v = getenv("XPB_VULKAN_NO_PUSH_DESCRIPTOR");
+    return v && *v && strcmp(v, "0") != 0;
+}
+
+static uint32_t max_groups(const vkb_caps *caps)
+{
+    uint32_t max = caps->props.limits.maxComputeWorkGroupCount[0];
+    const char *v = getenv("XPB_VULKAN_MAX_GROUPS");
+    long n = v ? strtol(v, NULL, 10) : 0;
+    return n > 0 && (unsigned long)n < max ? (uint32_t)n : max;
+}
+
+static xpb_status create_device(vkb_ctx *c, xpb_error *err)
+{
+    float priority = 1.0f;
+    VkDeviceQueueCreateInfo qi = {
+        .sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO,
+        .queueFamilyIndex = c->caps.queue_family,
+        .queueCount = 1,
+        .pQueuePriorities = &priority,
+    };
+    const char *exts[2];
+    uint32_t n_exts = 0;
+    bool push = c->caps.ext_push_descriptor && !push_descriptor_disabled();
+    if (push)
+        exts[n_exts++] = VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME;
+    if (c->caps.ext_portability_subset)
+        exts[n_exts++] = "VK_KHR_portability_subset";
+    VkPhysicalDeviceFeatures features = {.shaderFloat64 = c->caps.float64};
+    VkDeviceCreateInfo ci = {
+        .sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO,
+        .queueCreateInfoCount = 1,
+        .pQueueCreateInfos = &qi,
+        .enabledExtensionCount = n_exts,
+        .ppEnabledExtensionNames = exts,
+        .pEnabledFeatures = &features,
+    };
+    VK_CHECK(c, err, vkCreateDevice(c->phys, &ci, NULL, &c->dev));
+    vkGetDeviceQueue(c->dev, c->caps.queue_family, 0, &c->queue);
+    if (push) {
+        c->push_descriptor = (PFN_vkCmdPushDescriptorSetKHR)vkGetDeviceProcAddr(
+            c->dev, "vkCmdPushDescriptorSetKHR");
+        if (!c->push_descriptor)
+            return xpb_fail(err, XPB_ERR_RUNTIME,
+                            "VK_KHR_push_descriptor is enabled but vkCmdPushDescriptorSetKHR is missing");
+    }
+    return XPB_OK;
+}
+
+static xpb_status open_ctx(vkb_ctx *c, int device, xpb_error *err)
+{
+    xpb_status st = vkb_instance_create(vkb_validation_requested(), &c->validation, &c->instance,
+                                        &c->messenger, err);
+    if (!st)
+        st = vkb_physical_device(c->instance, device, &c->phys, &c->caps, err);
+    if (st)
+        return st;
+    vkGetPhysicalDeviceMemoryProperties(c->phys, &c->mem_props);
+    c->max_groups = max_groups(&c->caps);
+    if ((st = create_device(c, err)) || (st = vkb_cmd_init(c, err)) || (st = vkb_timer_init(c, err)))
+        return st;
+    return vkb_validation_check(&c->validation, err);
+}
+
+xpb_status vkb_open(int device, void **ctx, xpb_error *err)
+{
+    *ctx = NULL;
+    vkb_ctx *c = calloc(1, sizeof *c);
+    if (!c)
+        return xpb_fail(err, XPB_ERR_OUT_OF_MEMORY, "out of host memory for the Vulkan context");
+    xpb_status st = open_ctx(c, device, err);
+    if (st) {
+        vkb_close(c);
+        return st;
+    }
+    *ctx = c;
+    return XPB_OK;
+}
+
+void vkb_close(void *ctx)
+{
+    vkb_ctx *c = ctx;
+    if (!c)
+        return;
+    if (c->dev) {
+        if (c->recording && !c->lost) {
+            xpb_error ignored;
+            vkb_cmd_submit_wait(c, &ignored);
+        }
+        vkDeviceWaitIdle(c->dev);
+        vkb_pipelines_destroy(c);
+        vkb_staging_destroy(c);
+        vkb_timer_destroy(c);
+        vkb_cmd_destroy(c);
+        vkDestroyDevice(c->dev, NULL);
+    }
+    vkb_instance_destroy(c->instance, c->messenger);
+    free(c);
+}
