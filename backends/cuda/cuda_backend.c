@@ -1,0 +1,45 @@
+/* cuda_backend.c - the CUDA backend's table and its kernel list.
+ *
+ * Adding a kernel variant: write its .cu file (defining `extern "C" const xpb_kernel
+ * xpb_cuda_<name>`) and add one X(xpb_cuda_<name>) line below; the build picks up the file. */
+#include "cuda_backend.h"
+
+#include <stddef.h>
+
+/* Every kernel of this backend, in registration order (the first of an op is its default). */
+#define XPB_CUDA_KERNELS(X)                                                                     \
+    X(xpb_cuda_copy)                                                                            \
+    X(xpb_cuda_add)                                                                             \
+    X(xpb_cuda_mul)                                                                             \
+    X(xpb_cuda_scale)                                                                           \
+    X(xpb_cuda_relu)                                                                            \
+    X(xpb_cuda_sigmoid)                                                                         \
+    X(xpb_cuda_silu)                                                                            \
+    X(xpb_cuda_softmax)                                                                         \
+    X(xpb_cuda_rmsnorm)                                                                         \
+    X(xpb_cuda_layernorm)                                                                       \
+    X(xpb_cuda_rope)
+
+#define XPB_CUDA_DECLARE(k) extern const xpb_kernel k;
+#define XPB_CUDA_ENTRY(k) &k,
+
+XPB_CUDA_KERNELS(XPB_CUDA_DECLARE)
+
+static const xpb_kernel *const kernels[] = {XPB_CUDA_KERNELS(XPB_CUDA_ENTRY) NULL};
+
+const xpb_backend_i xpb_backend_cuda = {
+    .name = "cuda",
+    .probe = xpb_cuda_probe,
+    .device_count = xpb_cuda_device_count,
+    .device_info = xpb_cuda_device_info,
+    .open = xpb_cuda_open,
+    .close = xpb_cuda_close,
+    .buffer_alloc = xpb_cuda_buffer_alloc,
+    .buffer_free = xpb_cuda_buffer_free,
+    .buffer_upload = xpb_cuda_buffer_upload,
+    .buffer_download = xpb_cuda_buffer_download,
+    .synchronize = xpb_cuda_synchronize,
+    .timer_begin = xpb_cuda_timer_begin,
+    .timer_end = xpb_cuda_timer_end,
+    .kernels = kernels,
+};

@@ -1,0 +1,126 @@
+/* cuda_backend.h - internals of the CUDA backend shared by its C and CUDA files.
+ *
+ * The harness sees only `xpb_backend_cuda` (xpb_backend.h); everything here is private to
+ * backends/cuda/. The header is valid C11 and C++17, so the host files (.c, compiled by the C
+ * compiler) and the kernel files (.cu, compiled by nvcc) share one definition of the context,
+ * the buffer and the error helpers. */
+#ifndef XPB_CUDA_BACKEND_H
+#define XPB_CUDA_BACKEND_H
+
+#include <stdint.h>
+
+#include <cuda_runtime_api.h>
+
+#include "xpb_backend.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* A device allocation from cudaMalloc (never managed memory). ptr is NULL when bytes == 0. */
+struct xpb_buffer {
+    void *ptr;
+    size_t bytes;
+};
+
+/* What open() creates: one device, one non-default stream that every upload, download and
+ * launch is issued on (so they run in the order issued), two events for the timer, and the
+ * device limits the kernels size their grids from. */
+typedef struct xpb_cuda_ctx {
+    int device;
+    cudaStream_t stream;
+    cudaEvent_t ev_begin;
+    cudaEvent_t ev_end;
+    int sm_count;
+    int max_threads_per_sm;
+    int max_grid_x;
+    int cc_major, cc_minor;
+} xpb_cuda_ctx;
+
+/* ---- errors ---------------------------------------------------------------------------------- */
+
+/* The xpb_status a CUDA error means: cudaErrorMemoryAllocation -> XPB_ERR_OUT_OF_MEMORY; errors
+ * that leave the context unusable (illegal address, launch failure, ...) -> XPB_ERR_DEVICE_LOST;
+ * no driver or no device -> XPB_ERR_UNAVAILABLE; anything else -> XPB_ERR_RUNTIME. */
+xpb_status xpb_cuda_status(cudaError_t e);
+
+/* Writes "<what> failed: <error string> (<error name>, error N) at <file>:<line>" into err and
+ * returns xpb_cuda_status(e). Clears the runtime's last-error state when the error is not sticky,
+ * so a later cudaGetLastError() after a launch does not report this failure again. */
+xpb_status xpb_cuda_fail(xpb_error *err, cudaError_t e, const char *what, const char *file,
+                         int line);
+
+/* Evaluates a CUDA runtime call; on failure returns its status from the enclosing function,
+ * with the expression, file and line in err. Never exits. */
+#define XPB_CUDA_CHECK(err, expr)                                                               \
+    do {                                                                                        \
+        cudaError_t xpb_cuda_e_ = (expr);                                                       \
+        if (xpb_cuda_e_ != cudaSuccess)                                                         \
+            return xpb_cuda_fail((err), xpb_cuda_e_, #expr, __FILE__, __LINE__);                \
+    } while (0)
+
+/* Same as xpb_cuda_fail for a kernel launch: "launch of <op> kernel failed: ...". */
+xpb_status xpb_cuda_fail_launch(xpb_error *err, cudaError_t e, const char *op, const char *file,
+                                int line);
+
+/* Checks the launch that was just issued (bad configuration, missing kernel image for this GPU,
+ * or a sticky error from earlier work). Use right after every <<<...>>>; op names the kernel's
+ * op in the message. */
+#define XPB_CUDA_CHECK_LAUNCH(err, op)                                                          \
+    do {                                                                                        \
+        cudaError_t xpb_cuda_e_ = cudaGetLastError();                                           \
+        if (xpb_cuda_e_ != cudaSuccess)                                                         \
+            return xpb_cuda_fail_launch((err), xpb_cuda_e_, (op), __FILE__, __LINE__);          \
+    } while (0)
+
+/* ---- context --------------------------------------------------------------------------------- */
+
+/* Makes ctx's device current on the calling thread (a no-op when it already is). */
+xpb_status xpb_cuda_activate(const xpb_cuda_ctx *ctx, xpb_error *err);
+
+/* ---- views ----------------------------------------------------------------------------------- */
+
+/* Resolves view v to a device pointer after checking that `count` floats fit in its buffer.
+ * what names the argument in the message ("softmax: x"). Fails with XPB_ERR_USAGE (no buffer
+ * bound, or the view runs past the buffer's end). count must be >= 0. */
+xpb_status xpb_cuda_view_f32(const xpb_view *v, int64_t count, const char *what, float **out,
+                             xpb_error *err);
+
+/* Number of blocks for a grid-stride kernel: what the work needs, at most `waves` full waves
+ * of the device (sm_count * resident blocks per SM), at least 1, within the grid limit. */
+static inline unsigned xpb_cuda_grid(const xpb_cuda_ctx *ctx, int64_t blocks_needed,
+                                     int block_threads, int waves)
+{
+    int64_t per_sm = block_threads > 0 ? ctx->max_threads_per_sm / block_threads : 1;
+    int64_t cap = (int64_t)ctx->sm_count * (per_sm > 0 ? per_sm : 1) * waves;
+    int64_t g = blocks_needed < cap ? blocks_needed : cap;
+    if (g > ctx->max_grid_x)
+        g = ctx->max_grid_x;
+    return g < 1 ? 1u : (unsigned)g;
+}
+
+static inline int xpb_cuda_aligned16(const void *p) { return ((uintptr_t)p & 15u) == 0; }
+
+/* ---- the backend table's functions (cuda_device.c, cuda_context.c, cuda_buffer.c) ----------- */
+
+bool xpb_cuda_probe(xpb_error *why);
+int xpb_cuda_device_count(void);
+xpb_status xpb_cuda_device_info(int device, xpb_device_info *out, xpb_error *err);
+
+xpb_status xpb_cuda_open(int device, void **ctx, xpb_error *err);
+void xpb_cuda_close(void *ctx);
+xpb_status xpb_cuda_synchronize(void *ctx, xpb_error *err);
+xpb_status xpb_cuda_timer_begin(void *ctx, xpb_error *err);
+xpb_status xpb_cuda_timer_end(void *ctx, double *seconds, xpb_error *err);
+
+xpb_status xpb_cuda_buffer_alloc(void *ctx, size_t bytes, xpb_buffer **out, xpb_error *err);
+void xpb_cuda_buffer_free(void *ctx, xpb_buffer *buf);
+xpb_status xpb_cuda_buffer_upload(void *ctx, xpb_buffer *dst, size_t offset, const void *src,
+                                  size_t bytes, xpb_error *err);
+xpb_status xpb_cuda_buffer_download(void *ctx, xpb_buffer *src, size_t offset, void *dst,
+                                    size_t bytes, xpb_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

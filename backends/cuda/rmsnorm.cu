@@ -1,0 +1,37 @@
+/* rmsnorm.cu - per row: y = x / sqrt(mean(x^2) + eps) * w (w per column).
+ *
+ * One statistic (the sum of squares), so held and streamed rows differ only in where x comes
+ * from on the output pass. sqrtf and the division are IEEE (no rsqrtf, no fast math). */
+#include "cuda_rowop.cuh"
+
+struct xpb_rmsnorm_policy {
+    static constexpr bool uses_w = true;
+    static constexpr bool uses_b = false;
+    static constexpr bool two_stage = false;
+
+    /* held rows: r1 = sqrt(mean(x^2) + eps) */
+    typedef xpb_sum_op Merge1;
+    __device__ static float ident1() { return 0.0f; }
+    __device__ static float map1(float x) { return x * x; }
+    __device__ static float finish1(float sumsq, const xpb_rowop_ptrs &p)
+    {
+        return sqrtf(sumsq / (float)p.cols + p.eps);
+    }
+    __device__ static float out(float x, float rms, float, float w, float)
+    {
+        return x / rms * w;
+    }
+
+    /* streamed rows */
+    typedef float State;
+    typedef xpb_sum_op Merge;
+    __device__ static State init() { return 0.0f; }
+    __device__ static void accum(State &sumsq, float x) { sumsq += x * x; }
+    __device__ static void finish(State sumsq, const xpb_rowop_ptrs &p, float *rms, float *unused)
+    {
+        *rms = finish1(sumsq, p);
+        *unused = 0.0f;
+    }
+};
+
+XPB_CUDA_ROWOP_KERNEL(rmsnorm, XPB_OP_RMSNORM, xpb_rmsnorm_policy);

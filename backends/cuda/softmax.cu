@@ -1,0 +1,72 @@
+/* softmax.cu - per row: y = exp(x - max(x)) / sum(exp(x - max(x))).
+ *
+ * Held rows: max, then e = exp(x - max) kept in registers, sum(e), y = e / sum.
+ * Streamed rows: an online (max, sum) pass, then y = exp(x - max) / sum.
+ * Full-precision expf and true division; no fast-math intrinsics. */
+#include "cuda_rowop.cuh"
+
+/* Online softmax state: running max m and sum s of exp(x - m) over the values seen. */
+struct xpb_softmax_state {
+    float m, s;
+};
+
+__device__ __forceinline__ xpb_softmax_state xpb_shfl_xor(xpb_softmax_state v, int mask, int width)
+{
+    return {xpb_shfl_xor(v.m, mask, width), xpb_shfl_xor(v.s, mask, width)};
+}
+
+__device__ __forceinline__ xpb_softmax_state xpb_shfl_idx(xpb_softmax_state v, int lane, int width)
+{
+    return {xpb_shfl_idx(v.m, lane, width), xpb_shfl_idx(v.s, lane, width)};
+}
+
+struct xpb_softmax_merge {
+    __device__ __forceinline__ xpb_softmax_state operator()(xpb_softmax_state a,
+                                                            xpb_softmax_state b) const
+    {
+        /* An empty side (m = -inf) must not produce -inf - -inf = NaN. */
+        if (b.m == -INFINITY)
+            return a;
+        if (a.m == -INFINITY)
+            return b;
+        const float m = fmaxf(a.m, b.m);
+        return {m, a.s * expf(a.m - m) + b.s * expf(b.m - m)};
+    }
+};
+
+struct xpb_softmax_policy {
+    static constexpr bool uses_w = false;
+    static constexpr bool uses_b = false;
+    static constexpr bool two_stage = true;
+
+    /* held rows */
+    typedef xpb_max_op Merge1;
+    __device__ static float ident1() { return -INFINITY; }
+    __device__ static float map1(float x) { return x; }
+    __device__ static float finish1(float max, const xpb_rowop_ptrs &) { return max; }
+    __device__ static float map2(float x, float max) { return expf(x - max); }
+    __device__ static float contrib2(float e) { return e; }
+    __device__ static float finish2(float sum, const xpb_rowop_ptrs &) { return sum; }
+    __device__ static float out(float e, float, float sum, float, float) { return e / sum; }
+
+    /* streamed rows */
+    typedef xpb_softmax_state State;
+    typedef xpb_softmax_merge Merge;
+    __device__ static State init() { return {-INFINITY, 0.0f}; }
+    __device__ static void accum(State &st, float x)
+    {
+        if (x > st.m) { /* new max: rescale what was summed so far (0 * exp(-inf) = 0 at start) */
+            st.s = st.s * expf(st.m - x) + 1.0f;
+            st.m = x;
+        } else {
+            st.s += expf(x - st.m);
+        }
+    }
+    __device__ static void finish(State st, const xpb_rowop_ptrs &, float *max, float *sum)
+    {
+        *max = st.m;
+        *sum = st.s;
+    }
+};
+
+XPB_CUDA_ROWOP_KERNEL(softmax, XPB_OP_SOFTMAX, xpb_softmax_policy);
