@@ -6,25 +6,39 @@
 
 #include "xpb_runner.h"
 
-/* The bandwidth roof of a device: the GB/s of its copy op at the largest size measured in this
- * run (read + write), else the datasheet figure. */
-static double bandwidth_roof(const xpb_run *run, const xpb_device *dev, const char **source)
+/* Two devices are one physical GPU seen through two APIs (cuda:0 and vulkan:0 on the same
+ * H100) when both are GPUs with the same name; the CPU is only itself. */
+static bool same_hardware(const xpb_device *a, const xpb_device *b)
+{
+    return a == b || (a->info.is_gpu && b->info.is_gpu && strcmp(a->info.name, b->info.name) == 0);
+}
+
+/* The bandwidth roof of a device: the best GB/s (read + write) of the copy op at the largest
+ * copy size measured in this run on the same hardware, through any backend and variant;
+ * else the datasheet figure. */
+static double bandwidth_roof(const xpb_run *run, const xpb_device *dev, char *source, size_t n)
 {
     double best = 0;
     uint64_t best_n = 0;
+    const xpb_device *from = NULL;
     for (size_t i = 0; i < run->count; i++) {
         const xpb_result *r = &run->results[i];
-        if (r->device == dev && r->c.op == XPB_OP_COPY && r->status == XPB_CASE_OK && r->timed &&
-            r->c.elements >= best_n) {
-            best_n = r->c.elements;
+        if (r->c.op != XPB_OP_COPY || r->status != XPB_CASE_OK || !r->timed ||
+            !same_hardware(dev, r->device) || r->c.elements < best_n)
+            continue;
+        if (r->c.elements > best_n)
+            best = 0;
+        best_n = r->c.elements;
+        if (r->gbps > best) {
             best = r->gbps;
+            from = r->device;
         }
     }
     if (best > 0) {
-        *source = "copy op, this run";
+        snprintf(source, n, "copy op on %s, this run", from->label);
         return best;
     }
-    *source = dev->info.peak_gbps > 0 ? "datasheet" : "unknown";
+    snprintf(source, n, "%s", dev->info.peak_gbps > 0 ? "datasheet" : "unknown");
     return dev->info.peak_gbps;
 }
 
@@ -42,9 +56,7 @@ void xpb_runner_derive(xpb_run *run)
         xpb_result *r = &run->results[i];
         if (!r->timed)
             continue;
-        const char *src;
-        r->roof_gbps = bandwidth_roof(run, r->device, &src);
-        snprintf(r->roof_source, sizeof r->roof_source, "%s", src);
+        r->roof_gbps = bandwidth_roof(run, r->device, r->roof_source, sizeof r->roof_source);
         r->pct_of_roof = r->roof_gbps > 0 ? r->gbps / r->roof_gbps * 100.0 : 0;
         /* speedup against the fastest validated cpu variant of the same case */
         double cpu = 0;

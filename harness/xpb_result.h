@@ -42,6 +42,7 @@ typedef struct xpb_result {
     bool timed;
     xpb_samples kernel_samples; /* device timer, seconds per launch */
     xpb_stats kernel;
+    int launches_per_sample;    /* back-to-back launches in one timed sample */
     xpb_samples e2e_samples;    /* host clock: upload + launch + sync + download */
     xpb_stats e2e;
     double upload_s, download_s; /* median host time of the input uploads / output download */
@@ -49,7 +50,7 @@ typedef struct xpb_result {
     /* derived (xpb_runner_derive) */
     double gbps, gflops;     /* from the median kernel time */
     double roof_gbps;        /* this device's bandwidth roof */
-    char roof_source[48];    /* "copy op, this run" or "datasheet" */
+    char roof_source[80];    /* "copy op on cuda:0, this run" or "datasheet" */
     double pct_of_roof;      /* gbps / roof_gbps * 100, 0 when unknown */
     double speedup_vs_cpu;   /* cpu median / this median, 0 when no cpu result */
 } xpb_result;

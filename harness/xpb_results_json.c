@@ -116,6 +116,7 @@ static cJSON *case_json(const xpb_result *r)
         cJSON *t = cJSON_AddObjectToObject(o, "timing");
         cJSON_AddStringToObject(t, "timer", r->device->info.timer);
         cJSON_AddStringToObject(t, "cache", "warm (same buffers every launch)");
+        cJSON_AddNumberToObject(t, "launches_per_sample", r->launches_per_sample);
         cJSON_AddItemToObject(t, "kernel", stats_json(&r->kernel, &r->kernel_samples));
         cJSON_AddItemToObject(t, "end_to_end", stats_json(&r->e2e, &r->e2e_samples));
         cJSON *x = cJSON_AddObjectToObject(t, "transfers");

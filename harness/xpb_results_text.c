@@ -35,7 +35,7 @@ static void make_row(const xpb_result *r, row *w)
     fmt(w->gbps, sizeof w->gbps, r->gbps, "%.1f", t && r->c.bytes_read + r->c.bytes_written > 0);
     fmt(w->gflops, sizeof w->gflops, r->gflops, "%.1f", t && r->c.flops > 0);
     fmt(w->roof, sizeof w->roof, r->pct_of_roof, "%.0f%%", t && r->pct_of_roof > 0);
-    fmt(w->speedup, sizeof w->speedup, r->speedup_vs_cpu, "%.1fx", t && r->speedup_vs_cpu > 0);
+    fmt(w->speedup, sizeof w->speedup, r->speedup_vs_cpu, "%.3gx", t && r->speedup_vs_cpu > 0);
     fmt(w->err_tol, sizeof w->err_tol, r->validation.max_err_over_tol, "%.3g", r->validated);
     w->message = r->message;
 }
