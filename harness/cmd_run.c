@@ -41,6 +41,10 @@ static void usage(FILE *f)
             "  --out FILE          results JSON (docs/results-schema.md)\n"
             "  --csv FILE          the same rows as CSV\n"
             "  --markdown FILE     the same rows as Markdown\n"
+            "  --dump DIR          write each case's inputs, outputs, fp64 reference and tolerance as\n"
+            "                      .npy with a JSON sidecar (docs/reports.md); a case that fails\n"
+            "                      validation is dumped anyway: to DIR, else OUT.dump/ beside --out,\n"
+            "                      else ./xpubench-dump/\n"
             "  --inject-fault KIND self-test of the checker: corrupt each output after the run\n"
             "                      (value | unwritten | guard); every case must then fail (exit 1)\n");
 }
@@ -105,7 +109,7 @@ static int parse_double(const char *flag, const char *s, double lo, double hi, d
 static int parse_args(int argc, char **argv, run_opts *o)
 {
     enum { O_BACKEND = 256, O_WORKLOAD, O_FILTER, O_PRESET, O_SIZE, O_REPS, O_MINTIME, O_WARMUP,
-           O_SEED, O_OUT, O_CSV, O_MD, O_VONLY, O_VALIDATE, O_FAULT, O_HELP };
+           O_SEED, O_OUT, O_CSV, O_MD, O_VONLY, O_VALIDATE, O_FAULT, O_HELP, O_DUMP };
     static const struct option opts[] = {
         {"backend", required_argument, 0, O_BACKEND}, {"workload", required_argument, 0, O_WORKLOAD},
         {"filter", required_argument, 0, O_FILTER},   {"preset", required_argument, 0, O_PRESET},
@@ -115,7 +119,7 @@ static int parse_args(int argc, char **argv, run_opts *o)
         {"csv", required_argument, 0, O_CSV},         {"markdown", required_argument, 0, O_MD},
         {"validate-only", no_argument, 0, O_VONLY},   {"validate", required_argument, 0, O_VALIDATE},
         {"inject-fault", required_argument, 0, O_FAULT}, {"help", no_argument, 0, O_HELP},
-        {0, 0, 0, 0}};
+        {"dump", required_argument, 0, O_DUMP},       {0, 0, 0, 0}};
     int c, rc = 0;
     double d = 0;
     int64_t v = 0;
@@ -153,6 +157,7 @@ static int parse_args(int argc, char **argv, run_opts *o)
         case O_CSV: o->csv = optarg; break;
         case O_MD: o->markdown = optarg; break;
         case O_VONLY: o->cfg.validate_only = true; break;
+        case O_DUMP: o->cfg.dump_dir = optarg; break;
         case O_VALIDATE:
             if (strcmp(optarg, "full") != 0 && strcmp(optarg, "sampled") != 0)
                 rc = xpb_cli_error(XPB_EXIT_USAGE, "bad --validate '%s' (full or sampled)", optarg);
@@ -375,6 +380,14 @@ int xpb_cmd_run(int argc, char **argv)
     o.cfg.preset = o.preset;
     o.cfg.sizes = &o.sizes;
     o.cfg.progress_tty = isatty(2);
+    char fail_dir[1024]; /* failing cases are dumped beside --out: results.json -> results.dump/ */
+    int dump_count = 0;
+    size_t stem = o.out ? strlen(o.out) : 0;
+    if (stem > 5 && strcmp(o.out + stem - 5, ".json") == 0)
+        stem -= 5;
+    snprintf(fail_dir, sizeof fail_dir, "%.*s%s", (int)stem, o.out ? o.out : "", o.out ? ".dump" : "xpubench-dump");
+    o.cfg.dump_fail_dir = o.cfg.dump_dir ? o.cfg.dump_dir : fail_dir;
+    o.cfg.dump_count = &dump_count;
 
     xpb_run_meta meta = {.cfg = &o.cfg, .filter = o.filter};
     char cmdline[1024];

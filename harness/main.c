@@ -4,6 +4,7 @@
 
 #include "xpb_build_info.h"
 #include "xpb_cli.h"
+#include "xpb_cli_reporting.h"
 
 static void usage(FILE *f)
 {
@@ -13,6 +14,10 @@ static void usage(FILE *f)
             "  list                 workloads, ops, backends and devices (with why one is unavailable)\n"
             "  info [--json]        system fingerprint: CPU, memory, OS, compiler, GPUs, drivers\n"
             "  run [options]        run, validate and time cases (xpubench run --help)\n"
+            "  compare BASE NEW     regressions between two results files; --machines A B ... compares\n"
+            "                       machines (xpubench compare --help)\n"
+            "  report FILE... -o D  HTML report with plots (Python + matplotlib: scripts/report-env.sh)\n"
+            "  plot FILE            quick chart through gnuplot, in the terminal or a PNG/SVG file\n"
             "  version              print the version\n\n"
             "exit codes: 0 ok, 1 validation failure, 2 usage error, 3 backend unavailable or runtime\n"
             "error, 4 regression found by compare\n");
@@ -31,6 +36,12 @@ int main(int argc, char **argv)
         return xpb_cmd_info(argc - 1, argv + 1);
     if (strcmp(cmd, "run") == 0)
         return xpb_cmd_run(argc - 1, argv + 1);
+    if (strcmp(cmd, "compare") == 0)
+        return xpb_cmd_compare(argc - 1, argv + 1);
+    if (strcmp(cmd, "report") == 0)
+        return xpb_cmd_report(argc - 1, argv + 1);
+    if (strcmp(cmd, "plot") == 0)
+        return xpb_cmd_plot(argc - 1, argv + 1);
     if (strcmp(cmd, "version") == 0 || strcmp(cmd, "--version") == 0) {
         printf("xpubench %s (%s)\n", XPB_VERSION, XPB_GIT_COMMIT);
         return XPB_EXIT_OK;

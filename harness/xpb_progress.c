@@ -40,6 +40,7 @@ void xpb_progress_case(xpb_progress *p, const xpb_result *r)
     if (r->message[0])
         fprintf(stderr, "  (%s)", r->message);
     fputc('\n', stderr);
+    fputs(r->dump_note, stderr);
     if (r->status == XPB_CASE_FAILED_VALIDATION)
         for (int i = 0; i < r->validation.n_mismatches; i++) {
             const xpb_mismatch *m = &r->validation.mismatches[i];

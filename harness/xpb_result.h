@@ -53,6 +53,7 @@ typedef struct xpb_result {
     char roof_source[80];    /* "copy op on cuda:0, this run" or "datasheet" */
     double pct_of_roof;      /* gbps / roof_gbps * 100, 0 when unknown */
     double speedup_vs_cpu;   /* cpu median / this median, 0 when no cpu result */
+    char dump_note[1536];    /* rerun command and dump location of a failed case (printed) */
 } xpb_result;
 
 typedef struct xpb_run {

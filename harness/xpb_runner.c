@@ -9,6 +9,7 @@
 
 #include "gbench_shim.h"
 #include "xpb_clock.h"
+#include "xpb_dump.h"
 #include "xpb_progress.h"
 #include "xpb_sysinfo.h"
 
@@ -307,6 +308,10 @@ static void run_kernel(xpb_device *dev, const xpb_kernel *k, const xpb_case *c,
                           xpb_guard_violations((char *)cb.out_host + G + d->out_bytes[0], G);
         xpb_validation_finish(&r->validation, guards);
         r->validated = st == XPB_OK;
+        if (r->validated)
+            xpb_dump_after_validation(r->dump_note, sizeof r->dump_note, cfg->dump_dir, cfg->dump_fail_dir,
+                                      !r->validation.passed, c, d, k->precision, out, cfg->seed, dev->label,
+                                      k->variant, cfg->dump_count);
     }
     if (!st && !r->validation.passed) {
         r->status = XPB_CASE_FAILED_VALIDATION;

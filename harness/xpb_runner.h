@@ -20,6 +20,9 @@ typedef struct xpb_run_config {
     bool sampled;        /* validate sampled units instead of all */
     size_t sample_units;
     bool progress_tty;   /* redraw one progress line instead of one line per case */
+    const char *dump_dir;      /* --dump DIR: every case's arrays as .npy (xpb_dump.h); NULL = off */
+    const char *dump_fail_dir; /* where a failing case is dumped automatically; NULL = nowhere */
+    int *dump_count;           /* automatic dumps so far (limit XPB_DUMP_AUTO_MAX) */
     /* Self-test of the checker: after each launch, corrupt the read-back output before it is
      * validated, so every case must fail: XPB_FAULT_NONE in normal runs. */
     enum { XPB_FAULT_NONE, XPB_FAULT_VALUE, XPB_FAULT_UNWRITTEN, XPB_FAULT_GUARD } inject_fault;

@@ -5,6 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
+scripts/report-env.sh
 scripts/build.sh release
 mkdir -p results
 stem=results/$(hostname -s)-$(date -u +%Y%m%dT%H%M%SZ)
@@ -13,5 +14,8 @@ set +e
 build/xpubench run --backend all --preset default --out "$stem.json" --markdown "$stem.md" "$@"
 rc=$?
 set -e
-echo "quickstart: results in $stem.json and $stem.md (xpubench exit code $rc)"
+if [ -f "$stem.json" ]; then
+  build/xpubench report "$stem.json" -o "$stem-report" || echo "quickstart: the HTML report failed (see above)"
+fi
+echo "quickstart: results in $stem.json and $stem.md, report in $stem-report/index.html (xpubench exit code $rc)"
 exit $rc

@@ -5,6 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
+scripts/report-env.sh
 jobs=$(nproc)
 echo "== build (-Werror; CUDA is required whenever its toolkit is installed) =="
 cuda=AUTO

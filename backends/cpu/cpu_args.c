@@ -101,6 +101,13 @@ void xpb_cpu_chunk(int64_t n, int t, int nt, int64_t *begin, int64_t *end)
     *end = e * 16 < n ? e * 16 : n;
 }
 
+void xpb_cpu_thread_rows(int64_t rows, int64_t *r0, int64_t *r1)
+{
+    int64_t t = omp_get_thread_num(), nt = omp_get_num_threads();
+    *r0 = rows * t / nt;
+    *r1 = rows * (t + 1) / nt;
+}
+
 int xpb_cpu_row_split_threads(int64_t rows, int64_t cols)
 {
     int nt = omp_get_max_threads();

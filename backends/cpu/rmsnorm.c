@@ -7,20 +7,34 @@
 #include <math.h>
 #include <omp.h>
 
+/* Sum in double of x^2 over [0, n), in XPB_CPU_ACC independent lanes. */
 static double part_sumsq(const float *x, int64_t n)
 {
+    double acc[XPB_CPU_ACC] = {0.0};
+    int64_t i = 0;
+    for (; i + XPB_CPU_ACC <= n; i += XPB_CPU_ACC)
+#pragma omp simd
+        for (int j = 0; j < XPB_CPU_ACC; j++)
+            acc[j] += (double)x[i + j] * (double)x[i + j];
     double s = 0.0;
-#pragma omp simd reduction(+ : s)
-    for (int64_t i = 0; i < n; i++)
+    for (; i < n; i++)
         s += (double)x[i] * (double)x[i];
+    for (int j = 0; j < XPB_CPU_ACC; j++)
+        s += acc[j];
     return s;
 }
 
-static void part_scale(const float *x, const float *w, float *out, int64_t n, float r)
+/* out = x * r * w, prefetching the same span of next (the next row, or NULL) as it goes. */
+static void part_scale(const float *x, const float *w, float *out, int64_t n, float r,
+                       const float *next)
 {
+    for (int64_t b = 0; b < n; b += XPB_CPU_BLOCK) {
+        int64_t e = b + XPB_CPU_BLOCK < n ? b + XPB_CPU_BLOCK : n;
+        xpb_cpu_prefetch(next ? next + b : NULL, e - b);
 #pragma omp simd
-    for (int64_t i = 0; i < n; i++)
-        out[i] = x[i] * r * w[i];
+        for (int64_t i = b; i < e; i++)
+            out[i] = x[i] * r * w[i];
+    }
 }
 
 /* 1 / sqrt(mean + eps), rounded once to float */
@@ -44,7 +58,8 @@ static void rmsnorm_split(const xpb_cpu_rowop_view *v, float eps, int nt)
             double s = 0.0;
             for (int i = 0; i < team; i++)
                 s += sums[i];
-            part_scale(x, v->w + b, v->out + r * v->cols + b, e - b, inv_rms(s, v->cols, eps));
+            part_scale(x, v->w + b, v->out + r * v->cols + b, e - b, inv_rms(s, v->cols, eps),
+                       NULL);
             /* sums[] is rewritten only after this barrier, once every thread has read it */
 #pragma omp barrier
         }
@@ -65,11 +80,16 @@ static xpb_status rmsnorm_launch(void *ctx, const void *args, void *state, xpb_e
         rmsnorm_split(&v, a->eps, nt);
         return XPB_OK;
     }
-#pragma omp parallel for schedule(static) if (v.rows * v.cols >= XPB_CPU_PARALLEL_MIN)
-    for (int64_t r = 0; r < v.rows; r++) {
-        const float *x = v.x + r * v.cols;
-        float rinv = inv_rms(part_sumsq(x, v.cols), v.cols, a->eps);
-        part_scale(x, v.w, v.out + r * v.cols, v.cols, rinv);
+#pragma omp parallel if (v.rows * v.cols >= XPB_CPU_PARALLEL_MIN)
+    {
+        int64_t r0, r1;
+        xpb_cpu_thread_rows(v.rows, &r0, &r1);
+        for (int64_t r = r0; r < r1; r++) {
+            const float *x = v.x + r * v.cols;
+            float rinv = inv_rms(part_sumsq(x, v.cols), v.cols, a->eps);
+            part_scale(x, v.w, v.out + r * v.cols, v.cols, rinv,
+                       xpb_cpu_next_row(v.x, r, r1, v.cols));
+        }
     }
     return XPB_OK;
 }

@@ -1,0 +1,189 @@
+/* cmd_compare.c - `xpubench compare BASE.json NEW.json`: regressions between two runs, and
+ * `xpubench compare --machines A.json B.json ...`: machines side by side (docs/reports.md). */
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "xpb_cli.h"
+#include "xpb_cli_reporting.h"
+#include "xpb_compare.h"
+
+#define MAX_PRICES 32
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: xpubench compare BASE.json NEW.json [options]\n"
+            "       xpubench compare --machines A.json B.json ... [--price NAME=USD]... [--markdown F] [--json F]\n\n"
+            "Per case (id, device, variant): ratio of median kernel times new/base with a 95%% confidence\n"
+            "interval, a Mann-Whitney U test on the raw samples, and a verdict: slower or faster needs\n"
+            "p < alpha and a shift of at least the threshold; noisy when the samples cannot tell.\n\n"
+            "  --threshold X   minimum effect, as a fraction or a percentage (default 0.05 = 5%%)\n"
+            "  --alpha X       significance level of the U test (default 0.05)\n"
+            "  --max-cv X      robust coefficient of variation (IQR/1.349/median) above which a case\n"
+            "                  is noisy, unless its interval is inside the band (default 0.3)\n"
+            "  --all           list unchanged (same) cases in the console table too\n"
+            "  --markdown F    write a Markdown summary (for a CI job page)\n"
+            "  --json F        write every row as JSON\n"
+            "  --junit F       write JUnit XML: one test per case; a regression or a validation\n"
+            "                  failure is a failed test\n"
+            "  --machines      compare machines instead: the best validated variant of each case per\n"
+            "                  file, relative to the first file, with geometric means\n"
+            "  --price N=USD   with --machines: the price of machine N (its hostname or file name)\n\n"
+            "exit codes: 0 no regression, 2 usage error or unreadable/corrupt results file,\n"
+            "4 a case got slower or newly failed validation (or errored)\n");
+}
+
+typedef struct compare_opts {
+    xpb_compare_opts stats;
+    bool all, machines;
+    const char *markdown, *json, *junit;
+    xpb_price prices[MAX_PRICES];
+    int n_prices;
+} compare_opts;
+
+/* A positive number, optionally with a trailing '%' (then divided by 100). */
+static int parse_fraction(const char *s, double *out)
+{
+    char *end;
+    double v = strtod(s, &end);
+    if (end == s)
+        return -1;
+    if (*end == '%') {
+        v /= 100.0;
+        end++;
+    }
+    if (*end || !isfinite(v) || v <= 0)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+static int parse_price(compare_opts *o, char *arg)
+{
+    char *eq = strchr(arg, '=');
+    char *end;
+    if (!eq || eq == arg || o->n_prices == MAX_PRICES)
+        return -1;
+    double usd = strtod(eq + 1, &end);
+    if (end == eq + 1 || *end || !(usd > 0) || !isfinite(usd))
+        return -1;
+    *eq = '\0';
+    o->prices[o->n_prices++] = (xpb_price){arg, usd};
+    return 0;
+}
+
+static int parse_args(int argc, char **argv, compare_opts *o)
+{
+    enum { O_THR = 256, O_ALPHA, O_MAXCV, O_ALL, O_MD, O_JSON, O_JUNIT, O_MACHINES, O_PRICE, O_HELP };
+    static const struct option opts[] = {
+        {"threshold", required_argument, 0, O_THR}, {"alpha", required_argument, 0, O_ALPHA},
+        {"max-cv", required_argument, 0, O_MAXCV},  {"all", no_argument, 0, O_ALL},
+        {"markdown", required_argument, 0, O_MD},   {"json", required_argument, 0, O_JSON},
+        {"junit", required_argument, 0, O_JUNIT},   {"machines", no_argument, 0, O_MACHINES},
+        {"price", required_argument, 0, O_PRICE},   {"help", no_argument, 0, O_HELP},
+        {0, 0, 0, 0}};
+    int c;
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+        switch (c) {
+        case O_THR:
+            if (parse_fraction(optarg, &o->stats.threshold) || o->stats.threshold >= 10)
+                return xpb_cli_error(XPB_EXIT_USAGE, "compare: bad --threshold '%s' (a fraction, e.g. 0.05 or 5%%)", optarg);
+            break;
+        case O_ALPHA:
+            if (parse_fraction(optarg, &o->stats.alpha) || o->stats.alpha >= 1)
+                return xpb_cli_error(XPB_EXIT_USAGE, "compare: bad --alpha '%s' (between 0 and 1)", optarg);
+            break;
+        case O_MAXCV:
+            if (parse_fraction(optarg, &o->stats.max_cv))
+                return xpb_cli_error(XPB_EXIT_USAGE, "compare: bad --max-cv '%s'", optarg);
+            break;
+        case O_ALL: o->all = true; break;
+        case O_MD: o->markdown = optarg; break;
+        case O_JSON: o->json = optarg; break;
+        case O_JUNIT: o->junit = optarg; break;
+        case O_MACHINES: o->machines = true; break;
+        case O_PRICE:
+            if (parse_price(o, optarg))
+                return xpb_cli_error(XPB_EXIT_USAGE, "compare: bad --price '%s' (NAME=USD, e.g. h100=30000)", optarg);
+            break;
+        case 'h':
+        case O_HELP: usage(stdout); return -1;
+        default:
+            return xpb_cli_error(XPB_EXIT_USAGE, "compare: unknown or incomplete option '%s' (xpubench compare --help)",
+                                 argv[optind - 1]);
+        }
+    }
+    return 0;
+}
+
+static int load(const char *path, xpb_results_file *f)
+{
+    xpb_error err = {{0}};
+    if (xpb_results_load(path, f, &err) != XPB_OK)
+        return xpb_cli_error(XPB_EXIT_USAGE, "%s", err.msg);
+    return 0;
+}
+
+static int write_outputs(const compare_opts *o, const xpb_comparison *cmp)
+{
+    xpb_error err = {{0}};
+    if ((o->markdown && xpb_comparison_write_markdown(o->markdown, cmp, &err)) ||
+        (o->json && xpb_comparison_write_json(o->json, cmp, &err)) ||
+        (o->junit && xpb_comparison_write_junit(o->junit, cmp, &err)))
+        return xpb_cli_error(XPB_EXIT_USAGE, "compare: %s", err.msg);
+    return 0;
+}
+
+static int compare_two(const compare_opts *o, const char *base_path, const char *new_path)
+{
+    xpb_results_file base, next;
+    int rc = load(base_path, &base);
+    if (rc)
+        return rc;
+    if ((rc = load(new_path, &next))) {
+        xpb_results_file_free(&base);
+        return rc;
+    }
+    xpb_comparison cmp;
+    xpb_error err = {{0}};
+    if (xpb_compare_files(&base, &next, &o->stats, &cmp, &err)) {
+        rc = xpb_cli_error(XPB_EXIT_UNAVAILABLE, "%s", err.msg);
+    } else {
+        xpb_comparison_print(stdout, &cmp, o->all);
+        fflush(stdout);
+        rc = write_outputs(o, &cmp);
+        if (!rc && xpb_comparison_regressed(&cmp))
+            rc = XPB_EXIT_REGRESSION;
+        xpb_comparison_free(&cmp);
+    }
+    xpb_results_file_free(&base);
+    xpb_results_file_free(&next);
+    return rc;
+}
+
+int xpb_cmd_compare(int argc, char **argv)
+{
+    compare_opts o = {.stats = XPB_COMPARE_OPTS_DEFAULT};
+    int rc = parse_args(argc, argv, &o);
+    if (rc)
+        return rc < 0 ? XPB_EXIT_OK : rc;
+    int n = argc - optind;
+    if (o.machines) {
+        if (n < 2)
+            return xpb_cli_error(XPB_EXIT_USAGE, "compare --machines: give at least two results files");
+        if (o.junit)
+            return xpb_cli_error(XPB_EXIT_USAGE, "compare --machines: --junit is for BASE NEW comparisons");
+        return xpb_compare_machines(argv + optind, n, o.prices, o.n_prices, o.markdown, o.json);
+    }
+    if (o.n_prices)
+        return xpb_cli_error(XPB_EXIT_USAGE, "compare: --price needs --machines");
+    if (n != 2)
+        return xpb_cli_error(XPB_EXIT_USAGE, "compare: give exactly two results files, BASE.json NEW.json "
+                                             "(got %d; xpubench compare --help)", n);
+    return compare_two(&o, argv[optind], argv[optind + 1]);
+}

@@ -1,0 +1,358 @@
+/* cmd_compare_machines.c - `xpubench compare --machines A.json B.json ...`: for every case, the
+ * fastest validated variant on each machine (software devices left out), relative to the first
+ * machine; geometric means per workload/op and overall; per dollar and per watt when known. */
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "xpb_cli.h"
+#include "xpb_cli_reporting.h"
+#include "xpb_compare.h"
+
+typedef struct machine {
+    xpb_results_file f;
+    char label[XPB_RTEXT], stem[XPB_RTEXT], gpus[256];
+    double price; /* NaN when not given */
+} machine;
+
+typedef struct table {
+    machine *m;
+    int nm;
+    const char **ids; /* every case id, first-seen order */
+    char (*op)[XPB_RID]; /* workload/op of each id */
+    size_t n_ids;
+    const xpb_rcase **best; /* [id * nm + machine], NULL when none */
+} table;
+
+/* ---- geometric means ------------------------------------------------------------------------ */
+
+typedef struct geo {
+    double log_sum;
+    size_t n;
+} geo;
+
+static void geo_add(geo *g, double v)
+{
+    if (isfinite(v) && v > 0) {
+        g->log_sum += log(v);
+        g->n++;
+    }
+}
+
+static double geo_mean(const geo *g) { return g->n ? exp(g->log_sum / (double)g->n) : NAN; }
+
+/* ---- building the table ------------------------------------------------------------------------ */
+
+static bool usable(const xpb_rcase *c)
+{
+    return xpb_rcase_is_timed_ok(c) && !c->software_device && (!c->has_validation || c->passed);
+}
+
+static void label_machine(machine *m, int i, const machine *all)
+{
+    const char *base = strrchr(m->f.path, '/');
+    if (snprintf(m->stem, sizeof m->stem, "%s", base ? base + 1 : m->f.path) >= (int)sizeof m->stem)
+        m->stem[sizeof m->stem - 1] = '\0'; /* a long file name: its start labels it */
+    size_t len = strlen(m->stem);
+    if (len > 5 && strcmp(m->stem + len - 5, ".json") == 0)
+        m->stem[len - 5] = '\0';
+    snprintf(m->label, sizeof m->label, "%s", m->f.hostname[0] ? m->f.hostname : m->stem);
+    for (int j = 0; j < i; j++)
+        if (strcmp(all[j].label, m->label) == 0) /* two runs of one host: name them by file */
+            snprintf(m->label, sizeof m->label, "%s", m->stem);
+    size_t used = 0;
+    m->gpus[0] = '\0';
+    for (size_t d = 0; d < m->f.n_devices && used < sizeof m->gpus; d++)
+        if (strcmp(m->f.devices[d].backend, "cpu") && !m->f.devices[d].software_device)
+            used += (size_t)snprintf(m->gpus + used, sizeof m->gpus - used, "%s%s", used ? ", " : "",
+                                     m->f.devices[d].name);
+    if (!m->gpus[0])
+        snprintf(m->gpus, sizeof m->gpus, "%s", m->f.cpu_model[0] ? m->f.cpu_model : "no GPU");
+}
+
+/* "workload/op" of a case; from its id's first two parts when the fields are absent. */
+static void op_of(const xpb_rcase *c, char *dst, size_t n)
+{
+    if (c->workload[0] && c->op[0]) {
+        snprintf(dst, n, "%s/%s", c->workload, c->op);
+        return;
+    }
+    const char *s = strchr(c->id, '/');
+    s = s ? strchr(s + 1, '/') : NULL;
+    snprintf(dst, n, "%.*s", s ? (int)(s - c->id) : (int)strlen(c->id), c->id);
+}
+
+static long find_id(const table *t, const char *id)
+{
+    for (size_t i = 0; i < t->n_ids; i++)
+        if (strcmp(t->ids[i], id) == 0)
+            return (long)i;
+    return -1;
+}
+
+static int build_table(table *t)
+{
+    size_t cap = 0;
+    for (int m = 0; m < t->nm; m++)
+        cap += t->m[m].f.n_cases;
+    t->ids = calloc(cap + 1, sizeof *t->ids);
+    t->op = calloc(cap + 1, sizeof *t->op);
+    t->best = t->nm > 0 ? calloc((cap + 1) * (size_t)t->nm, sizeof *t->best) : NULL;
+    if (!t->ids || !t->op || !t->best)
+        return xpb_cli_error(XPB_EXIT_UNAVAILABLE, "compare --machines: out of memory");
+    for (int m = 0; m < t->nm; m++)
+        for (size_t i = 0; i < t->m[m].f.n_cases; i++) {
+            const xpb_rcase *c = &t->m[m].f.cases[i];
+            long k = find_id(t, c->id);
+            if (k < 0) {
+                k = (long)t->n_ids++;
+                t->ids[k] = c->id;
+                op_of(c, t->op[k], sizeof t->op[k]);
+            }
+            const xpb_rcase **b = &t->best[(size_t)k * (size_t)t->nm + (size_t)m];
+            if (usable(c) && (!*b || c->median_s < (*b)->median_s))
+                *b = c;
+        }
+    return 0;
+}
+
+static double speedup(const table *t, size_t k, int m)
+{
+    const xpb_rcase *a = t->best[k * (size_t)t->nm], *b = t->best[k * (size_t)t->nm + (size_t)m];
+    return a && b ? a->median_s / b->median_s : NAN;
+}
+
+/* Energy efficiency relative to the first machine: speedup * watts(first) / watts(m). */
+static double per_watt(const table *t, size_t k, int m)
+{
+    const xpb_rcase *a = t->best[k * (size_t)t->nm], *b = t->best[k * (size_t)t->nm + (size_t)m];
+    return a && b && a->avg_watts > 0 && b->avg_watts > 0 ? speedup(t, k, m) * a->avg_watts / b->avg_watts : NAN;
+}
+
+/* Geometric means of speedup (what = 0) or per-watt (what = 1) over ids of op (NULL = all). */
+static geo summary(const table *t, const char *op, int m, int what)
+{
+    geo g = {0};
+    for (size_t k = 0; k < t->n_ids; k++)
+        if (!op || strcmp(t->op[k], op) == 0)
+            geo_add(&g, what ? per_watt(t, k, m) : speedup(t, k, m));
+    return g;
+}
+
+/* ---- output ------------------------------------------------------------------------------------ */
+
+static bool op_seen_before(const table *t, size_t k)
+{
+    for (size_t j = 0; j < k; j++)
+        if (strcmp(t->op[j], t->op[k]) == 0)
+            return true;
+    return false;
+}
+
+static void print_cell(FILE *f, const table *t, size_t k, int m, bool md)
+{
+    const xpb_rcase *b = t->best[k * (size_t)t->nm + (size_t)m];
+    double s = speedup(t, k, m);
+    char buf[192];
+    if (!b)
+        snprintf(buf, sizeof buf, "-");
+    else if (isfinite(s))
+        snprintf(buf, sizeof buf, "%.2fx %s/%s", s, b->device, b->variant);
+    else
+        snprintf(buf, sizeof buf, "%s %s/%s", xpb_format_seconds(b->median_s, (char[32]){0}, 32), b->device, b->variant);
+    fprintf(f, md ? " %s |" : "  %-28s", buf);
+}
+
+static void print_summary(FILE *f, const table *t, bool md)
+{
+    const char *row = md ? "| %s |" : "%-52s";
+    for (size_t k = 0; k < t->n_ids; k++) {
+        if (op_seen_before(t, k))
+            continue;
+        fprintf(f, row, t->op[k]);
+        for (int m = 0; m < t->nm; m++) {
+            geo g = summary(t, t->op[k], m, 0);
+            fprintf(f, md ? " %.2fx (%zu) |" : "  %6.2fx over %-4zu cases    ", geo_mean(&g), g.n);
+        }
+        fputc('\n', f);
+    }
+    fprintf(f, row, md ? "**all cases (geometric mean)**" : "all cases (geometric mean)");
+    for (int m = 0; m < t->nm; m++) {
+        geo g = summary(t, NULL, m, 0);
+        fprintf(f, md ? " %.2fx (%zu) |" : "  %6.2fx over %-4zu cases    ", geo_mean(&g), g.n);
+    }
+    fputc('\n', f);
+    if (!isnan(t->m[0].price)) {
+        fprintf(f, row, "per dollar (relative)");
+        for (int m = 0; m < t->nm; m++) {
+            geo g = summary(t, NULL, m, 0);
+            double v = geo_mean(&g) * t->m[0].price / t->m[m].price;
+            fprintf(f, md ? " %.2fx ($%.0f) |" : "  %6.2fx ($%-10.0f)         ", v, t->m[m].price);
+        }
+        fputc('\n', f);
+    }
+    if (summary(t, NULL, 0, 1).n) {
+        fprintf(f, row, "per watt (relative, --power runs)");
+        for (int m = 0; m < t->nm; m++) {
+            geo g = summary(t, NULL, m, 1);
+            fprintf(f, md ? " %.2fx (%zu) |" : "  %6.2fx over %-4zu cases    ", geo_mean(&g), g.n);
+        }
+        fputc('\n', f);
+    }
+}
+
+static void print_tables(FILE *f, const table *t, bool md)
+{
+    for (int m = 0; m < t->nm; m++)
+        fprintf(f, md ? "- **%s**: `%s` (%s)%s\n" : "machine %s: %s (%s)%s\n", t->m[m].label, t->m[m].f.path,
+                t->m[m].gpus, m == 0 ? ", the reference" : "");
+    fprintf(f, md ? "\n| case |" : "\n%-52s", "case (speedup of the fastest validated variant)");
+    for (int m = 0; m < t->nm; m++)
+        fprintf(f, md ? " %s |" : "  %-28s", t->m[m].label);
+    fputs(md ? "\n| --- |" : "\n", f);
+    for (int m = 0; md && m < t->nm; m++)
+        fputs(" --- |", f);
+    fputs(md ? "\n" : "", f);
+    for (size_t k = 0; k < t->n_ids; k++) {
+        fprintf(f, md ? "| %s |" : "%-52s", t->ids[k]);
+        for (int m = 0; m < t->nm; m++)
+            print_cell(f, t, k, m, md);
+        fputc('\n', f);
+    }
+    fprintf(f, md ? "\n| workload/op (geometric mean) |" : "\n%-52s", "workload/op (geometric mean of speedups)");
+    for (int m = 0; m < t->nm; m++)
+        fprintf(f, md ? " %s |" : "  %-28s", t->m[m].label);
+    fputs(md ? "\n| --- |" : "\n", f);
+    for (int m = 0; md && m < t->nm; m++)
+        fputs(" --- |", f);
+    fputs(md ? "\n" : "", f);
+    print_summary(f, t, md);
+    fputs("(cases with no validated, timed result on a machine show '-'; a machine without the first\n"
+          " machine's result shows its own time)\n", f);
+}
+
+static cJSON *json_report(const table *t)
+{
+    cJSON *root = cJSON_CreateObject();
+    cJSON_AddStringToObject(root, "schema", "xpubench-machines");
+    cJSON_AddNumberToObject(root, "schema_version", 1);
+    cJSON *ms = cJSON_AddArrayToObject(root, "machines");
+    for (int m = 0; m < t->nm; m++) {
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "label", t->m[m].label);
+        cJSON_AddStringToObject(o, "path", t->m[m].f.path);
+        cJSON_AddStringToObject(o, "devices", t->m[m].gpus);
+        geo g = summary(t, NULL, m, 0);
+        cJSON_AddNumberToObject(o, "geomean_speedup", g.n ? geo_mean(&g) : 0);
+        cJSON_AddNumberToObject(o, "cases_compared", (double)g.n);
+        if (!isnan(t->m[m].price))
+            cJSON_AddNumberToObject(o, "price_usd", t->m[m].price);
+        cJSON_AddItemToArray(ms, o);
+    }
+    cJSON *cs = cJSON_AddArrayToObject(root, "cases");
+    for (size_t k = 0; k < t->n_ids; k++) {
+        cJSON *o = cJSON_CreateObject(), *per = NULL;
+        cJSON_AddStringToObject(o, "id", t->ids[k]);
+        cJSON_AddStringToObject(o, "op", t->op[k]);
+        per = cJSON_AddArrayToObject(o, "best");
+        for (int m = 0; m < t->nm; m++) {
+            const xpb_rcase *b = t->best[k * (size_t)t->nm + (size_t)m];
+            cJSON *e = b ? cJSON_CreateObject() : cJSON_CreateNull();
+            if (b) {
+                cJSON_AddStringToObject(e, "device", b->device);
+                cJSON_AddStringToObject(e, "variant", b->variant);
+                cJSON_AddNumberToObject(e, "median_s", b->median_s);
+                double s = speedup(t, k, m);
+                if (isfinite(s))
+                    cJSON_AddNumberToObject(e, "speedup", s);
+            }
+            cJSON_AddItemToArray(per, e);
+        }
+        cJSON_AddItemToArray(cs, o);
+    }
+    return root;
+}
+
+static int write_outputs(const table *t, const char *md, const char *json)
+{
+    xpb_error err = {{0}};
+    char tmp[4096];
+    if (md) {
+        FILE *f = xpb_file_begin(md, tmp, sizeof tmp, &err);
+        if (f) {
+            fputs("## xpubench: machines compared\n\n", f);
+            print_tables(f, t, true);
+        }
+        if (!f || xpb_file_commit(f, tmp, md, &err))
+            return xpb_cli_error(XPB_EXIT_USAGE, "compare: %s", err.msg);
+    }
+    if (json) {
+        cJSON *root = json_report(t);
+        char *text = cJSON_Print(root);
+        cJSON_Delete(root);
+        FILE *f = text ? xpb_file_begin(json, tmp, sizeof tmp, &err) : NULL;
+        if (f)
+            fprintf(f, "%s\n", text);
+        free(text);
+        if (!f || xpb_file_commit(f, tmp, json, &err))
+            return xpb_cli_error(XPB_EXIT_USAGE, "compare: %s", err.msg[0] ? err.msg : "out of memory");
+    }
+    return 0;
+}
+
+static int apply_prices(machine *ms, int n, const xpb_price *prices, int n_prices)
+{
+    for (int p = 0; p < n_prices; p++) {
+        bool used = false;
+        for (int m = 0; m < n; m++)
+            if (!strcmp(prices[p].name, ms[m].label) || !strcmp(prices[p].name, ms[m].stem) ||
+                !strcmp(prices[p].name, ms[m].f.hostname)) {
+                ms[m].price = prices[p].usd;
+                used = true;
+            }
+        if (!used)
+            return xpb_cli_error(XPB_EXIT_USAGE, "compare: --price %s matches no machine (use a hostname or a "
+                                                 "file name without .json)", prices[p].name);
+    }
+    for (int m = 0; n_prices && m < n; m++)
+        if (isnan(ms[m].price))
+            return xpb_cli_error(XPB_EXIT_USAGE, "compare: --price given for some machines but not for %s", ms[m].label);
+    return 0;
+}
+
+int xpb_compare_machines(char **files, int n_files, const xpb_price *prices, int n_prices,
+                         const char *md, const char *json)
+{
+    if (n_files < 1)
+        return xpb_cli_error(XPB_EXIT_USAGE, "compare --machines: no results files");
+    table t = {.m = calloc((size_t)n_files, sizeof(machine)), .nm = 0};
+    int rc = t.m ? 0 : xpb_cli_error(XPB_EXIT_UNAVAILABLE, "compare --machines: out of memory");
+    for (int i = 0; !rc && i < n_files; i++) {
+        xpb_error err = {{0}};
+        if (xpb_results_load(files[i], &t.m[i].f, &err))
+            rc = xpb_cli_error(XPB_EXIT_USAGE, "%s", err.msg);
+        else {
+            t.nm++;
+            t.m[i].price = NAN;
+            label_machine(&t.m[i], i, t.m);
+        }
+    }
+    if (!rc)
+        rc = apply_prices(t.m, t.nm, prices, n_prices);
+    if (!rc)
+        rc = build_table(&t);
+    if (!rc) {
+        print_tables(stdout, &t, false);
+        fflush(stdout);
+        rc = write_outputs(&t, md, json);
+    }
+    for (int i = 0; i < t.nm; i++)
+        xpb_results_file_free(&t.m[i].f);
+    free(t.m);
+    free(t.ids);
+    free(t.op);
+    free(t.best);
+    return rc;
+}

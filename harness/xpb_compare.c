@@ -1,0 +1,213 @@
+/* xpb_compare.c - statistics of one case's shift between two runs, and its verdict
+ * (xpb_compare.h). */
+#include "xpb_compare.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define Z95 1.959963984540054
+
+const char *xpb_verdict_name(xpb_verdict v)
+{
+    switch (v) {
+    case XPB_VERDICT_SAME: return "same";
+    case XPB_VERDICT_FASTER: return "faster";
+    case XPB_VERDICT_SLOWER: return "slower";
+    case XPB_VERDICT_NOISY: return "noisy";
+    }
+    return "?";
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* A sorted copy of v (NULL when out of memory or n == 0). */
+static double *sorted_copy(const double *v, size_t n)
+{
+    double *s = n ? malloc(n * sizeof *s) : NULL;
+    if (!s)
+        return NULL;
+    memcpy(s, v, n * sizeof *s);
+    qsort(s, n, sizeof *s, cmp_double);
+    return s;
+}
+
+static double median_sorted(const double *s, size_t n)
+{
+    return n % 2 ? s[n / 2] : 0.5 * (s[n / 2 - 1] + s[n / 2]);
+}
+
+/* Linear interpolation between order statistics (numpy's default). */
+static double quantile_sorted(const double *s, size_t n, double p)
+{
+    double h = (double)(n - 1) * p;
+    size_t lo = (size_t)h;
+    return lo + 1 < n ? s[lo] + (h - (double)lo) * (s[lo + 1] - s[lo]) : s[n - 1];
+}
+
+double xpb_median_of(const double *v, size_t n)
+{
+    double *s = sorted_copy(v, n);
+    if (!s)
+        return NAN;
+    double m = median_sorted(s, n);
+    free(s);
+    return m;
+}
+
+int xpb_median_ci(const double *v, size_t n, double *median, double *lo, double *hi)
+{
+    double *s = sorted_copy(v, n);
+    if (!s)
+        return -1;
+    /* 1-based ranks j <= k with P(x_(j) <= median <= x_(k)) ~ 95% (binomial, normal approx.) */
+    double half = Z95 * sqrt((double)n) / 2.0;
+    long j = (long)floor((double)n / 2.0 - half);
+    long k = (long)ceil((double)n / 2.0 + 1.0 + half);
+    if (j < 1)
+        j = 1;
+    if (k > (long)n)
+        k = (long)n;
+    *median = median_sorted(s, n);
+    *lo = s[j - 1];
+    *hi = s[k - 1];
+    free(s);
+    return 0;
+}
+
+typedef struct ranked {
+    double v;
+    int group; /* 0: a, 1: b */
+} ranked;
+
+static int cmp_ranked(const void *a, const void *b)
+{
+    return cmp_double(&((const ranked *)a)->v, &((const ranked *)b)->v);
+}
+
+double xpb_mann_whitney_p(const double *a, size_t na, const double *b, size_t nb, double *u)
+{
+    if (na == 0 || nb == 0)
+        return NAN;
+    size_t n = na + nb;
+    ranked *r = malloc(n * sizeof *r);
+    if (!r)
+        return NAN;
+    for (size_t i = 0; i < na; i++)
+        r[i] = (ranked){a[i], 0};
+    for (size_t i = 0; i < nb; i++)
+        r[na + i] = (ranked){b[i], 1};
+    qsort(r, n, sizeof *r, cmp_ranked);
+    double rank_sum_a = 0, tie_term = 0;
+    for (size_t i = 0; i < n;) {
+        size_t j = i;
+        while (j < n && r[j].v == r[i].v)
+            j++;
+        double t = (double)(j - i), avg_rank = (double)(i + j + 1) / 2.0; /* ranks i+1 .. j */
+        for (size_t m = i; m < j; m++)
+            if (r[m].group == 0)
+                rank_sum_a += avg_rank;
+        tie_term += t * t * t - t;
+        i = j;
+    }
+    free(r);
+    double dna = (double)na, dnb = (double)nb, dn = (double)n;
+    double ua = rank_sum_a - dna * (dna + 1) / 2.0;
+    if (u)
+        *u = ua;
+    double var = dna * dnb / 12.0 * ((dn + 1) - tie_term / (dn * (dn - 1)));
+    if (!(var > 0))
+        return 1.0;
+    double z = (fabs(ua - dna * dnb / 2.0) - 0.5) / sqrt(var);
+    if (z < 0)
+        z = 0;
+    return erfc(z / sqrt(2.0));
+}
+
+/* Robust coefficient of variation: the interquartile range scaled to a normal sigma (/1.349),
+ * over the median. A few outliers (a preempted launch) barely move it, unlike stddev/mean. */
+static double robust_cv(const double *v, size_t n)
+{
+    double *s = n >= 4 ? sorted_copy(v, n) : NULL;
+    if (!s)
+        return NAN;
+    double q1 = quantile_sorted(s, n, 0.25), q3 = quantile_sorted(s, n, 0.75), med = median_sorted(s, n);
+    free(s);
+    return med > 0 ? (q3 - q1) / 1.349 / med : NAN;
+}
+
+/* Ratio interval from the two median intervals, combined in log space (independent runs). */
+static void ratio_ci(xpb_shift *s, double lo_b, double hi_b, double lo_n, double hi_n)
+{
+    double lr = log(s->ratio);
+    double dn_lo = log(s->median_new) - log(lo_n), dn_hi = log(hi_n) - log(s->median_new);
+    double db_lo = log(s->median_base) - log(lo_b), db_hi = log(hi_b) - log(s->median_base);
+    s->ratio_lo = exp(lr - sqrt(dn_lo * dn_lo + db_hi * db_hi));
+    s->ratio_hi = exp(lr + sqrt(dn_hi * dn_hi + db_lo * db_lo));
+}
+
+static void decide(xpb_shift *s, const xpb_compare_opts *o)
+{
+    double up = 1.0 + o->threshold, down = 1.0 / (1.0 + o->threshold);
+    bool in_band = s->ratio > down && s->ratio < up;
+    double cv = fmax(isfinite(s->cv_base) ? s->cv_base : 0, isfinite(s->cv_new) ? s->cv_new : 0);
+    if (!isfinite(s->p_value)) { /* no raw samples: the medians alone */
+        s->verdict = in_band ? XPB_VERDICT_SAME : XPB_VERDICT_NOISY;
+        snprintf(s->why, sizeof s->why, "no raw samples: %s", in_band ? "shift inside the band" : "significance unknown");
+        return;
+    }
+    if (s->n_base < o->min_samples || s->n_new < o->min_samples) {
+        s->verdict = XPB_VERDICT_NOISY;
+        snprintf(s->why, sizeof s->why, "too few samples (%zu and %zu, need %zu)", s->n_base, s->n_new, o->min_samples);
+    } else if (s->ratio_lo > down && s->ratio_hi < up) { /* sure the change is small, even if noisy */
+        s->verdict = XPB_VERDICT_SAME;
+        snprintf(s->why, sizeof s->why, "interval inside +-%.3g%%", o->threshold * 100);
+    } else if (cv > o->max_cv) {
+        s->verdict = XPB_VERDICT_NOISY;
+        snprintf(s->why, sizeof s->why, "robust CV %.0f%% over %.0f%%", cv * 100, o->max_cv * 100);
+    } else if (s->ratio_lo < down && s->ratio_hi > up) {
+        s->verdict = XPB_VERDICT_NOISY;
+        snprintf(s->why, sizeof s->why, "interval spans the whole +-%.3g%% band", o->threshold * 100);
+    } else if (!in_band) {
+        bool slower = s->ratio >= up;
+        bool sure = s->p_value < o->alpha && (slower ? s->ratio_lo > 1.0 : s->ratio_hi < 1.0);
+        s->verdict = !sure ? XPB_VERDICT_NOISY : slower ? XPB_VERDICT_SLOWER : XPB_VERDICT_FASTER;
+        snprintf(s->why, sizeof s->why, sure ? "%.3g%% %s, p = %.2g" : "%.3g%% %s but not significant (p = %.2g)",
+                 fabs(s->ratio - 1) * 100, slower ? "slower" : "faster", s->p_value);
+    } else {
+        s->verdict = XPB_VERDICT_SAME;
+        snprintf(s->why, sizeof s->why, "shift %.2g%% inside +-%.3g%%", (s->ratio - 1) * 100, o->threshold * 100);
+    }
+}
+
+xpb_shift xpb_compare_samples(const double *base, size_t nb, double base_median, double base_cv,
+                              const double *next, size_t nn, double new_median, double new_cv,
+                              const xpb_compare_opts *o)
+{
+    xpb_shift s = {.n_base = nb, .n_new = nn, .median_base = base_median, .median_new = new_median,
+                   .cv_base = base_cv, .cv_new = new_cv, .ratio_lo = NAN, .ratio_hi = NAN, .p_value = NAN};
+    double lo_b, hi_b, lo_n, hi_n;
+    if (nb > 0 && nn > 0 && xpb_median_ci(base, nb, &s.median_base, &lo_b, &hi_b) == 0 &&
+        xpb_median_ci(next, nn, &s.median_new, &lo_n, &hi_n) == 0 && s.median_base > 0 && lo_b > 0 &&
+        lo_n > 0) {
+        s.cv_base = robust_cv(base, nb);
+        s.cv_new = robust_cv(next, nn);
+        s.ratio = s.median_new / s.median_base;
+        ratio_ci(&s, lo_b, hi_b, lo_n, hi_n);
+        s.p_value = xpb_mann_whitney_p(next, nn, base, nb, NULL);
+    } else {
+        s.ratio = s.median_base > 0 ? s.median_new / s.median_base : NAN;
+    }
+    if (!isfinite(s.ratio)) {
+        s.verdict = XPB_VERDICT_NOISY;
+        snprintf(s.why, sizeof s.why, "no usable median");
+        return s;
+    }
+    decide(&s, o);
+    return s;
+}

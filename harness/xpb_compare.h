@@ -1,0 +1,126 @@
+/* xpb_compare.h - is NEW faster or slower than BASE? Statistics on two sets of timing samples,
+ * the verdict, and the case-by-case comparison of two results files (docs/reports.md).
+ *
+ * Verdict of one case (times: a ratio above 1 means NEW is slower):
+ *   ratio     = median(new) / median(base), with a 95% confidence interval built from the
+ *               distribution-free (order-statistic) confidence interval of each median, combined
+ *               in log space;
+ *   p         = two-sided Mann-Whitney U test on the raw samples (normal approximation with tie
+ *               and continuity corrections);
+ *   band      = [1/(1+threshold), 1+threshold], the changes too small to matter.
+ *   cv        = robust coefficient of variation, IQR / 1.349 / median, of either side.
+ * In this order:
+ *   noisy   : fewer than min_samples samples on a side;
+ *   same    : the whole interval is inside the band (sure the change is small);
+ *   noisy   : cv over max_cv, or an interval that spans the whole band;
+ *   slower  : ratio >= 1+threshold, p < alpha and the interval above 1;
+ *   faster  : ratio <= 1/(1+threshold), p < alpha and the interval below 1;
+ *   noisy   : a shift outside the band that is not significant;
+ *   same    : otherwise (the shift is inside the band). */
+#ifndef XPB_COMPARE_H
+#define XPB_COMPARE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "xpb_results_read.h"
+
+typedef enum xpb_verdict {
+    XPB_VERDICT_SAME,
+    XPB_VERDICT_FASTER,
+    XPB_VERDICT_SLOWER,
+    XPB_VERDICT_NOISY,
+} xpb_verdict;
+
+typedef struct xpb_compare_opts {
+    double threshold; /* minimum effect, 0.05 = 5% */
+    double alpha;     /* significance level of the U test, 0.05 */
+    double max_cv;    /* above this robust coefficient of variation (either side): noisy, 0.3 */
+    size_t min_samples; /* fewer samples on either side: noisy, 5 */
+} xpb_compare_opts;
+
+#define XPB_COMPARE_OPTS_DEFAULT {0.05, 0.05, 0.3, 5}
+
+typedef struct xpb_shift {
+    size_t n_base, n_new;
+    double median_base, median_new;  /* seconds */
+    double cv_base, cv_new;           /* robust CV (stddev/mean from the file without samples) */
+    double ratio, ratio_lo, ratio_hi; /* new/base and its 95% CI; lo/hi NaN without samples */
+    double p_value;                   /* NaN without samples */
+    xpb_verdict verdict;
+    char why[160];                    /* one line: why noisy, or the evidence for a verdict */
+} xpb_shift;
+
+const char *xpb_verdict_name(xpb_verdict v); /* "same", "faster", "slower", "noisy" */
+
+/* Median of v[0..n) (NaN when n == 0); v is not reordered. */
+double xpb_median_of(const double *v, size_t n);
+
+/* Distribution-free 95% confidence interval of the median of v[0..n) from order statistics
+ * (ranks n/2 -+ 1.96 sqrt(n)/2; the whole range for very small n). Returns -1 when n == 0. */
+int xpb_median_ci(const double *v, size_t n, double *median, double *lo, double *hi);
+
+/* Two-sided p-value of the Mann-Whitney U test of a against b (normal approximation, tie and
+ * continuity corrected); U of a is stored in *u when u is not NULL. NaN when either is empty;
+ * 1 when every value is equal. */
+double xpb_mann_whitney_p(const double *a, size_t na, const double *b, size_t nb, double *u);
+
+/* Compares the samples of one case. When either side has no samples, falls back to the given
+ * medians: the ratio only, no interval or p-value (verdict same when inside the band, else
+ * noisy). Returns the filled shift. */
+xpb_shift xpb_compare_samples(const double *base, size_t nb, double base_median, double base_cv,
+                              const double *next, size_t nn, double new_median, double new_cv,
+                              const xpb_compare_opts *o);
+
+/* ---- two results files, case by case (xpb_compare_match.c) -------------------------------------- */
+
+typedef struct xpb_compare_row {
+    const xpb_rcase *base, *next; /* NULL in base: added; NULL in next: removed */
+    bool has_shift;               /* both sides validated and timed */
+    xpb_shift shift;
+    bool status_changed;
+    bool new_failure; /* next failed validation or errored, and base did not have that status */
+    bool failing;     /* next failed validation or errored (a JUnit failure) */
+} xpb_compare_row;
+
+#define XPB_COMPARE_MAX_WARNINGS 16
+
+typedef struct xpb_comparison {
+    const xpb_results_file *base, *next;
+    xpb_compare_opts opts;
+    xpb_compare_row *rows; /* sorted by case id, device, variant */
+    size_t n_rows;
+    size_t n_verdict[4];   /* indexed by xpb_verdict */
+    size_t n_added, n_removed, n_status_changed, n_new_failures;
+    char warnings[XPB_COMPARE_MAX_WARNINGS][320]; /* fingerprint differences */
+    int n_warnings;
+} xpb_comparison;
+
+/* Matches the cases of base and next by (id, device, variant) and compares each pair. The
+ * comparison points into both files, which must outlive it. Fails only when out of memory. */
+xpb_status xpb_compare_files(const xpb_results_file *base, const xpb_results_file *next,
+                             const xpb_compare_opts *o, xpb_comparison *out, xpb_error *err);
+void xpb_comparison_free(xpb_comparison *c);
+
+/* True when some case got slower or newly failed: `xpubench compare` then exits 4. */
+bool xpb_comparison_regressed(const xpb_comparison *c);
+
+/* ---- output (xpb_compare_write.c) --------------------------------------------------------------- */
+
+/* The console table: changed cases first (slower, faster, noisy), `same` ones only when
+ * all_rows; then added, removed and status changes, warnings and a summary line. */
+void xpb_comparison_print(FILE *f, const xpb_comparison *c, bool all_rows);
+
+/* Each writes path through a temporary file renamed over it; on failure returns XPB_ERR_IO with
+ * err filled and leaves no partial file. Markdown: a summary for a CI job page; JSON: every row
+ * (schema "xpubench-compare" version 1, docs/reports.md); JUnit XML: one test per case, a
+ * failure for a regression or a validation failure/error. */
+xpb_status xpb_comparison_write_markdown(const char *path, const xpb_comparison *c, xpb_error *err);
+xpb_status xpb_comparison_write_json(const char *path, const xpb_comparison *c, xpb_error *err);
+xpb_status xpb_comparison_write_junit(const char *path, const xpb_comparison *c, xpb_error *err);
+
+/* "1.23 ms" etc. into buf (seconds in); "-" for NaN. Returns buf. */
+const char *xpb_format_seconds(double s, char *buf, size_t n);
+
+#endif

@@ -1,0 +1,348 @@
+/* xpb_compare_write.c - a comparison as a console table, Markdown, JSON and JUnit XML
+ * (xpb_compare.h). */
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "xpb_compare.h"
+#include "xpb_results.h"
+
+const char *xpb_format_seconds(double s, char *buf, size_t n)
+{
+    if (!isfinite(s))
+        snprintf(buf, n, "-");
+    else if (s >= 1)
+        snprintf(buf, n, "%.3f s", s);
+    else if (s >= 1e-3)
+        snprintf(buf, n, "%.3f ms", s * 1e3);
+    else if (s >= 1e-6)
+        snprintf(buf, n, "%.3f us", s * 1e6);
+    else
+        snprintf(buf, n, "%.1f ns", s * 1e9);
+    return buf;
+}
+
+static const char *fmt_p(double p, char *buf, size_t n)
+{
+    if (!isfinite(p))
+        snprintf(buf, n, "-");
+    else if (p < 1e-4)
+        snprintf(buf, n, "<1e-4");
+    else
+        snprintf(buf, n, "%.2g", p);
+    return buf;
+}
+
+static const char *fmt_ratio(const xpb_shift *s, char *buf, size_t n)
+{
+    if (isfinite(s->ratio_lo))
+        snprintf(buf, n, "%.3f [%.3f, %.3f]", s->ratio, s->ratio_lo, s->ratio_hi);
+    else
+        snprintf(buf, n, "%.3f", s->ratio);
+    return buf;
+}
+
+static const xpb_rcase *any_side(const xpb_compare_row *r) { return r->next ? r->next : r->base; }
+
+/* Shown in the main table: a shift that is not `same` (or every shift when all). */
+static bool shown(const xpb_compare_row *r, bool all)
+{
+    return r->has_shift && (all || r->shift.verdict != XPB_VERDICT_SAME);
+}
+
+static void print_shift_table(FILE *f, const xpb_comparison *c, bool all)
+{
+    int w = 8;
+    for (size_t i = 0; i < c->n_rows; i++)
+        if (shown(&c->rows[i], all) && (int)strlen(any_side(&c->rows[i])->id) > w)
+            w = (int)strlen(any_side(&c->rows[i])->id);
+    fprintf(f, "%-*s %-9s %-10s %11s %11s  %-24s %6s  %s\n", w, "case", "device", "variant", "base", "new",
+            "new/base [95% CI]", "p", "verdict");
+    static const xpb_verdict order[] = {XPB_VERDICT_SLOWER, XPB_VERDICT_FASTER, XPB_VERDICT_NOISY,
+                                        XPB_VERDICT_SAME};
+    for (size_t o = 0; o < sizeof order / sizeof order[0]; o++)
+        for (size_t i = 0; i < c->n_rows; i++) {
+            const xpb_compare_row *r = &c->rows[i];
+            if (!shown(r, all) || r->shift.verdict != order[o])
+                continue;
+            char tb[32], tn[32], rt[64], pv[16];
+            fprintf(f, "%-*s %-9s %-10s %11s %11s  %-24s %6s  %s (%s)\n", w, r->next->id, r->next->device,
+                    r->next->variant, xpb_format_seconds(r->shift.median_base, tb, sizeof tb),
+                    xpb_format_seconds(r->shift.median_new, tn, sizeof tn), fmt_ratio(&r->shift, rt, sizeof rt),
+                    fmt_p(r->shift.p_value, pv, sizeof pv), xpb_verdict_name(r->shift.verdict), r->shift.why);
+        }
+}
+
+void xpb_comparison_print(FILE *f, const xpb_comparison *c, bool all_rows)
+{
+    fprintf(f, "compare: base %s (%s, %s) -> new %s (%s, %s); threshold %.3g%%, alpha %.3g\n",
+            c->base->path, c->base->run_id, c->base->git_commit, c->next->path, c->next->run_id,
+            c->next->git_commit, c->opts.threshold * 100, c->opts.alpha);
+    for (int i = 0; i < c->n_warnings; i++)
+        fprintf(f, "warning: fingerprints differ: %s\n", c->warnings[i]);
+    print_shift_table(f, c, all_rows);
+    for (size_t i = 0; i < c->n_rows; i++) {
+        const xpb_compare_row *r = &c->rows[i];
+        const xpb_rcase *x = any_side(r);
+        if (!r->base || !r->next)
+            fprintf(f, "%s: %s %s %s (%s%s%s)\n", r->base ? "removed" : "added", x->id, x->device, x->variant,
+                    x->status, r->failing ? ": " : "", r->failing ? r->next->message : "");
+        else if (r->status_changed)
+            fprintf(f, "status changed: %s %s %s: %s -> %s%s%s\n", x->id, x->device, x->variant, r->base->status,
+                    r->next->status, r->next->message[0] ? ": " : "", r->next->message);
+    }
+    fprintf(f, "summary: %zu slower, %zu faster, %zu same, %zu noisy; %zu added, %zu removed, %zu status "
+               "changes; %zu new validation failures or errors -> %s\n",
+            c->n_verdict[XPB_VERDICT_SLOWER], c->n_verdict[XPB_VERDICT_FASTER], c->n_verdict[XPB_VERDICT_SAME],
+            c->n_verdict[XPB_VERDICT_NOISY], c->n_added, c->n_removed, c->n_status_changed, c->n_new_failures,
+            xpb_comparison_regressed(c) ? "REGRESSION" : "ok");
+}
+
+/* ---- Markdown --------------------------------------------------------------------------------- */
+
+/* Text with the characters that break a Markdown table cell escaped. */
+static void md_text(FILE *f, const char *s)
+{
+    for (; *s; s++) {
+        if (*s == '|' || *s == '*' || *s == '_' || *s == '`' || *s == '<' || *s == '>')
+            fputc('\\', f);
+        fputc(*s == '\n' ? ' ' : *s, f);
+    }
+}
+
+static void md_row(FILE *f, const xpb_compare_row *r)
+{
+    char tb[32], tn[32], rt[64], pv[16];
+    fputs("| ", f);
+    md_text(f, r->next->id);
+    fprintf(f, " | %s | ", r->next->device);
+    md_text(f, r->next->variant);
+    fprintf(f, " | %s | %s | %s | %s | **%s** |\n", xpb_format_seconds(r->shift.median_base, tb, sizeof tb),
+            xpb_format_seconds(r->shift.median_new, tn, sizeof tn), fmt_ratio(&r->shift, rt, sizeof rt),
+            fmt_p(r->shift.p_value, pv, sizeof pv), xpb_verdict_name(r->shift.verdict));
+}
+
+static void md_table(FILE *f, const xpb_comparison *c, bool same)
+{
+    fputs("| case | device | variant | base | new | new/base [95% CI] | p | verdict |\n"
+          "| --- | --- | --- | ---: | ---: | --- | ---: | --- |\n", f);
+    for (size_t i = 0; i < c->n_rows; i++)
+        if (c->rows[i].has_shift && (c->rows[i].shift.verdict == XPB_VERDICT_SAME) == same)
+            md_row(f, &c->rows[i]);
+}
+
+xpb_status xpb_comparison_write_markdown(const char *path, const xpb_comparison *c, xpb_error *err)
+{
+    char tmp[4096];
+    FILE *f = xpb_file_begin(path, tmp, sizeof tmp, err);
+    if (!f)
+        return XPB_ERR_IO;
+    bool bad = xpb_comparison_regressed(c);
+    fprintf(f, "## xpubench compare: %s\n\n", bad ? "regression" : "no regression");
+    fprintf(f, "Base `%s` (%s) vs new `%s` (%s); minimum effect %.3g%%, alpha %.3g.\n\n", c->base->run_id,
+            c->base->git_commit, c->next->run_id, c->next->git_commit, c->opts.threshold * 100, c->opts.alpha);
+    fprintf(f, "**%zu slower**, %zu faster, %zu same, %zu noisy; %zu added, %zu removed; %zu status changes, "
+               "%zu new validation failures or errors.\n\n",
+            c->n_verdict[XPB_VERDICT_SLOWER], c->n_verdict[XPB_VERDICT_FASTER], c->n_verdict[XPB_VERDICT_SAME],
+            c->n_verdict[XPB_VERDICT_NOISY], c->n_added, c->n_removed, c->n_status_changed, c->n_new_failures);
+    for (int i = 0; i < c->n_warnings; i++) {
+        fputs("> **Warning:** fingerprints differ: ", f);
+        md_text(f, c->warnings[i]);
+        fputs("\n>\n", f);
+    }
+    if (c->n_warnings)
+        fputc('\n', f);
+    md_table(f, c, false);
+    if (c->n_status_changed || c->n_added || c->n_removed) {
+        fputs("\n| case | device | variant | base | new | message |\n| --- | --- | --- | --- | --- | --- |\n", f);
+        for (size_t i = 0; i < c->n_rows; i++) {
+            const xpb_compare_row *r = &c->rows[i];
+            if (r->base && r->next && !r->status_changed)
+                continue;
+            const xpb_rcase *x = any_side(r);
+            fputs("| ", f);
+            md_text(f, x->id);
+            fprintf(f, " | %s | ", x->device);
+            md_text(f, x->variant);
+            fprintf(f, " | %s | %s | ", r->base ? r->base->status : "(added)", r->next ? r->next->status : "(removed)");
+            md_text(f, r->next ? r->next->message : "");
+            fputs(" |\n", f);
+        }
+    }
+    fputs("\n<details><summary>unchanged cases</summary>\n\n", f);
+    md_table(f, c, true);
+    fputs("\n</details>\n", f);
+    return xpb_file_commit(f, tmp, path, err);
+}
+
+/* ---- JSON ------------------------------------------------------------------------------------- */
+
+static void add_num(cJSON *o, const char *k, double v)
+{
+    if (isfinite(v))
+        cJSON_AddNumberToObject(o, k, v);
+    else
+        cJSON_AddNullToObject(o, k);
+}
+
+static cJSON *file_json(const xpb_results_file *f)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "path", f->path);
+    cJSON_AddStringToObject(o, "run_id", f->run_id);
+    cJSON_AddStringToObject(o, "git_commit", f->git_commit);
+    cJSON_AddStringToObject(o, "hostname", f->hostname);
+    return o;
+}
+
+static cJSON *row_json(const xpb_compare_row *r)
+{
+    const xpb_rcase *x = any_side(r);
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "id", x->id);
+    cJSON_AddStringToObject(o, "device", x->device);
+    cJSON_AddStringToObject(o, "variant", x->variant);
+    cJSON_AddStringToObject(o, "change", !r->base ? "added" : !r->next ? "removed" : "both");
+    if (r->base)
+        cJSON_AddStringToObject(o, "base_status", r->base->status);
+    if (r->next)
+        cJSON_AddStringToObject(o, "new_status", r->next->status);
+    if (r->next && r->next->message[0])
+        cJSON_AddStringToObject(o, "new_message", r->next->message);
+    cJSON_AddBoolToObject(o, "new_failure", r->new_failure);
+    if (r->has_shift) {
+        const xpb_shift *s = &r->shift;
+        add_num(o, "base_median_s", s->median_base);
+        add_num(o, "new_median_s", s->median_new);
+        cJSON_AddNumberToObject(o, "base_n", (double)s->n_base);
+        cJSON_AddNumberToObject(o, "new_n", (double)s->n_new);
+        add_num(o, "base_cv", s->cv_base);
+        add_num(o, "new_cv", s->cv_new);
+        add_num(o, "ratio", s->ratio);
+        add_num(o, "ratio_ci_lo", s->ratio_lo);
+        add_num(o, "ratio_ci_hi", s->ratio_hi);
+        add_num(o, "p_value", s->p_value);
+        cJSON_AddStringToObject(o, "verdict", xpb_verdict_name(s->verdict));
+        cJSON_AddStringToObject(o, "why", s->why);
+    }
+    return o;
+}
+
+static xpb_status write_text(const char *path, const char *text, xpb_error *err)
+{
+    char tmp[4096];
+    FILE *f = xpb_file_begin(path, tmp, sizeof tmp, err);
+    if (!f)
+        return XPB_ERR_IO;
+    fputs(text, f);
+    fputc('\n', f);
+    return xpb_file_commit(f, tmp, path, err);
+}
+
+xpb_status xpb_comparison_write_json(const char *path, const xpb_comparison *c, xpb_error *err)
+{
+    cJSON *root = cJSON_CreateObject();
+    cJSON_AddStringToObject(root, "schema", "xpubench-compare");
+    cJSON_AddNumberToObject(root, "schema_version", 1);
+    cJSON_AddItemToObject(root, "base", file_json(c->base));
+    cJSON_AddItemToObject(root, "new", file_json(c->next));
+    cJSON_AddNumberToObject(root, "threshold", c->opts.threshold);
+    cJSON_AddNumberToObject(root, "alpha", c->opts.alpha);
+    cJSON_AddNumberToObject(root, "max_cv", c->opts.max_cv);
+    cJSON *w = cJSON_AddArrayToObject(root, "warnings");
+    for (int i = 0; i < c->n_warnings; i++)
+        cJSON_AddItemToArray(w, cJSON_CreateString(c->warnings[i]));
+    cJSON *s = cJSON_AddObjectToObject(root, "summary");
+    for (int v = 0; v < 4; v++)
+        cJSON_AddNumberToObject(s, xpb_verdict_name((xpb_verdict)v), (double)c->n_verdict[v]);
+    cJSON_AddNumberToObject(s, "added", (double)c->n_added);
+    cJSON_AddNumberToObject(s, "removed", (double)c->n_removed);
+    cJSON_AddNumberToObject(s, "status_changed", (double)c->n_status_changed);
+    cJSON_AddNumberToObject(s, "new_failures", (double)c->n_new_failures);
+    cJSON_AddBoolToObject(root, "regression", xpb_comparison_regressed(c));
+    cJSON *rows = cJSON_AddArrayToObject(root, "cases");
+    for (size_t i = 0; i < c->n_rows; i++)
+        cJSON_AddItemToArray(rows, row_json(&c->rows[i]));
+    char *text = cJSON_Print(root);
+    cJSON_Delete(root);
+    if (!text)
+        return xpb_fail(err, XPB_ERR_OUT_OF_MEMORY, "out of memory while building %s", path);
+    xpb_status st = write_text(path, text, err);
+    free(text);
+    return st;
+}
+
+/* ---- JUnit XML -------------------------------------------------------------------------------- */
+
+static void xml_text(FILE *f, const char *s)
+{
+    for (; *s; s++) {
+        unsigned char ch = (unsigned char)*s;
+        if (ch == '&') fputs("&amp;", f);
+        else if (ch == '<') fputs("&lt;", f);
+        else if (ch == '>') fputs("&gt;", f);
+        else if (ch == '"') fputs("&quot;", f);
+        else if (ch == '\'') fputs("&apos;", f);
+        else if (ch < 0x20 && ch != '\t' && ch != '\n') fputc(' ', f);
+        else fputc(ch, f);
+    }
+}
+
+static void junit_case(FILE *f, const xpb_compare_row *r)
+{
+    const xpb_rcase *x = any_side(r);
+    char rt[64];
+    fputs("    <testcase classname=\"", f);
+    xml_text(f, x->device);
+    fputc('.', f);
+    xml_text(f, x->variant);
+    fputs("\" name=\"", f);
+    xml_text(f, x->id);
+    fprintf(f, "\" time=\"%.9f\">", r->has_shift && isfinite(r->shift.median_new) ? r->shift.median_new : 0.0);
+    if (r->failing) {
+        fprintf(f, "<failure type=\"%s\" message=\"", r->next->status);
+        xml_text(f, r->next->message);
+        fputs("\"/>", f);
+    } else if (r->has_shift && r->shift.verdict == XPB_VERDICT_SLOWER) {
+        fputs("<failure type=\"regression\" message=\"slower: new/base ", f);
+        xml_text(f, fmt_ratio(&r->shift, rt, sizeof rt));
+        fputs(", ", f);
+        xml_text(f, r->shift.why);
+        fputs("\"/>", f);
+    } else if (!r->next || !r->has_shift) {
+        fputs("<skipped message=\"", f);
+        xml_text(f, !r->next ? "removed: not in the new run" : r->next->message[0] ? r->next->message : r->next->status);
+        fputs("\"/>", f);
+    } else {
+        fprintf(f, "<system-out>%s: ", xpb_verdict_name(r->shift.verdict));
+        xml_text(f, r->shift.why);
+        fputs("</system-out>", f);
+    }
+    fputs("</testcase>\n", f);
+}
+
+xpb_status xpb_comparison_write_junit(const char *path, const xpb_comparison *c, xpb_error *err)
+{
+    size_t failures = 0, skipped = 0;
+    for (size_t i = 0; i < c->n_rows; i++) {
+        const xpb_compare_row *r = &c->rows[i];
+        if (r->failing || (r->has_shift && r->shift.verdict == XPB_VERDICT_SLOWER))
+            failures++;
+        else if (!r->next || !r->has_shift)
+            skipped++;
+    }
+    char tmp[4096];
+    FILE *f = xpb_file_begin(path, tmp, sizeof tmp, err);
+    if (!f)
+        return XPB_ERR_IO;
+    fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n  <testsuite name=\"xpubench compare ", f);
+    xml_text(f, c->base->run_id);
+    fputs(" -> ", f);
+    xml_text(f, c->next->run_id);
+    fprintf(f, "\" tests=\"%zu\" failures=\"%zu\" errors=\"0\" skipped=\"%zu\">\n", c->n_rows, failures, skipped);
+    for (size_t i = 0; i < c->n_rows; i++)
+        junit_case(f, &c->rows[i]);
+    fputs("  </testsuite>\n</testsuites>\n", f);
+    return xpb_file_commit(f, tmp, path, err);
+}

@@ -1,0 +1,401 @@
+/* xpb_results_read.c - results JSON into structs, with one-line errors (xpb_results_read.h). */
+#include "xpb_results_read.h"
+
+#include <cjson/cJSON.h>
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SCHEMA_NAME "xpubench-results"
+#define SCHEMA_VERSION 1
+#define MAX_FILE_BYTES ((size_t)1 << 30)
+
+/* Where a field lives, for messages: "cases[3].timing.kernel". */
+typedef struct ctx {
+    const char *name;
+    char where[96];
+    xpb_error *err;
+} ctx;
+
+static xpb_status bad(ctx *c, const char *key, const char *what)
+{
+    return xpb_fail(c->err, XPB_ERR_USAGE, "%s: %s%s%s: %s", c->name, c->where, c->where[0] ? "." : "",
+                    key, what);
+}
+
+/* Copies string field key into dst. Missing: error if required, else "". Wrong type: error. */
+static xpb_status get_str(ctx *c, const cJSON *o, const char *key, char *dst, size_t n, bool required)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+    dst[0] = '\0';
+    if (!v || cJSON_IsNull(v))
+        return required ? bad(c, key, "missing (required)") : XPB_OK;
+    if (!cJSON_IsString(v) || !v->valuestring)
+        return bad(c, key, "expected a string");
+    snprintf(dst, n, "%s", v->valuestring);
+    return XPB_OK;
+}
+
+/* Number field: missing or null gives NaN; another type is an error. */
+static xpb_status get_num(ctx *c, const cJSON *o, const char *key, double *dst)
+{
+    const cJSON *v = o ? cJSON_GetObjectItemCaseSensitive(o, key) : NULL;
+    *dst = NAN;
+    if (!v || cJSON_IsNull(v))
+        return XPB_OK;
+    if (!cJSON_IsNumber(v))
+        return bad(c, key, "expected a number");
+    *dst = v->valuedouble;
+    return XPB_OK;
+}
+
+static xpb_status get_bool(ctx *c, const cJSON *o, const char *key, bool *dst)
+{
+    const cJSON *v = o ? cJSON_GetObjectItemCaseSensitive(o, key) : NULL;
+    *dst = false;
+    if (!v || cJSON_IsNull(v))
+        return XPB_OK;
+    if (!cJSON_IsBool(v))
+        return bad(c, key, "expected true or false");
+    *dst = cJSON_IsTrue(v);
+    return XPB_OK;
+}
+
+/* Optional object field: NULL when absent; error when present but not an object. */
+static xpb_status get_obj(ctx *c, const cJSON *o, const char *key, const cJSON **dst)
+{
+    const cJSON *v = o ? cJSON_GetObjectItemCaseSensitive(o, key) : NULL;
+    *dst = NULL;
+    if (!v || cJSON_IsNull(v))
+        return XPB_OK;
+    if (!cJSON_IsObject(v))
+        return bad(c, key, "expected an object");
+    *dst = v;
+    return XPB_OK;
+}
+
+static xpb_status read_samples(ctx *c, const cJSON *kernel, xpb_rcase *rc)
+{
+    const cJSON *a = cJSON_GetObjectItemCaseSensitive(kernel, "samples_s");
+    if (!a || cJSON_IsNull(a))
+        return XPB_OK;
+    if (!cJSON_IsArray(a))
+        return bad(c, "samples_s", "expected an array of numbers");
+    int n = cJSON_GetArraySize(a);
+    if (n == 0)
+        return XPB_OK;
+    rc->samples = malloc((size_t)n * sizeof *rc->samples);
+    if (!rc->samples)
+        return xpb_fail(c->err, XPB_ERR_OUT_OF_MEMORY, "%s: out of memory", c->name);
+    const cJSON *e;
+    cJSON_ArrayForEach(e, a)
+    {
+        if (cJSON_IsNumber(e) && isfinite(e->valuedouble))
+            rc->samples[rc->n_samples++] = e->valuedouble;
+        else if (!cJSON_IsNull(e))
+            return bad(c, "samples_s", "expected an array of numbers");
+    }
+    return XPB_OK;
+}
+
+static bool known_status(const char *s)
+{
+    static const char *const names[] = {"ok", "failed-validation", "unsupported", "error", "skipped"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (strcmp(s, names[i]) == 0)
+            return true;
+    return false;
+}
+
+static xpb_status read_timing(ctx *c, const cJSON *o, xpb_rcase *rc)
+{
+    const cJSON *t = NULL, *k = NULL, *th = NULL, *pw = NULL;
+    xpb_status st = get_obj(c, o, "timing", &t);
+    if (!st && t) {
+        size_t len = strlen(c->where);
+        snprintf(c->where + len, sizeof c->where - len, ".timing");
+        st = get_obj(c, t, "kernel", &k);
+        if (!st && k) {
+            snprintf(c->where + len, sizeof c->where - len, ".timing.kernel");
+            rc->timed = true;
+            if (!(st = get_num(c, k, "median_s", &rc->median_s)) && !(st = get_num(c, k, "cv", &rc->cv)))
+                st = read_samples(c, k, rc);
+        }
+        c->where[len] = '\0';
+    }
+    if (!st)
+        st = get_obj(c, o, "throughput", &th);
+    if (!st && !(st = get_num(c, th, "gbps", &rc->gbps)) && !(st = get_num(c, th, "gflops", &rc->gflops)))
+        st = get_num(c, th, "speedup_vs_cpu", &rc->speedup_vs_cpu);
+    if (!st)
+        st = get_obj(c, o, "power", &pw);
+    if (!st)
+        st = get_num(c, pw, "avg_w", &rc->avg_watts);
+    return st;
+}
+
+static xpb_status read_case(ctx *c, const cJSON *o, xpb_rcase *rc)
+{
+    const cJSON *w = NULL, *v = NULL;
+    if (!cJSON_IsObject(o))
+        return xpb_fail(c->err, XPB_ERR_USAGE, "%s: %s: expected an object", c->name, c->where);
+    xpb_status st = XPB_OK;
+    if (!st) st = get_str(c, o, "id", rc->id, sizeof rc->id, true);
+    if (!st) st = get_str(c, o, "backend", rc->backend, sizeof rc->backend, true);
+    if (!st) st = get_str(c, o, "device", rc->device, sizeof rc->device, true);
+    if (!st) st = get_str(c, o, "variant", rc->variant, sizeof rc->variant, true);
+    if (!st) st = get_str(c, o, "status", rc->status, sizeof rc->status, true);
+    if (!st && !known_status(rc->status))
+        st = bad(c, "status", "unknown value");
+    if (!st) st = get_str(c, o, "workload", rc->workload, sizeof rc->workload, false);
+    if (!st) st = get_str(c, o, "op", rc->op, sizeof rc->op, false);
+    if (!st) st = get_str(c, o, "dtype", rc->dtype, sizeof rc->dtype, false);
+    if (!st) st = get_str(c, o, "device_name", rc->device_name, sizeof rc->device_name, false);
+    if (!st) st = get_str(c, o, "precision", rc->precision, sizeof rc->precision, false);
+    if (!st) st = get_str(c, o, "message", rc->message, sizeof rc->message, false);
+    if (!st) st = get_bool(c, o, "software_device", &rc->software_device);
+    if (!st) st = get_obj(c, o, "work", &w);
+    if (!st) st = get_num(c, w, "elements", &rc->elements);
+    if (!st) st = get_num(c, w, "bytes_read", &rc->bytes_read);
+    if (!st) st = get_num(c, w, "bytes_written", &rc->bytes_written);
+    if (!st) st = get_num(c, w, "flops", &rc->flops);
+    if (!st) st = get_obj(c, o, "validation", &v);
+    rc->has_validation = v != NULL;
+    if (!st) st = get_bool(c, v, "passed", &rc->passed);
+    if (!st) st = get_num(c, v, "max_err_over_tol", &rc->max_err_over_tol);
+    if (!st) st = read_timing(c, o, rc);
+    return st;
+}
+
+static xpb_status read_device(ctx *c, const cJSON *o, xpb_rdevice *d)
+{
+    if (!cJSON_IsObject(o))
+        return xpb_fail(c->err, XPB_ERR_USAGE, "%s: %s: expected an object", c->name, c->where);
+    xpb_status st = get_str(c, o, "id", d->id, sizeof d->id, true);
+    if (!st) st = get_str(c, o, "backend", d->backend, sizeof d->backend, false);
+    if (!st) st = get_str(c, o, "name", d->name, sizeof d->name, false);
+    if (!st) st = get_str(c, o, "driver", d->driver, sizeof d->driver, false);
+    if (!st) st = get_str(c, o, "runtime", d->runtime, sizeof d->runtime, false);
+    if (!st) st = get_num(c, o, "peak_gflops_fp32", &d->peak_gflops_fp32);
+    if (!st) st = get_num(c, o, "peak_gbps", &d->peak_gbps);
+    if (!st) st = get_bool(c, o, "software_device", &d->software_device);
+    return st;
+}
+
+/* Reads an array field of objects with fn into a new array of `size`-byte elements. */
+static xpb_status read_array(ctx *c, const cJSON *o, const char *key, bool required, size_t size,
+                             void **items, size_t *count,
+                             xpb_status (*fn)(ctx *, const cJSON *, void *))
+{
+    const cJSON *a = o ? cJSON_GetObjectItemCaseSensitive(o, key) : NULL;
+    if (!a || cJSON_IsNull(a))
+        return required ? bad(c, key, "missing (required)") : XPB_OK;
+    if (!cJSON_IsArray(a))
+        return bad(c, key, "expected an array");
+    int n = cJSON_GetArraySize(a);
+    *items = calloc(n > 0 ? (size_t)n : 1, size);
+    if (!*items)
+        return xpb_fail(c->err, XPB_ERR_OUT_OF_MEMORY, "%s: out of memory", c->name);
+    const cJSON *e;
+    size_t i = 0;
+    char saved[sizeof c->where];
+    memcpy(saved, c->where, sizeof saved);
+    cJSON_ArrayForEach(e, a)
+    {
+        if (snprintf(c->where, sizeof c->where, "%s%s%s[%zu]", saved, saved[0] ? "." : "", key, i) < 0)
+            c->where[0] = '\0';
+        *count = i + 1; /* so that the caller frees what this element allocated */
+        xpb_status st = fn(c, e, (char *)*items + i * size);
+        if (st)
+            return st;
+        i++;
+    }
+    memcpy(c->where, saved, sizeof saved);
+    return XPB_OK;
+}
+
+static xpb_status case_fn(ctx *c, const cJSON *o, void *dst) { return read_case(c, o, dst); }
+static xpb_status device_fn(ctx *c, const cJSON *o, void *dst) { return read_device(c, o, dst); }
+
+/* xpubench.build as "key=value key=value" for fingerprint comparisons. */
+static void build_text(const cJSON *b, char *dst, size_t n)
+{
+    size_t used = 0;
+    const cJSON *e;
+    dst[0] = '\0';
+    cJSON_ArrayForEach(e, b)
+    {
+        if (cJSON_IsString(e) && used < n)
+            used += (size_t)snprintf(dst + used, n - used, "%s%s=%s", used ? " " : "", e->string,
+                                     e->valuestring);
+    }
+}
+
+static xpb_status read_top(ctx *c, const cJSON *root, xpb_results_file *f)
+{
+    char schema[64];
+    double ver;
+    const cJSON *x = NULL, *sys = NULL, *cfg = NULL, *b = NULL;
+    if (!cJSON_IsObject(root))
+        return xpb_fail(c->err, XPB_ERR_USAGE, "%s: not an xpubench results file (not a JSON object)", c->name);
+    xpb_status st = get_str(c, root, "schema", schema, sizeof schema, false);
+    if (st || strcmp(schema, SCHEMA_NAME) != 0)
+        return xpb_fail(c->err, XPB_ERR_USAGE, "%s: not an xpubench results file (schema is '%s', want '%s')",
+                        c->name, schema, SCHEMA_NAME);
+    if ((st = get_num(c, root, "schema_version", &ver)))
+        return st;
+    if (ver != SCHEMA_VERSION)
+        return xpb_fail(c->err, XPB_ERR_USAGE,
+                        "%s: results schema_version %g is not supported (this xpubench reads version %d)",
+                        c->name, ver, SCHEMA_VERSION);
+    if (!st) st = get_str(c, root, "run_id", f->run_id, sizeof f->run_id, false);
+    if (!st) st = get_str(c, root, "created_utc", f->created_utc, sizeof f->created_utc, false);
+    if (!st) st = get_obj(c, root, "xpubench", &x);
+    if (!st && x) st = get_str(c, x, "version", f->version, sizeof f->version, false);
+    if (!st && x) st = get_str(c, x, "git_commit", f->git_commit, sizeof f->git_commit, false);
+    if (!st && x && !(st = get_obj(c, x, "build", &b)) && b)
+        build_text(b, f->build, sizeof f->build);
+    if (!st) st = get_obj(c, root, "config", &cfg);
+    if (!st && cfg) st = get_str(c, cfg, "preset", f->preset, sizeof f->preset, false);
+    if (!st) st = get_num(c, cfg, "seed", &f->seed);
+    if (!st) st = get_obj(c, root, "system", &sys);
+    if (!st && sys) st = get_str(c, sys, "hostname", f->hostname, sizeof f->hostname, false);
+    if (!st && sys) st = get_str(c, sys, "cpu_model", f->cpu_model, sizeof f->cpu_model, false);
+    if (!st && sys) st = get_str(c, sys, "os", f->os, sizeof f->os, false);
+    if (!st && sys)
+        st = read_array(c, sys, "devices", false, sizeof *f->devices, (void **)&f->devices, &f->n_devices,
+                        device_fn);
+    if (!st)
+        st = read_array(c, root, "cases", true, sizeof *f->cases, (void **)&f->cases, &f->n_cases, case_fn);
+    return st;
+}
+
+/* True when text is a prefix of a JSON document: brackets match so far, but some are still
+ * open (or a string is). A mismatched or extra closer means corrupt, not truncated. */
+static bool looks_truncated(const char *text, size_t len)
+{
+    char open[1024];
+    size_t depth = 0;
+    bool in_string = false, escaped = false;
+    for (size_t i = 0; i < len; i++) {
+        char ch = text[i];
+        if (in_string) {
+            if (escaped)
+                escaped = false;
+            else if (ch == '\\')
+                escaped = true;
+            else if (ch == '"')
+                in_string = false;
+        } else if (ch == '"') {
+            in_string = true;
+        } else if (ch == '{' || ch == '[') {
+            if (depth == sizeof open)
+                return false;
+            open[depth++] = ch == '{' ? '}' : ']';
+        } else if (ch == '}' || ch == ']') {
+            if (depth == 0 || open[--depth] != ch)
+                return false;
+        }
+    }
+    return in_string || depth > 0;
+}
+
+static xpb_status parse_error(const char *name, const char *text, size_t len, xpb_error *err)
+{
+    if (looks_truncated(text, len))
+        return xpb_fail(err, XPB_ERR_USAGE, "%s: truncated results file (the JSON ends early, at byte %zu)",
+                        name, len);
+    const char *at = cJSON_GetErrorPtr();
+    size_t off = at && at >= text && at <= text + len ? (size_t)(at - text) : len;
+    size_t line = 1;
+    for (size_t i = 0; i < off; i++)
+        line += text[i] == '\n';
+    return xpb_fail(err, XPB_ERR_USAGE, "%s: corrupt results file (invalid JSON at line %zu, byte %zu)", name,
+                    line, off);
+}
+
+xpb_status xpb_results_parse(const char *name, const char *text, size_t len, xpb_results_file *out,
+                             xpb_error *err)
+{
+    memset(out, 0, sizeof *out);
+    snprintf(out->path, sizeof out->path, "%s", name);
+    size_t first = 0;
+    while (first < len && isspace((unsigned char)text[first]))
+        first++;
+    if (first == len)
+        return xpb_fail(err, XPB_ERR_USAGE, "%s: empty results file", name);
+    const char *end = NULL;
+    cJSON *root = cJSON_ParseWithLengthOpts(text, len, &end, 0);
+    if (!root)
+        return parse_error(name, text, len, err);
+    size_t off = end ? (size_t)(end - text) : len;
+    while (off < len && (isspace((unsigned char)text[off]) || text[off] == '\0'))
+        off++;
+    ctx c = {.name = name, .err = err};
+    xpb_status st = off < len ? xpb_fail(err, XPB_ERR_USAGE, "%s: corrupt results file (data after the JSON "
+                                         "document, at byte %zu)", name, off)
+                              : read_top(&c, root, out);
+    cJSON_Delete(root);
+    if (st)
+        xpb_results_file_free(out);
+    return st;
+}
+
+xpb_status xpb_results_load(const char *path, xpb_results_file *out, xpb_error *err)
+{
+    memset(out, 0, sizeof *out);
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return xpb_fail(err, XPB_ERR_IO, "%s: cannot read: %s", path, strerror(errno));
+    size_t cap = 1 << 16, len = 0;
+    char *buf = malloc(cap);
+    while (buf) {
+        len += fread(buf + len, 1, cap - len, f);
+        if (len < cap || cap >= MAX_FILE_BYTES)
+            break;
+        char *bigger = realloc(buf, cap * 2);
+        if (!bigger) {
+            free(buf);
+            buf = NULL;
+            break;
+        }
+        buf = bigger;
+        cap *= 2;
+    }
+    int rerr = ferror(f);
+    fclose(f);
+    if (!buf)
+        return xpb_fail(err, XPB_ERR_OUT_OF_MEMORY, "%s: out of memory while reading", path);
+    if (rerr || len >= MAX_FILE_BYTES) {
+        free(buf);
+        return xpb_fail(err, XPB_ERR_IO, "%s: cannot read: %s", path, rerr ? "read error" : "file over 1 GiB");
+    }
+    xpb_status st = xpb_results_parse(path, buf, len, out, err);
+    free(buf);
+    return st;
+}
+
+void xpb_results_file_free(xpb_results_file *f)
+{
+    for (size_t i = 0; f->cases && i < f->n_cases; i++)
+        free(f->cases[i].samples);
+    free(f->cases);
+    free(f->devices);
+    memset(f, 0, sizeof *f);
+}
+
+const xpb_rdevice *xpb_results_device(const xpb_results_file *f, const char *device)
+{
+    for (size_t i = 0; i < f->n_devices; i++)
+        if (strcmp(f->devices[i].id, device) == 0)
+            return &f->devices[i];
+    return NULL;
+}
+
+bool xpb_rcase_is_timed_ok(const xpb_rcase *c)
+{
+    return strcmp(c->status, "ok") == 0 && c->timed && isfinite(c->median_s) && c->median_s > 0;
+}

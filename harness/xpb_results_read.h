@@ -1,0 +1,77 @@
+/* xpb_results_read.h - loads a results file (docs/results-schema.md, schema version 1) into plain
+ * structs for compare and plot. Only the fields those commands use are kept.
+ *
+ * A file that is missing, empty, truncated, not JSON, not an xpubench results file, of another
+ * schema version, or whose fields have the wrong types is refused with a one-line message naming
+ * the file and what is wrong; nothing is half-loaded. */
+#ifndef XPB_RESULTS_READ_H
+#define XPB_RESULTS_READ_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "xpb_status.h"
+
+#define XPB_RTEXT 128 /* names, devices, variants */
+#define XPB_RID 256   /* case ids */
+
+/* One entry of cases[]. Numbers absent from the file (or null) are NaN. */
+typedef struct xpb_rcase {
+    char id[XPB_RID];
+    char workload[XPB_RTEXT], op[XPB_RTEXT], dtype[32];
+    char backend[32], device[48], device_name[XPB_RTEXT];
+    char variant[64], precision[32];
+    char status[32];  /* "ok", "failed-validation", "unsupported", "error", "skipped" */
+    char message[512];
+    bool software_device;
+    double elements, bytes_read, bytes_written, flops; /* work */
+    bool has_validation, passed;
+    double max_err_over_tol;
+    bool timed;                /* has timing.kernel */
+    double median_s, cv;       /* timing.kernel */
+    double *samples;           /* timing.kernel.samples_s, finite values only; owned */
+    size_t n_samples;
+    double gbps, gflops, speedup_vs_cpu; /* throughput */
+    double avg_watts;          /* power.avg_w when the run sampled power (--power), else NaN */
+} xpb_rcase;
+
+/* One entry of system.devices[]. */
+typedef struct xpb_rdevice {
+    char id[48], backend[32], name[XPB_RTEXT], driver[XPB_RTEXT], runtime[XPB_RTEXT];
+    double peak_gflops_fp32, peak_gbps;
+    bool software_device;
+} xpb_rdevice;
+
+typedef struct xpb_results_file {
+    char path[1024];
+    char run_id[XPB_RTEXT], created_utc[48];
+    char version[32], git_commit[64];
+    char build[512];           /* "type=Release c_compiler=GNU 12 cuda=ON ..." (xpubench.build) */
+    char hostname[XPB_RTEXT], cpu_model[XPB_RTEXT], os[XPB_RTEXT];
+    char preset[32];
+    double seed;
+    xpb_rdevice *devices;
+    size_t n_devices;
+    xpb_rcase *cases;
+    size_t n_cases;
+} xpb_results_file;
+
+/* Reads and checks path into *out (zeroed first). On failure returns XPB_ERR_IO (cannot read)
+ * or XPB_ERR_USAGE (not a valid results file), fills err with "PATH: what is wrong", and leaves
+ * *out empty. The caller frees a loaded file with xpb_results_file_free. */
+xpb_status xpb_results_load(const char *path, xpb_results_file *out, xpb_error *err);
+
+/* Same as xpb_results_load, from text already in memory (len bytes, need not be terminated);
+ * name labels the messages. */
+xpb_status xpb_results_parse(const char *name, const char *text, size_t len, xpb_results_file *out,
+                             xpb_error *err);
+
+void xpb_results_file_free(xpb_results_file *f);
+
+/* The device entry with id `device` (e.g. "cuda:0"), or NULL. */
+const xpb_rdevice *xpb_results_device(const xpb_results_file *f, const char *device);
+
+/* True for a case that validated and was timed (status ok with kernel timing). */
+bool xpb_rcase_is_timed_ok(const xpb_rcase *c);
+
+#endif

@@ -1,0 +1,182 @@
+"""Loading xpubench results files (docs/results-schema.md, schema version 1) for the report.
+
+Every problem with a file (missing, truncated, not JSON, another schema or version, wrong field
+types) raises ResultsError with a one-line message naming the file; report.py prints it and
+exits 2. Nothing here needs matplotlib.
+"""
+
+import json
+import math
+import os
+
+SCHEMA = "xpubench-results"
+SCHEMA_VERSION = 1
+STATUSES = ("ok", "failed-validation", "unsupported", "error", "skipped")
+
+
+class ResultsError(Exception):
+    """A results file that cannot be used; str(e) is the one-line message."""
+
+
+def _num(v):
+    """A finite float, or None (null, missing, NaN)."""
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        return None
+    v = float(v)
+    return v if math.isfinite(v) else None
+
+
+def _obj(parent, key, where, path):
+    v = parent.get(key)
+    if v is None:
+        return {}
+    if not isinstance(v, dict):
+        raise ResultsError(f"{path}: {where}{key}: expected an object")
+    return v
+
+
+def _str(parent, key, where, path, required=False):
+    v = parent.get(key)
+    if v is None:
+        if required:
+            raise ResultsError(f"{path}: {where}{key}: missing (required)")
+        return ""
+    if not isinstance(v, str):
+        raise ResultsError(f"{path}: {where}{key}: expected a string")
+    return v
+
+
+class Case:
+    """One entry of cases[]: the fields the report draws, numbers as float or None."""
+
+    def __init__(self, d, i, path, run):
+        w = f"cases[{i}]."
+        if not isinstance(d, dict):
+            raise ResultsError(f"{path}: cases[{i}]: expected an object")
+        self.run = run
+        self.id = _str(d, "id", w, path, True)
+        self.backend = _str(d, "backend", w, path, True)
+        self.device = _str(d, "device", w, path, True)
+        self.variant = _str(d, "variant", w, path, True)
+        self.status = _str(d, "status", w, path, True)
+        if self.status not in STATUSES:
+            raise ResultsError(f"{path}: {w}status: unknown value '{self.status}'")
+        parts = self.id.split("/")
+        self.workload = _str(d, "workload", w, path) or parts[0]
+        self.op = _str(d, "op", w, path) or (parts[1] if len(parts) > 1 else self.id)
+        self.dtype = _str(d, "dtype", w, path)
+        self.device_name = _str(d, "device_name", w, path)
+        self.precision = _str(d, "precision", w, path)
+        self.message = _str(d, "message", w, path)
+        self.software_device = bool(d.get("software_device", False))
+        params = _obj(d, "params", w, path)
+        self.params = {k: v for k, v in params.items() if _num(v) is not None}
+        work = _obj(d, "work", w, path)
+        self.elements = _num(work.get("elements"))
+        self.bytes = sum(_num(work.get(k)) or 0.0 for k in ("bytes_read", "bytes_written"))
+        self.flops = _num(work.get("flops")) or 0.0
+        val = _obj(d, "validation", w, path)
+        self.validated = bool(val)
+        self.passed = bool(val.get("passed", False))
+        self.err_over_tol = _num(val.get("max_err_over_tol"))
+        self.tolerance = val.get("tolerance", "") if isinstance(val.get("tolerance"), str) else ""
+        kernel = _obj(_obj(d, "timing", w, path), "kernel", w + "timing.", path)
+        self.median_s = _num(kernel.get("median_s"))
+        samples = kernel.get("samples_s") or []
+        if not isinstance(samples, list):
+            raise ResultsError(f"{path}: {w}timing.kernel.samples_s: expected an array")
+        self.samples = [x for x in (_num(s) for s in samples) if x is not None and x > 0]
+        th = _obj(d, "throughput", w, path)
+        self.gbps = _num(th.get("gbps"))
+        self.gflops = _num(th.get("gflops"))
+        self.roof_gbps = _num(th.get("roof_gbps"))
+        self.pct_of_roof = _num(th.get("pct_of_roof"))
+        self.speedup_vs_cpu = _num(th.get("speedup_vs_cpu"))
+        self.avg_watts = _num(_obj(d, "power", w, path).get("avg_w"))
+
+    @property
+    def timed_ok(self):
+        """Validated and timed: the only cases that have a speed."""
+        return self.status == "ok" and self.median_s is not None and self.median_s > 0
+
+    @property
+    def op_key(self):
+        return f"{self.workload}/{self.op}"
+
+    @property
+    def size_label(self):
+        parts = self.id.split("/")
+        return parts[2] if len(parts) > 2 else self.id
+
+    @property
+    def achieved_gflops(self):
+        return self.flops / self.median_s / 1e9 if self.timed_ok and self.flops > 0 else None
+
+    @property
+    def intensity(self):
+        """Arithmetic intensity, flops per byte moved (None when either is 0)."""
+        return self.flops / self.bytes if self.flops > 0 and self.bytes > 0 else None
+
+
+class Run:
+    """One results file."""
+
+    def __init__(self, doc, path):
+        if not isinstance(doc, dict):
+            raise ResultsError(f"{path}: not an xpubench results file (not a JSON object)")
+        if doc.get("schema") != SCHEMA:
+            raise ResultsError(f"{path}: not an xpubench results file (schema is '{doc.get('schema')}', "
+                               f"want '{SCHEMA}')")
+        if doc.get("schema_version") != SCHEMA_VERSION:
+            raise ResultsError(f"{path}: results schema_version {doc.get('schema_version')} is not supported "
+                               f"(this report reads version {SCHEMA_VERSION})")
+        self.path = path
+        self.name = os.path.basename(path)
+        self.run_id = _str(doc, "run_id", "", path)
+        self.created_utc = _str(doc, "created_utc", "", path)
+        xb = _obj(doc, "xpubench", "", path)
+        self.version = _str(xb, "version", "xpubench.", path)
+        self.git_commit = _str(xb, "git_commit", "xpubench.", path)
+        self.build = {k: v for k, v in _obj(xb, "build", "xpubench.", path).items() if isinstance(v, str)}
+        self.config = _obj(doc, "config", "", path)
+        sysd = _obj(doc, "system", "", path)
+        self.system = sysd
+        self.hostname = _str(sysd, "hostname", "system.", path) or "unknown-host"
+        devices = sysd.get("devices") or []
+        if not isinstance(devices, list) or not all(isinstance(x, dict) for x in devices):
+            raise ResultsError(f"{path}: system.devices: expected an array of objects")
+        self.devices = {d.get("id", "?"): d for d in devices}
+        cases = doc.get("cases")
+        if not isinstance(cases, list):
+            raise ResultsError(f"{path}: cases: {'missing (required)' if cases is None else 'expected an array'}")
+        self.cases = [Case(c, i, path, self) for i, c in enumerate(cases)]
+
+    def device_peak_gflops(self, device):
+        return _num(self.devices.get(device, {}).get("peak_gflops_fp32"))
+
+    def device_label(self, device):
+        d = self.devices.get(device, {})
+        return f"{device} {d.get('name', '')}".strip()
+
+
+def load(path):
+    """Reads and checks one results file; raises ResultsError with a one-line message."""
+    try:
+        with open(path, "rb") as f:
+            raw = f.read()
+    except OSError as e:
+        raise ResultsError(f"{path}: cannot read: {e.strerror or e}") from None
+    if not raw.strip():
+        raise ResultsError(f"{path}: empty results file")
+    try:
+        doc = json.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError as e:
+        raise ResultsError(f"{path}: corrupt results file (not UTF-8 text at byte {e.start})") from None
+    except json.JSONDecodeError as e:
+        if e.pos >= len(raw.rstrip()):
+            raise ResultsError(f"{path}: truncated results file (the JSON ends early, at byte {len(raw)})") from None
+        raise ResultsError(f"{path}: corrupt results file (invalid JSON at line {e.lineno}, byte {e.pos}: "
+                           f"{e.msg})") from None
+    except RecursionError:
+        raise ResultsError(f"{path}: corrupt results file (nested too deeply)") from None
+    return Run(doc, path)

@@ -1,0 +1,105 @@
+#!/usr/bin/env bash
+# report_compare.sh XPUBENCH WORKDIR - `xpubench compare` on synthetic results with known shifts
+# (tests/synth_results.py, Python standard library only): verdicts, exit codes, output files,
+# fingerprint warnings, --machines, and one-line errors (exit 2) for bad results files.
+set -u
+bin=$1 work=$2
+here=$(cd "$(dirname "$0")" && pwd)
+py=${PYTHON:-python3}
+if ! command -v "$py" >/dev/null; then echo "SKIP: $py not found (needed to write synthetic results)"; exit 77; fi
+rm -rf "$work" && mkdir -p "$work" && cd "$work" || exit 1
+pass=0 fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+synth() { "$py" "$here/synth_results.py" "$@" || { echo "FAIL: synth_results.py $*"; exit 1; }; }
+# run_compare WANT_RC PATTERN ARGS...: exit code and a stdout line matching PATTERN
+run_compare() {
+  local want=$1 pattern=$2; shift 2
+  "$bin" compare "$@" >out.txt 2>err.txt; local rc=$?
+  if [ "$rc" -eq "$want" ] && grep -qE -- "$pattern" out.txt; then ok; else
+    bad "compare $* -> exit $rc (want $want), pattern '$pattern'"; cat out.txt err.txt | head -20; fi
+}
+
+synth base.json --seed 1
+synth slow10.json --seed 2 --shift 1.10 --commit def456
+synth shift1.json --seed 3 --shift 1.01
+synth fast.json --seed 4 --shift 0.85
+synth noisy_base.json --seed 5 --noise 0.8 --samples 30
+synth noisy_new.json --seed 6 --noise 0.8 --samples 30 --shift 1.10
+synth failing.json --seed 7 --fail-case elementwise/add/n=1048576/fp32
+synth other_gpu.json --seed 8 --gpu "Other GPU" --driver 560.1
+
+# a clean 10% slowdown: every case slower, exit 4, and the files
+run_compare 4 "summary: 18 slower, 0 faster, 0 same, 0 noisy" base.json slow10.json \
+  --markdown cmp.md --json cmp.json --junit cmp.xml
+grep -q "slower" out.txt && ok || bad "no 'slower' row"
+grep -q "^## xpubench compare: regression" cmp.md && ok || bad "markdown header"
+"$py" - <<'PY' && ok || bad "JSON/JUnit outputs"
+import json, xml.etree.ElementTree as ET
+j = json.load(open("cmp.json"))
+assert j["schema"] == "xpubench-compare" and j["regression"] is True and j["summary"]["slower"] == 18
+assert all(c["verdict"] == "slower" and 1.05 < c["ratio"] < 1.15 for c in j["cases"]), j["cases"][0]
+suite = ET.parse("cmp.xml").getroot().find("testsuite")
+assert suite.get("tests") == "18" and suite.get("failures") == "18", suite.attrib
+assert len(suite.findall("testcase")) == 18
+PY
+# 1%: same, exit 0
+run_compare 0 "summary: 0 slower, 0 faster, 18 same, 0 noisy" base.json shift1.json
+# faster is not a regression
+run_compare 0 "summary: 0 slower, 18 faster" base.json fast.json
+# heavy noise: noisy, never a verdict
+run_compare 0 "summary: 0 slower, 0 faster, 0 same, 18 noisy" noisy_base.json noisy_new.json
+# threshold: a 10% slowdown is 'same' under --threshold 15%
+run_compare 0 "summary: 0 slower, 0 faster, 18 same" base.json slow10.json --threshold 15%
+# a new validation failure: listed, exit 4, a JUnit failure
+run_compare 4 "status changed: elementwise/add/n=1048576/fp32 cuda:0 default: ok -> failed-validation" \
+  base.json failing.json --junit fail.xml
+grep -q 'type="failed-validation"' fail.xml && ok || bad "JUnit failure for the validation failure"
+# a validation failure fixed: not a regression
+run_compare 0 "status changed: .*failed-validation -> ok" failing.json base.json
+# added / removed cases
+synth problems.json --seed 9 --problems
+run_compare 4 "added: elementwise/rope/n=4096/fp32 cuda:0 default \(unsupported" base.json problems.json
+run_compare 0 "removed: elementwise/mul/n=16777216/fp32 cuda:0 default" problems.json base.json
+# different GPU and driver: warned
+run_compare 0 "warning: fingerprints differ: device cuda:0 differs: 'Synthetic GPU' \(base\) vs 'Other GPU'" \
+  base.json other_gpu.json
+grep -q "driver of cuda:0 differs" out.txt && ok || bad "driver warning"
+
+# machines side by side, with prices
+synth m2.json --seed 10 --host fastbox --shift 0.5
+run_compare 0 "all cases \(geometric mean\) +1\.00x over 9 +cases +2\.00x" --machines base.json m2.json \
+  --price synth=10000 --price fastbox=40000 --markdown mach.md --json mach.json
+grep -q "per dollar" out.txt && ok || bad "per-dollar line"
+"$py" -c "import json; j=json.load(open('mach.json')); assert abs(j['machines'][1]['geomean_speedup']-2)<0.05" \
+  && ok || bad "machines JSON"
+
+# bad input: exit 2 with one line on stderr, never a crash or a traceback
+expect_error() { # PATTERN ARGS...
+  local pattern=$1; shift
+  "$bin" "$@" >/dev/null 2>err.txt; local rc=$?
+  if [ "$rc" -eq 2 ] && [ "$(wc -l <err.txt)" -eq 1 ] && grep -qE -- "$pattern" err.txt; then ok; else
+    bad "$* -> exit $rc, stderr: $(cat err.txt)"; fi
+}
+head -c 5000 base.json >truncated.json
+printf '{"schema": "xpubench-results", "schema_version": 1, "cases": [}' >corrupt.json
+printf '\x00\x01\x02garbage' >binary.json
+: >empty.json
+echo '{"schema": "xpubench-results", "schema_version": 9, "cases": []}' >future.json
+echo '{"schema": "something-else", "schema_version": 1}' >other.json
+expect_error "truncated.json: truncated results file" compare base.json truncated.json
+expect_error "corrupt.json: corrupt results file" compare corrupt.json base.json
+expect_error "binary.json: corrupt results file" compare base.json binary.json
+expect_error "empty.json: empty results file" compare base.json empty.json
+expect_error "future.json: results schema_version 9 is not supported" compare base.json future.json
+expect_error "other.json: not an xpubench results file" compare base.json other.json
+expect_error "missing.json: cannot read" compare base.json missing.json
+expect_error "truncated.json: truncated" compare --machines base.json truncated.json
+expect_error "give exactly two results files" compare base.json
+expect_error "bad --threshold" compare base.json base.json --threshold -3
+expect_error "unknown or incomplete option" compare --frobnicate base.json base.json
+expect_error "truncated.json: truncated" plot truncated.json
+expect_error "corrupt.json: corrupt" report corrupt.json -o rep
+expect_error "cannot write" compare base.json slow10.json --json /nonexistent-dir/x.json
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]

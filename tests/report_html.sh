@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# report_html.sh XPUBENCH WORKDIR - `xpubench report` on synthetic results holding failed,
+# unsupported, errored and skipped cases, three runs of one host (history) and a second host,
+# plus a small real CPU run: the folder has index.html, a PNG and an SVG for every plot, and the
+# failed cases appear as such. Skipped (77) when the Python environment is missing
+# (scripts/report-env.sh creates it). report_chromium.sh then opens the result in a browser.
+set -u
+bin=$1 work=$2
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/.." && pwd)
+py=${XPB_PYTHON:-$root/.venv/bin/python}
+if ! "$py" -c "import matplotlib" 2>/dev/null; then
+  echo "SKIP: no Python with matplotlib at $py (run scripts/report-env.sh to create .venv)"
+  exit 77
+fi
+export XPB_PYTHON=$py XPB_REPORT_SCRIPT=$root/reports/report.py
+rm -rf "$work" && mkdir -p "$work" && cd "$work" || exit 1
+pass=0 fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+s="$py $here/synth_results.py"
+$s run1.json --created 2026-11-20T06:00:00Z --fail-case elementwise/add/n=1048576/fp32 &&
+$s run2.json --created 2026-11-21T06:00:00Z --shift 1.04 --seed 2 &&
+$s run3.json --created 2026-11-22T06:00:00Z --shift 0.97 --seed 3 --problems &&
+$s other.json --host otherbox --gpu "Other GPU" --shift 0.6 --seed 4 || exit 1
+OMP_NUM_THREADS=2 "$bin" run --backend cpu --size n=4096,rows=16,cols=64 --min-time 0.002 --out real.json \
+  >/dev/null 2>&1 && ok || bad "a small real run failed"
+
+"$bin" report run1.json run2.json run3.json other.json real.json -o report --title "xpubench test report" \
+  >out.txt 2>err.txt && ok || bad "report failed: $(cat out.txt err.txt)"
+grep -q "wrote report/index.html" out.txt && ok || bad "no 'wrote' line: $(cat out.txt)"
+"$py" - <<'PY' && ok || bad "report contents"
+import os, re
+html = open("report/index.html", encoding="utf-8").read()
+imgs = re.findall(r'<img class="plot" src="([^"]+)"', html)
+assert len(imgs) >= 20, f"only {len(imgs)} plots"
+for src in imgs:
+    assert os.path.getsize(os.path.join("report", src)) > 1000, src
+    svg = os.path.join("report", src[:-4] + ".svg")
+    assert "<svg" in open(svg, encoding="utf-8").read(), svg
+kinds = {re.match(r"plots/([a-z]+)_", s).group(1) for s in imgs}
+assert kinds >= {"throughput", "speedup", "roofline", "validation", "timing", "history"}, kinds
+for status in ("failed-validation", "unsupported", "error", "skipped"):
+    assert f">{status}" in html, status
+assert "cudaMalloc: out of memory" in html and "the cuda backend has no kernel for rope" in html
+assert "never drawn as zero" in html
+assert "nan" not in re.sub(r"<[^>]+>", " ", html).lower().split(), "a NaN in a table"
+assert not os.listdir("report/plots") or all(f.endswith((".png", ".svg")) for f in os.listdir("report/plots"))
+PY
+# a bad results file: one line, exit 2, no traceback; matplotlib missing: exit 3 naming report-env.sh
+printf '{"schema": "xpubench-results", "schema_version": 1, "cases": [{"id": 1' >trunc.json
+"$bin" report run1.json trunc.json -o r2 >/dev/null 2>err.txt; rc=$?
+[ $rc -eq 2 ] && [ "$(wc -l <err.txt)" -eq 1 ] && grep -q "trunc.json: truncated" err.txt && ok || bad "truncated: exit $rc $(cat err.txt)"
+"$py" "$root/reports/report.py" trunc.json -o r2 >/dev/null 2>err.txt; rc=$?
+[ $rc -eq 2 ] && ! grep -q Traceback err.txt && ok || bad "report.py on a truncated file: exit $rc $(cat err.txt)"
+python_nompl=$(command -v python3)
+if ! "$python_nompl" -c "import matplotlib" 2>/dev/null; then
+  XPB_PYTHON=$python_nompl "$bin" report run1.json -o r3 >/dev/null 2>err.txt; rc=$?
+  [ $rc -eq 3 ] && grep -q "scripts/report-env.sh" err.txt && ok || bad "no matplotlib: exit $rc $(cat err.txt)"
+fi
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# report_nightly.sh XPUBENCH WORKDIR - scripts/nightly.sh on a tiny CPU run (validate-only, so
+# timing noise cannot make it flaky): the first run creates the baseline, the second compares
+# with it (exit 0, compare files written), a run with a broken kernel exits 1.
+set -u
+bin=$1 work=$2
+root=$(cd "$(dirname "$0")/.." && pwd)
+rm -rf "$work" && mkdir -p "$work" || exit 1
+export XPB_BIN=$bin XPB_RESULTS_DIR=$work/results XPB_HOST=testhost XPB_REPORT_SCRIPT=$root/reports/report.py
+export OMP_NUM_THREADS=2
+args=(--backend cpu --size n=1000,rows=3,cols=7 --validate-only)
+pass=0 fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+"$root/scripts/nightly.sh" "${args[@]}" >"$work/1.log" 2>&1; rc=$?
+[ $rc -eq 0 ] && ok || bad "first run: exit $rc: $(tail -5 "$work/1.log")"
+[ -s "$work/results/baseline/testhost.json" ] && ok || bad "no baseline created"
+grep -q "baseline .* created" "$work/1.log" && ok || bad "first run does not say it created the baseline"
+sleep 1
+"$root/scripts/nightly.sh" "${args[@]}" >"$work/2.log" 2>&1; rc=$?
+[ $rc -eq 0 ] && ok || bad "second run: exit $rc: $(tail -5 "$work/2.log")"
+[ "$(ls "$work"/results/history/testhost/*Z.json | wc -l)" -eq 2 ] && ok || bad "history does not hold two runs"
+ls "$work"/results/history/testhost/*.compare.md >/dev/null 2>&1 && ok || bad "no compare summary written"
+sleep 1
+"$root/scripts/nightly.sh" "${args[@]}" --inject-fault value >"$work/3.log" 2>&1; rc=$?
+[ $rc -eq 1 ] && ok || bad "validation failure: exit $rc, want 1: $(tail -5 "$work/3.log")"
+XPB_BIN=/nonexistent "$root/scripts/nightly.sh" >/dev/null 2>&1; rc=$?
+[ $rc -eq 2 ] && ok || bad "missing binary: exit $rc, want 2"
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]

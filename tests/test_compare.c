@@ -1,0 +1,227 @@
+/* test_compare.c - the statistics and verdicts of `xpubench compare`, results-file loading
+ * errors, and the .npy header format. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "xpb_compare.h"
+#include "xpb_dump.h"
+#include "xpb_npy.h"
+#include "xpb_results_read.h"
+#include "xpb_test.h"
+
+/* ---- deterministic log-normal samples ------------------------------------------------------------ */
+
+static uint64_t rng_state;
+
+static double uniform01(void)
+{
+    rng_state ^= rng_state << 13;
+    rng_state ^= rng_state >> 7;
+    rng_state ^= rng_state << 17;
+    return ((double)(rng_state >> 11) + 0.5) / 9007199254740992.0;
+}
+
+static double gauss(void)
+{
+    return sqrt(-2.0 * log(uniform01())) * cos(6.283185307179586 * uniform01());
+}
+
+/* n samples of median * exp(N(0, sigma)). */
+static double *lognormal(size_t n, double median, double sigma, uint64_t seed)
+{
+    double *v = malloc(n * sizeof *v);
+    rng_state = seed * 0x9E3779B97F4A7C15ull + 1;
+    for (size_t i = 0; i < n; i++)
+        v[i] = median * exp(sigma * gauss());
+    return v;
+}
+
+static xpb_shift compare_synthetic(double shift, double sigma, size_t n, uint64_t seed)
+{
+    const xpb_compare_opts o = XPB_COMPARE_OPTS_DEFAULT;
+    double *a = lognormal(n, 1e-3, sigma, seed), *b = lognormal(n, 1e-3 * shift, sigma, seed + 1000);
+    xpb_shift s = xpb_compare_samples(a, n, NAN, NAN, b, n, NAN, NAN, &o);
+    free(a);
+    free(b);
+    return s;
+}
+
+static void test_statistics(void)
+{
+    double v[] = {5, 1, 4, 2, 3};
+    CHECK_NEAR(xpb_median_of(v, 5), 3.0, 0);
+    CHECK_NEAR(xpb_median_of(v, 4), 3.0, 0); /* {5,1,4,2} -> (2+4)/2 */
+    double med, lo, hi;
+    CHECK(xpb_median_ci(v, 5, &med, &lo, &hi) == 0 && lo == 1 && hi == 5); /* tiny n: the range */
+    double *w = lognormal(1000, 1.0, 0.1, 7);
+    CHECK(xpb_median_ci(w, 1000, &med, &lo, &hi) == 0 && lo < med && med < hi && hi / lo < 1.05);
+    free(w);
+    /* Mann-Whitney: a = {1,2,3}, b = {4,5,6}: U_a = 0, z = (4.5-0.5)/sqrt(5.25), p = 0.0809 */
+    double a[] = {1, 2, 3}, b[] = {4, 5, 6}, u;
+    CHECK_NEAR(xpb_mann_whitney_p(a, 3, b, 3, &u), 0.080856, 1e-5);
+    CHECK_NEAR(u, 0.0, 0);
+    double same[] = {2, 2, 2};
+    CHECK_NEAR(xpb_mann_whitney_p(same, 3, same, 3, NULL), 1.0, 0); /* all tied */
+    /* ties: a = {1,2,2,3}, b = {2,3,3,4}: ranks 1,3,3,3,6,6,6,8 -> R_a = 13, U_a = 3,
+     * var = 16/12 * (9 - (24+24)/56) = 10.857, z = (8-3-0.5)/3.295 = 1.3657, p = 0.1720 */
+    double ta[] = {1, 2, 2, 3}, tb[] = {2, 3, 3, 4};
+    CHECK_NEAR(xpb_mann_whitney_p(ta, 4, tb, 4, &u), 0.17203, 1e-4);
+    CHECK_NEAR(u, 3.0, 0);
+    CHECK(isnan(xpb_mann_whitney_p(a, 0, b, 3, NULL)));
+}
+
+static void test_verdicts(void)
+{
+    /* a clean 10% slowdown is slower; 10% faster is faster */
+    xpb_shift s = compare_synthetic(1.10, 0.01, 200, 1);
+    CHECK(s.verdict == XPB_VERDICT_SLOWER);
+    CHECK(s.ratio > 1.08 && s.ratio < 1.12 && s.ratio_lo > 1.05 && s.ratio_hi < 1.15 && s.p_value < 1e-6);
+    CHECK(compare_synthetic(1.0 / 1.10, 0.01, 200, 2).verdict == XPB_VERDICT_FASTER);
+    /* 1% is significant with 2000 clean samples, but under the 5% threshold: same */
+    s = compare_synthetic(1.01, 0.01, 2000, 3);
+    CHECK(s.verdict == XPB_VERDICT_SAME && s.p_value < 0.05);
+    CHECK(compare_synthetic(1.0, 0.01, 200, 4).verdict == XPB_VERDICT_SAME);
+    /* heavy noise: never a verdict, whatever the true shift */
+    for (uint64_t seed = 10; seed < 30; seed++) {
+        CHECK(compare_synthetic(1.10, 0.8, 30, seed).verdict == XPB_VERDICT_NOISY);
+        CHECK(compare_synthetic(1.00, 0.8, 30, seed + 100).verdict == XPB_VERDICT_NOISY);
+    }
+    /* too few samples */
+    CHECK(compare_synthetic(1.5, 0.01, 3, 5).verdict == XPB_VERDICT_NOISY);
+    /* no samples: medians only */
+    const xpb_compare_opts o = XPB_COMPARE_OPTS_DEFAULT;
+    s = xpb_compare_samples(NULL, 0, 1.0, 0.01, NULL, 0, 1.02, 0.01, &o);
+    CHECK(s.verdict == XPB_VERDICT_SAME && isnan(s.p_value) && fabs(s.ratio - 1.02) < 1e-12);
+    s = xpb_compare_samples(NULL, 0, 1.0, 0.01, NULL, 0, 1.5, 0.01, &o);
+    CHECK(s.verdict == XPB_VERDICT_NOISY);
+}
+
+/* ---- results files ---------------------------------------------------------------------------- */
+
+static const char *GOOD =
+    "{\"schema\": \"xpubench-results\", \"schema_version\": 1, \"run_id\": \"r1\","
+    " \"system\": {\"hostname\": \"h\", \"devices\": [{\"id\": \"cuda:0\", \"name\": \"GPU\"}]},"
+    " \"cases\": [{\"id\": \"elementwise/add/n=4/fp32\", \"backend\": \"cuda\", \"device\": \"cuda:0\","
+    " \"variant\": \"default\", \"status\": \"ok\", \"work\": {\"elements\": 4, \"flops\": 4},"
+    " \"validation\": {\"passed\": true, \"max_err_over_tol\": 0.5},"
+    " \"timing\": {\"kernel\": {\"median_s\": 0.002, \"cv\": null, \"samples_s\": [0.001, 0.002, null, 0.003]}},"
+    " \"throughput\": {\"gbps\": 12.5, \"speedup_vs_cpu\": null}}]}";
+
+static xpb_status parse(const char *text, xpb_error *err)
+{
+    xpb_results_file f;
+    xpb_status st = xpb_results_parse("t.json", text, strlen(text), &f, err);
+    xpb_results_file_free(&f);
+    return st;
+}
+
+static bool parse_fails_with(const char *text, const char *want)
+{
+    xpb_error err = {{0}};
+    bool ok = parse(text, &err) != XPB_OK && strstr(err.msg, want) && !strchr(err.msg, '\n');
+    if (!ok)
+        fprintf(stderr, "  message was: %s (wanted '%s')\n", err.msg, want);
+    return ok;
+}
+
+static void test_results_read(void)
+{
+    xpb_results_file f;
+    xpb_error err = {{0}};
+    CHECK(xpb_results_parse("t.json", GOOD, strlen(GOOD), &f, &err) == XPB_OK);
+    CHECK(f.n_cases == 1 && f.n_devices == 1 && !strcmp(f.hostname, "h"));
+    CHECK(f.cases[0].n_samples == 3 && f.cases[0].median_s == 0.002 && isnan(f.cases[0].cv));
+    CHECK(xpb_rcase_is_timed_ok(&f.cases[0]) && f.cases[0].max_err_over_tol == 0.5 && f.cases[0].passed);
+    CHECK(isnan(f.cases[0].speedup_vs_cpu) && isnan(f.cases[0].avg_watts));
+    xpb_results_file_free(&f);
+
+    char *cut = malloc(strlen(GOOD) + 1);
+    memcpy(cut, GOOD, strlen(GOOD) + 1);
+    for (size_t len = strlen(GOOD) - 1; len > 0; len -= 37) { /* every truncation is one clean line */
+        cut[len] = '\0';
+        CHECK(parse_fails_with(cut, "t.json: "));
+        if (len < 37)
+            break;
+    }
+    cut[strlen(GOOD) / 2] = '\0';
+    CHECK(parse_fails_with(cut, "truncated results file"));
+    free(cut);
+    CHECK(parse_fails_with("", "empty results file"));
+    CHECK(parse_fails_with("   \n", "empty results file"));
+    CHECK(parse_fails_with("{\"schema\": \"xpubench-results\" \"x\"}", "corrupt results file (invalid JSON at line 1"));
+    CHECK(parse_fails_with("{\"cases\": [}", "corrupt results file"));
+    CHECK(parse_fails_with("{\"cases\": [{\"id\": \"a", "truncated results file"));
+    CHECK(parse_fails_with("[1, 2]", "not an xpubench results file"));
+    CHECK(parse_fails_with("{\"schema\": \"other\", \"schema_version\": 1}", "schema is 'other'"));
+    CHECK(parse_fails_with("{\"schema\": \"xpubench-results\", \"schema_version\": 2, \"cases\": []}",
+                           "schema_version 2 is not supported"));
+    CHECK(parse_fails_with("{\"schema\": \"xpubench-results\", \"schema_version\": 1}", "cases: missing"));
+    CHECK(parse_fails_with("{\"schema\": \"xpubench-results\", \"schema_version\": 1, \"cases\": [{\"id\": 3}]}",
+                           "cases[0].id: expected a string"));
+    CHECK(parse_fails_with("{\"schema\": \"xpubench-results\", \"schema_version\": 1, \"cases\": [{\"id\": \"a\","
+                           " \"backend\": \"b\", \"device\": \"d\", \"variant\": \"v\", \"status\": \"ok\","
+                           " \"timing\": {\"kernel\": {\"samples_s\": [\"x\"]}}}]}",
+                           "cases[0].timing.kernel.samples_s: expected an array of numbers"));
+    CHECK(parse_fails_with("{\"schema\": \"xpubench-results\", \"schema_version\": 1, \"cases\": []} trailing",
+                           "data after the JSON document"));
+    CHECK(xpb_results_load("/nonexistent/r.json", &f, &err) == XPB_ERR_IO && strstr(err.msg, "cannot read"));
+}
+
+/* ---- .npy and dump names ---------------------------------------------------------------------- */
+
+static void test_npy(void)
+{
+    const char *path = "test_compare_tmp.npy";
+    float data[6] = {1, 2, 3, 4, 5, 6};
+    size_t shape[2] = {2, 3};
+    xpb_error err = {{0}};
+    CHECK(xpb_npy_write(path, xpb_npy_descr(XPB_DTYPE_F32), 4, shape, 2, data, &err) == XPB_OK);
+    FILE *f = fopen(path, "rb");
+    unsigned char buf[256] = {0};
+    size_t n = f ? fread(buf, 1, sizeof buf, f) : 0;
+    if (f)
+        fclose(f);
+    size_t hlen = buf[8] | (size_t)buf[9] << 8;
+    CHECK(n == 10 + hlen + 24 && memcmp(buf, "\x93NUMPY\x01\x00", 8) == 0 && (10 + hlen) % 64 == 0);
+    CHECK(strstr((char *)buf + 10, "'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }") != NULL);
+    CHECK(buf[10 + hlen - 1] == '\n' && memcmp(buf + 10 + hlen, data, sizeof data) == 0);
+    size_t one[1] = {5};
+    CHECK(xpb_npy_write(path, "<f4", 4, one, 1, data, &err) == XPB_OK);
+    f = fopen(path, "rb");
+    n = f ? fread(buf, 1, sizeof buf, f) : 0;
+    if (f)
+        fclose(f);
+    hlen = buf[8] | (size_t)buf[9] << 8;
+    CHECK(strstr((char *)buf + 10, "'shape': (5,), }") != NULL && n == 10 + hlen + 20);
+    remove(path);
+
+    char stem[256], cmd[1024];
+    xpb_dump_stem("elementwise/softmax/rows=4096,cols=4096/fp32", stem, sizeof stem);
+    CHECK(!strcmp(stem, "elementwise__softmax__rows-4096_cols-4096__fp32"));
+    xpb_workload_i w = {.name = "elementwise"};
+    xpb_case c = {.id = "elementwise/softmax/rows=3,cols=7/fp32", .workload = &w, .n_params = 2,
+                  .params = {{"rows", 3}, {"cols", 7}}};
+    xpb_dump_rerun_command(&c, "cuda:0", 42, cmd, sizeof cmd);
+    CHECK(!strcmp(cmd, "xpubench run --backend cuda:0 --workload elementwise --size rows=3,cols=7 "
+                       "--filter '^elementwise/softmax/rows=3,cols=7/fp32$' --seed 42"));
+    size_t sh[4];
+    CHECK(xpb_dump_shape(&c, "x", 21, sh) == 2 && sh[0] == 3 && sh[1] == 7);
+    CHECK(xpb_dump_shape(&c, "w", 7, sh) == 1 && sh[0] == 7);
+    CHECK(xpb_dump_shape(&c, "out", 5, sh) == 1 && sh[0] == 5);
+    xpb_case g = {.n_params = 3, .params = {{"m", 2}, {"n", 3}, {"k", 4}}};
+    CHECK(xpb_dump_shape(&g, "a", 8, sh) == 2 && sh[0] == 2 && sh[1] == 4);
+    CHECK(xpb_dump_shape(&g, "b", 12, sh) == 2 && sh[0] == 4 && sh[1] == 3);
+    CHECK(xpb_dump_shape(&g, "out", 6, sh) == 2 && sh[0] == 2 && sh[1] == 3);
+    xpb_case r = {.n_params = 4, .params = {{"batch", 1}, {"heads", 2}, {"seq", 3}, {"head_dim", 4}}};
+    CHECK(xpb_dump_shape(&r, "x", 24, sh) == 4 && sh[3] == 4);
+}
+
+int main(void)
+{
+    test_statistics();
+    test_verdicts();
+    test_results_read();
+    test_npy();
+    XPB_TEST_END();
+}
