@@ -42,6 +42,39 @@ static double bandwidth_roof(const xpb_run *run, const xpb_device *dev, char *so
     return dev->info.peak_gbps;
 }
 
+/* Library variants are the measured roofs of GEMM: cuBLAS on NVIDIA GPUs, OpenBLAS on the CPU.
+ * A variant consuming fp16 inputs is compared with cuBLAS on fp16 inputs, all others with the
+ * strict fp32 library call. */
+static bool is_library_for(const xpb_result *lib, const xpb_result *r)
+{
+    bool half = strncmp(r->precision, "fp16", 4) == 0;
+    if (half)
+        return strcmp(lib->variant, "cublas-fp16") == 0;
+    return strcmp(lib->variant, "cublas") == 0 || strcmp(lib->variant, "blas") == 0;
+}
+
+static void gemm_roofs(const xpb_run *run, xpb_result *r)
+{
+    if (r->c.op != XPB_OP_GEMM && r->c.op != XPB_OP_GEMV)
+        return;
+    double peak = r->device->info.peak_gflops_fp32;
+    for (size_t j = 0; j < run->count && peak <= 0; j++) /* Vulkan: the same GPU's figure via CUDA */
+        if (same_hardware(r->device, run->results[j].device))
+            peak = run->results[j].device->info.peak_gflops_fp32;
+    r->pct_of_peak = peak > 0 ? r->gflops / peak * 100.0 : 0;
+    const xpb_result *lib = NULL;
+    for (size_t j = 0; j < run->count; j++) {
+        const xpb_result *q = &run->results[j];
+        if (q->timed && q->status == XPB_CASE_OK && same_hardware(r->device, q->device) &&
+            strcmp(q->c.id, r->c.id) == 0 && is_library_for(q, r) && (!lib || q->gflops > lib->gflops))
+            lib = q;
+    }
+    if (lib && lib->gflops > 0) {
+        r->pct_of_library = r->gflops / lib->gflops * 100.0;
+        snprintf(r->library_variant, sizeof r->library_variant, "%.15s/%.31s", lib->device->label, lib->variant);
+    }
+}
+
 void xpb_runner_derive(xpb_run *run)
 {
     for (size_t i = 0; i < run->count; i++) {
@@ -68,4 +101,7 @@ void xpb_runner_derive(xpb_run *run)
         }
         r->speedup_vs_cpu = cpu > 0 ? cpu / r->kernel.median : 0;
     }
+    for (size_t i = 0; i < run->count; i++)
+        if (run->results[i].timed)
+            gemm_roofs(run, &run->results[i]);
 }

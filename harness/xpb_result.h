@@ -53,6 +53,9 @@ typedef struct xpb_result {
     char roof_source[80];    /* "copy op on cuda:0, this run" or "datasheet" */
     double pct_of_roof;      /* gbps / roof_gbps * 100, 0 when unknown */
     double speedup_vs_cpu;   /* cpu median / this median, 0 when no cpu result */
+    double pct_of_peak;      /* gflops / datasheet fp32 peak of the hardware * 100 (GEMM) */
+    double pct_of_library;   /* gflops / best library variant's at the same case (GEMM) */
+    char library_variant[48]; /* that variant, "cuda:0/cublas"; empty when none */
     char dump_note[1536];    /* rerun command and dump location of a failed case (printed) */
 } xpb_result;
 

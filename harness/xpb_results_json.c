@@ -130,6 +130,13 @@ static cJSON *case_json(const xpb_result *r)
         add_num(th, "roof_gbps", r->roof_gbps);
         cJSON_AddStringToObject(th, "roof_source", r->roof_source);
         add_num(th, "pct_of_roof", r->pct_of_roof);
+        if (r->c.op == XPB_OP_GEMM || r->c.op == XPB_OP_GEMV) {
+            add_num(th, "pct_of_peak_fp32", r->pct_of_peak);
+            if (r->library_variant[0]) {
+                add_num(th, "pct_of_library", r->pct_of_library);
+                cJSON_AddStringToObject(th, "library_variant", r->library_variant);
+            }
+        }
         if (r->speedup_vs_cpu > 0)
             add_num(th, "speedup_vs_cpu", r->speedup_vs_cpu);
         else

@@ -7,7 +7,7 @@
 /* One rendered row; the same fields in every format. */
 typedef struct row {
     char workload[32], op[32], params[96], device[32], variant[32], precision[32], status[32];
-    char median_us[24], gbps[24], gflops[24], roof[24], speedup[24], err_tol[24];
+    char median_us[24], gbps[24], gflops[24], roof[24], lib[24], speedup[24], err_tol[24];
     const char *message;
 } row;
 
@@ -35,6 +35,7 @@ static void make_row(const xpb_result *r, row *w)
     fmt(w->gbps, sizeof w->gbps, r->gbps, "%.1f", t && r->c.bytes_read + r->c.bytes_written > 0);
     fmt(w->gflops, sizeof w->gflops, r->gflops, "%.1f", t && r->c.flops > 0);
     fmt(w->roof, sizeof w->roof, r->pct_of_roof, "%.0f%%", t && r->pct_of_roof > 0);
+    fmt(w->lib, sizeof w->lib, r->pct_of_library, "%.0f%%", t && r->library_variant[0]);
     fmt(w->speedup, sizeof w->speedup, r->speedup_vs_cpu, "%.3gx", t && r->speedup_vs_cpu > 0);
     fmt(w->err_tol, sizeof w->err_tol, r->validation.max_err_over_tol, "%.3g", r->validated);
     w->message = r->message;
@@ -64,13 +65,13 @@ xpb_status xpb_results_write_csv(const char *path, const xpb_run *run, xpb_error
     if (!f)
         return XPB_ERR_IO;
     fputs("case_id,workload,op,params,device,device_name,variant,precision,status,median_us,"
-          "gbps,gflops,pct_of_roof,speedup_vs_cpu,max_err_over_tol,message\n", f);
+          "gbps,gflops,pct_of_roof,pct_of_library,speedup_vs_cpu,max_err_over_tol,message\n", f);
     for (size_t i = 0; i < run->count; i++) {
         row w;
         make_row(&run->results[i], &w);
         const char *fields[] = {run->results[i].c.id, w.workload, w.op, w.params, w.device,
                                 run->results[i].device->info.name, w.variant, w.precision, w.status,
-                                w.median_us, w.gbps, w.gflops, w.roof, w.speedup, w.err_tol, w.message};
+                                w.median_us, w.gbps, w.gflops, w.roof, w.lib, w.speedup, w.err_tol, w.message};
         size_t n = sizeof fields / sizeof fields[0];
         for (size_t k = 0; k < n; k++)
             csv_field(f, fields[k], k + 1 == n);
@@ -88,11 +89,11 @@ static void print_grouped(FILE *f, const xpb_run *run, bool markdown)
             last_wl = run->results[i].c.workload->name;
             if (markdown)
                 fprintf(f, "\n## %s\n\n| op | size | device | variant | median us | GB/s | GFLOP/s "
-                           "| %% of roof | vs cpu | err/tol | status |\n|---|---|---|---|--:|--:|--:|--:|--:|--:|---|\n",
+                           "| %% of roof | %% of lib | vs cpu | err/tol | status |\n|---|---|---|---|--:|--:|--:|--:|--:|--:|--:|---|\n",
                         w.workload);
             else
-                fprintf(f, "\n== %s ==\n%-10s %-34s %-9s %-9s %12s %9s %9s %6s %8s %8s  %s\n", w.workload,
-                        "op", "size", "device", "variant", "median us", "GB/s", "GFLOP/s", "roof",
+                fprintf(f, "\n== %s ==\n%-10s %-34s %-9s %-11s %12s %9s %9s %6s %6s %8s %8s  %s\n", w.workload,
+                        "op", "size", "device", "variant", "median us", "GB/s", "GFLOP/s", "roof", "lib",
                         "vs cpu", "err/tol", "status");
         }
         const char *status = w.status;
@@ -102,12 +103,12 @@ static void print_grouped(FILE *f, const xpb_run *run, bool markdown)
             status = long_status;
         }
         if (markdown)
-            fprintf(f, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", w.op, w.params,
-                    w.device, w.variant, w.median_us, w.gbps, w.gflops, w.roof, w.speedup, w.err_tol,
+            fprintf(f, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", w.op, w.params,
+                    w.device, w.variant, w.median_us, w.gbps, w.gflops, w.roof, w.lib, w.speedup, w.err_tol,
                     status);
         else
-            fprintf(f, "%-10s %-34s %-9s %-9s %12s %9s %9s %6s %8s %8s  %s\n", w.op, w.params, w.device,
-                    w.variant, w.median_us, w.gbps, w.gflops, w.roof, w.speedup, w.err_tol, status);
+            fprintf(f, "%-10s %-34s %-9s %-11s %12s %9s %9s %6s %6s %8s %8s  %s\n", w.op, w.params, w.device,
+                    w.variant, w.median_us, w.gbps, w.gflops, w.roof, w.lib, w.speedup, w.err_tol, status);
     }
 }
 
