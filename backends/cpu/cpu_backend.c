@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <time.h>
 
-/* The kernel list. Adding a variant = its file (defining `const xpb_kernel xpb_cpu_<name>`,
- * listed in CMakeLists.txt) plus one line here. Within an op, the first listed is the default. */
+/* The kernel list. Adding a variant = its file (defining `const xpb_kernel xpb_cpu_<name>`; CMake
+ * compiles every .c here) plus one line here. Within an op, the first listed is the default. */
 #define XPB_CPU_KERNELS(X)                                                                        \
     X(xpb_cpu_copy)                                                                               \
     X(xpb_cpu_add)                                                                                \
@@ -20,7 +20,10 @@
     X(xpb_cpu_softmax)                                                                            \
     X(xpb_cpu_rmsnorm)                                                                            \
     X(xpb_cpu_layernorm)                                                                          \
-    X(xpb_cpu_rope)
+    X(xpb_cpu_rope)                                                                               \
+    X(xpb_cpu_gemm_blas)                                                                          \
+    X(xpb_cpu_gemm_naive)                                                                         \
+    X(xpb_cpu_gemv_blas)
 
 #define XPB_CPU_DECLARE(k) extern const xpb_kernel k;
 #define XPB_CPU_ADDRESS(k) &k,

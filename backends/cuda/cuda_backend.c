@@ -18,7 +18,13 @@
     X(xpb_cuda_softmax)                                                                         \
     X(xpb_cuda_rmsnorm)                                                                         \
     X(xpb_cuda_layernorm)                                                                       \
-    X(xpb_cuda_rope)
+    X(xpb_cuda_rope)                                                                            \
+    X(xpb_cuda_gemm_cublas)                                                                     \
+    X(xpb_cuda_gemm_cublas_tf32)                                                                \
+    X(xpb_cuda_gemm_cublas_fp16)                                                                \
+    X(xpb_cuda_gemm_tiled)                                                                      \
+    X(xpb_cuda_gemv_cublas)                                                                     \
+    X(xpb_cuda_gemv)
 
 #define XPB_CUDA_DECLARE(k) extern const xpb_kernel k;
 #define XPB_CUDA_ENTRY(k) &k,

@@ -23,9 +23,12 @@ struct xpb_buffer {
     size_t bytes;
 };
 
+struct cublasContext; /* cuBLAS's handle type (cublasHandle_t), kept opaque here */
+
 /* What open() creates: one device, one non-default stream that every upload, download and
  * launch is issued on (so they run in the order issued), two events for the timer, and the
- * device limits the kernels size their grids from. */
+ * device limits the kernels size their grids from. The cuBLAS handle is created on first use
+ * (cuda_blas.c) and destroyed by close(). */
 typedef struct xpb_cuda_ctx {
     int device;
     cudaStream_t stream;
@@ -35,6 +38,7 @@ typedef struct xpb_cuda_ctx {
     int max_threads_per_sm;
     int max_grid_x;
     int cc_major, cc_minor;
+    struct cublasContext *cublas; /* NULL until a cuBLAS variant runs */
 } xpb_cuda_ctx;
 
 /* ---- errors ---------------------------------------------------------------------------------- */
@@ -77,6 +81,9 @@ xpb_status xpb_cuda_fail_launch(xpb_error *err, cudaError_t e, const char *op, c
 
 /* Makes ctx's device current on the calling thread (a no-op when it already is). */
 xpb_status xpb_cuda_activate(const xpb_cuda_ctx *ctx, xpb_error *err);
+
+/* Destroys ctx's cuBLAS handle, if one was created (cuda_blas.c); close() calls it. */
+void xpb_cuda_blas_destroy(xpb_cuda_ctx *ctx);
 
 /* ---- views ----------------------------------------------------------------------------------- */
 

@@ -14,6 +14,7 @@ xpb_status xpb_cuda_activate(const xpb_cuda_ctx *ctx, xpb_error *err)
 
 static void destroy(xpb_cuda_ctx *c)
 {
+    xpb_cuda_blas_destroy(c); /* before the stream it works on */
     if (c->ev_end)
         cudaEventDestroy(c->ev_end);
     if (c->ev_begin)

@@ -23,14 +23,14 @@ CUDA_INC=${CUDA_INC:-/usr/local/cuda/include}
 rm -rf "$OUT/src" "$OUT/obj"
 mkdir -p "$OUT/src" "$OUT/obj"
 
-# Copy the .cu/.cuh sources with every launch rewritten to emu_launch(...).
+# Copy the .cu/.cuh sources with every launch rewritten to emu_launch(ctx->stream, ...).
 python3 - "$CUDA_SRC" "$OUT/src" <<'PY'
 import glob, os, re, sys
 src, dst = sys.argv[1], sys.argv[2]
 launch = re.compile(r'(\w+(?:<[^;<>]*>)?)\s*<<<\s*([^,]+?),\s*(dim3\([^)]*\)|[^,]+?),\s*0,\s*'
                     r'ctx->stream\s*>>>\s*\((.*?)\);', re.S)
 for f in glob.glob(src + '/*.cu') + glob.glob(src + '/*.cuh'):
-    text = launch.sub(lambda m: 'emu_launch(dim3(%s), dim3(%s), &%s, %s);'
+    text = launch.sub(lambda m: 'emu_launch(ctx->stream, dim3(%s), dim3(%s), &%s, %s);'
                       % (m.group(2), m.group(3), m.group(1), m.group(4)), open(f).read())
     if '<<<' in text:
         sys.exit('emu: a launch in %s has a form build.sh does not rewrite' % f)

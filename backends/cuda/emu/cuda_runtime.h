@@ -46,15 +46,28 @@ inline float __shfl_sync(unsigned, float v, int src_lane, int width)
     return emu_shfl(v, (emu_lane() & ~(width - 1)) | (src_lane & (width - 1)));
 }
 
+/* Blocks run one after another on one host thread: atomics are plain read-modify-writes, fences
+ * are no-ops, and the cache-hint loads are plain loads. */
+inline unsigned atomicAdd(unsigned *p, unsigned v) { const unsigned old = *p; *p = old + v; return old; }
+inline void __threadfence() {}
+inline float __ldcg(const float *p) { return *p; }
+inline float4 __ldcg(const float4 *p) { return *p; }
+inline float __ldcs(const float *p) { return *p; }
+inline float4 __ldcs(const float4 *p) { return *p; }
+
+inline unsigned __float_as_uint(float f) { unsigned u; memcpy(&u, &f, sizeof u); return u; }
+inline float __uint_as_float(unsigned u) { float f; memcpy(&f, &u, sizeof f); return f; }
+
 inline void __stwb(float4 *p, float4 v) { *p = v; }
 inline void __stwb(float2 *p, float2 v) { *p = v; }
 
-/* build.sh rewrites `kernel<<<grid, block, 0, stream>>>(args)` into
- * `emu_launch(dim3(grid), dim3(block), &kernel, args)`. */
+/* build.sh rewrites `kernel<<<grid, block, 0, ctx->stream>>>(args)` into
+ * `emu_launch(ctx->stream, dim3(grid), dim3(block), &kernel, args)` (every launch runs at once;
+ * the stream is only there so that code using it for nothing but launches compiles cleanly). */
 void emu_run_grid(dim3 grid, dim3 block, const std::function<void()> &body);
 
 template <typename... P, typename... A>
-void emu_launch(dim3 grid, dim3 block, void (*kernel)(P...), A... args)
+void emu_launch(cudaStream_t, dim3 grid, dim3 block, void (*kernel)(P...), A... args)
 {
     emu_run_grid(grid, block, [=]() { kernel(args...); });
 }

@@ -1,5 +1,6 @@
-/* emu/emu_device.cpp - runs a CUDA grid on the CPU: blocks one after another, the threads of a
- * block as ucontext coroutines switched at barriers and shuffles (see cuda_runtime.h here). */
+/* emu/emu_device.cpp - runs a CUDA grid on the CPU: blocks one after another (x fastest, then y,
+ * then z), the threads of a block as ucontext coroutines switched at barriers and shuffles (see
+ * cuda_runtime.h here). */
 #include "cuda_runtime.h"
 
 #include <ucontext.h>
@@ -83,7 +84,8 @@ float emu_shfl(float v, int src_lane)
 void emu_run_grid(dim3 grid, dim3 block, const std::function<void()> &kernel_body)
 {
     const unsigned n = block.x * block.y * block.z;
-    if (grid.x == 0 || grid.y != 1 || grid.z != 1 || n == 0 || n > 1024) {
+    if (grid.x == 0 || grid.y == 0 || grid.z == 0 || grid.y > 65535 || grid.z > 65535 || n == 0 ||
+        n > 1024) {
         fprintf(stderr, "emu: invalid launch: grid (%u, %u, %u), block (%u, %u, %u)\n", grid.x,
                 grid.y, grid.z, block.x, block.y, block.z);
         abort();
@@ -94,8 +96,10 @@ void emu_run_grid(dim3 grid, dim3 block, const std::function<void()> &kernel_bod
     nthreads = (int)n;
     threads.assign(n, emu_thread());
     warp_slot.assign(n, 0.0f);
-    for (unsigned b = 0; b < grid.x; b++) {
-        blockIdx = make_uint3(b, 0, 0);
+    const unsigned long long blocks = (unsigned long long)grid.x * grid.y * grid.z;
+    for (unsigned long long b = 0; b < blocks; b++) {
+        blockIdx = make_uint3((unsigned)(b % grid.x), (unsigned)(b / grid.x % grid.y),
+                              (unsigned)(b / ((unsigned long long)grid.x * grid.y)));
         block_gen = block_arrived = 0;
         warp_gen.assign((n + 31) / 32, 0);
         warp_arrived.assign((n + 31) / 32, 0);
@@ -122,8 +126,9 @@ void emu_run_grid(dim3 grid, dim3 block, const std::function<void()> &kernel_bod
                 swapcontext(&scheduler, &threads[i].ctx);
             }
             if (alive && progress == before) {
-                fprintf(stderr, "emu: deadlock in block %u: a barrier or shuffle that not every "
-                                "thread of the block/warp reaches\n", b);
+                fprintf(stderr, "emu: deadlock in block (%u, %u, %u): a barrier or shuffle that "
+                                "not every thread of the block/warp reaches\n",
+                        blockIdx.x, blockIdx.y, blockIdx.z);
                 abort();
             }
         }

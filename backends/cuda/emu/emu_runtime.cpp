@@ -83,6 +83,13 @@ cudaError_t cudaMemcpyAsync(void *d, const void *s, size_t n, cudaMemcpyKind, cu
     return cudaSuccess;
 }
 
+cudaError_t cudaMemsetAsync(void *d, int v, size_t n, cudaStream_t)
+{
+    memset(d, v, n);
+    return cudaSuccess;
+}
+
+cudaError_t cudaPeekAtLastError(void) { return last_error; }
 cudaError_t cudaGetLastError(void) { cudaError_t e = last_error; last_error = cudaSuccess; return e; }
 const char *cudaGetErrorName(cudaError_t e)
 {
