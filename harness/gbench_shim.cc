@@ -34,6 +34,7 @@ extern "C" xpb_status xpb_gbench_measure(const char *name, xpb_timed_fn fn, void
 {
     std::call_once(init_once, init_gbench);
     xpb_status status = XPB_OK;
+    const double per_sample = cfg->launches_per_sample > 1 ? cfg->launches_per_sample : 1;
     benchmark::RegisterBenchmark(name, [&](benchmark::State &state) {
         for (auto _ : state) {
             double seconds = 0;
@@ -44,7 +45,7 @@ extern "C" xpb_status xpb_gbench_measure(const char *name, xpb_timed_fn fn, void
                 break;
             }
             state.SetIterationTime(seconds);
-            if (xpb_samples_push(samples, seconds) != 0) {
+            if (xpb_samples_push(samples, seconds / per_sample) != 0) {
                 status = xpb_fail(err, XPB_ERR_OUT_OF_MEMORY, "out of memory for samples");
                 state.SkipWithError("out of memory");
                 break;

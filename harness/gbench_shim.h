@@ -14,16 +14,19 @@
 extern "C" {
 #endif
 
-/* One timed iteration: returns its time in seconds via *seconds. */
+/* One timed iteration (a sample of launches_per_sample launches): returns its device time in
+ * seconds via *seconds. */
 typedef xpb_status (*xpb_timed_fn)(void *user, double *seconds, xpb_error *err);
 
 typedef struct xpb_gbench_config {
-    int repetitions;   /* >= 1 */
-    double min_time;   /* seconds of measured time per repetition */
+    int repetitions;         /* >= 1 */
+    double min_time;         /* seconds of measured time per repetition */
+    int launches_per_sample; /* >= 1: what one call of fn runs */
 } xpb_gbench_config;
 
-/* Measures fn; appends each iteration's time to samples. Returns the first error fn returned,
- * with its message in err. */
+/* Measures fn; appends each iteration's time per launch (sample / launches_per_sample) to
+ * samples. Google Benchmark itself sees whole samples, so its iteration count and min_time
+ * match the wall time spent. Returns the first error fn returned, with its message in err. */
 xpb_status xpb_gbench_measure(const char *name, xpb_timed_fn fn, void *user,
                               const xpb_gbench_config *cfg, xpb_samples *samples, xpb_error *err);
 

@@ -160,8 +160,8 @@ typedef struct launch_ctx {
     int batch; /* launches per timed sample */
 } launch_ctx;
 
-/* One timed sample: `batch` launches between the device timer's marks; returns the time per
- * launch. */
+/* One timed sample: `batch` launches between the device timer's marks; returns the sample's
+ * time (the caller divides by the batch). */
 static xpb_status timed_launch(void *user, double *seconds, xpb_error *err)
 {
     launch_ctx *l = user;
@@ -171,8 +171,6 @@ static xpb_status timed_launch(void *user, double *seconds, xpb_error *err)
         st = l->k->launch(l->dev->ctx, l->args, l->state, err);
     if (!st)
         st = b->timer_end(l->dev->ctx, seconds, err);
-    if (!st)
-        *seconds /= l->batch;
     return st;
 }
 
@@ -186,7 +184,7 @@ static xpb_status warm_up(launch_ctx *l, double seconds, xpb_error *err)
         xpb_status st = timed_launch(l, &dt, err);
         if (st)
             return st;
-        best = dt < best ? dt : best;
+        best = dt < best ? dt : best; /* batch is 1 during warm-up: dt is one launch */
         iters++;
     } while (iters < 3 || (xpb_clock_now() - t0 < seconds && iters < 1000));
     double want = best > 0 ? SAMPLE_TARGET_S / best : MAX_LAUNCHES_PER_SAMPLE;
@@ -320,8 +318,8 @@ static void run_kernel(xpb_device *dev, const xpb_kernel *k, const xpb_case *c,
     /* 2. time: warm-up, then Google Benchmark with the device timer; then end to end */
     if (!st && r->validation.passed && !cfg->validate_only) {
         launch_ctx l = {dev, k, args, state, 1};
-        xpb_gbench_config gc = {cfg->repetitions, cfg->min_time};
         st = warm_up(&l, cfg->warmup_time, &err);
+        xpb_gbench_config gc = {cfg->repetitions, cfg->min_time, l.batch};
         r->launches_per_sample = l.batch;
         if (!st)
             st = xpb_gbench_measure(c->id, timed_launch, &l, &gc, &r->kernel_samples, &err);

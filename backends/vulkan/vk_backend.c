@@ -16,6 +16,9 @@ static const xpb_kernel *const kernels[] = {
     &xpb_vulkan_rmsnorm,
     &xpb_vulkan_layernorm,
     &xpb_vulkan_rope,
+    &xpb_vulkan_gemm_tiled,
+    &xpb_vulkan_gemm_coopmat,
+    &xpb_vulkan_gemv,
     NULL,
 };
 

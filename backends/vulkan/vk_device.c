@@ -4,9 +4,11 @@
  *
  * Device extensions are enabled only when the device lists them (the loader hands out non-NULL
  * trampolines for missing ones): VK_KHR_push_descriptor (unless XPB_VULKAN_NO_PUSH_DESCRIPTOR=1,
- * which tests the descriptor-pool path) and VK_KHR_portability_subset where it must be.
+ * which tests the descriptor-pool path), VK_KHR_portability_subset where it must be, and
+ * VK_NV_cooperative_matrix with its features where vulkan/coopmat can use it (vk_coopmat.c).
  * XPB_VULKAN_MAX_GROUPS=N caps every grid at N workgroups, to exercise the kernels' grid-stride
  * loops on devices whose limit is never reached by the test sizes. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -35,23 +37,43 @@ static xpb_status create_device(vkb_ctx *c, xpb_error *err)
         .queueCount = 1,
         .pQueuePriorities = &priority,
     };
-    const char *exts[2];
+    const char *exts[3];
     uint32_t n_exts = 0;
     bool push = c->caps.ext_push_descriptor && !push_descriptor_disabled();
     if (push)
         exts[n_exts++] = VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME;
     if (c->caps.ext_portability_subset)
         exts[n_exts++] = "VK_KHR_portability_subset";
+    /* vulkan/coopmat: VK_NV_cooperative_matrix and the features its shader needs, only where
+     * vkb_coopmat_query found them all (vk_coopmat.c). */
+    vkb_coopmat_chain coopmat;
+    const char *coopmat_ext;
+    const void *next = vkb_coopmat_chain_init(c, &coopmat, NULL, &coopmat_ext);
+    if (coopmat_ext)
+        exts[n_exts++] = coopmat_ext;
     VkPhysicalDeviceFeatures features = {.shaderFloat64 = c->caps.float64};
     VkDeviceCreateInfo ci = {
         .sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO,
+        .pNext = next,
         .queueCreateInfoCount = 1,
         .pQueueCreateInfos = &qi,
         .enabledExtensionCount = n_exts,
         .ppEnabledExtensionNames = exts,
         .pEnabledFeatures = &features,
     };
-    VK_CHECK(c, err, vkCreateDevice(c->phys, &ci, NULL, &c->dev));
+    VkResult r = vkCreateDevice(c->phys, &ci, NULL, &c->dev);
+    if (r != VK_SUCCESS && r != VK_ERROR_DEVICE_LOST && coopmat_ext) {
+        /* Never lose the whole backend to vulkan/coopmat: retry without its extension (the last
+         * one) and features; coopmat then reports why it is unsupported. */
+        snprintf(c->coopmat.why, sizeof c->coopmat.why,
+                 "vkCreateDevice failed with VK_NV_cooperative_matrix enabled (%s)", vkb_result_name(r));
+        c->coopmat.nv = false;
+        ci.pNext = NULL;
+        ci.enabledExtensionCount = n_exts - 1;
+        r = vkCreateDevice(c->phys, &ci, NULL, &c->dev);
+    }
+    if (r != VK_SUCCESS)
+        return vkb_fail_vk(c, err, r, "vkCreateDevice(c->phys, &ci, NULL, &c->dev)", __FILE__, __LINE__);
     vkGetDeviceQueue(c->dev, c->caps.queue_family, 0, &c->queue);
     if (push) {
         c->push_descriptor = (PFN_vkCmdPushDescriptorSetKHR)vkGetDeviceProcAddr(
@@ -73,6 +95,7 @@ static xpb_status open_ctx(vkb_ctx *c, int device, xpb_error *err)
         return st;
     vkGetPhysicalDeviceMemoryProperties(c->phys, &c->mem_props);
     c->max_groups = max_groups(&c->caps);
+    vkb_coopmat_query(c);
     if ((st = create_device(c, err)) || (st = vkb_cmd_init(c, err)) || (st = vkb_timer_init(c, err)))
         return st;
     return vkb_validation_check(&c->validation, err);

@@ -6,11 +6,13 @@
  *   vk_validation.c  XPB_VULKAN_VALIDATION: the debug messenger and its record
  *   vk_instance.c    instance, physical-device list and order, probe / device_count / device_info
  *   vk_device.c      open / close: logical device, queue, command pool, fence, query pool
+ *   vk_coopmat.c     cooperative-matrix support (VK_NV_cooperative_matrix) and its features
  *   vk_buffer.c      device-local buffers, the host-visible staging buffer, upload / download
  *   vk_command.c     the open command buffer: barriers, submit + fence wait, synchronize
  *   vk_timer.c       timestamp queries (host clock when the queue has none)
  *   vk_pipeline.c    compute pipelines from embedded SPIR-V, descriptors, push constants, dispatch
- * Kernels: <op>.c + shaders/<op>.comp, with shared launch code per family in eltwise.c, rowop.c. */
+ * Kernels: <op>.c + shaders/<op>.comp, with shared launch code per family in eltwise.c, rowop.c,
+ * gemm_args.c. */
 #ifndef XPB_VK_INTERNAL_H
 #define XPB_VK_INTERNAL_H
 
@@ -129,6 +131,13 @@ struct xpb_buffer {
 
 typedef struct vkb_pipeline vkb_pipeline;
 
+/* Cooperative matrices for vulkan/coopmat (vk_coopmat.c). */
+typedef struct vkb_coopmat {
+    bool nv;         /* VK_NV_cooperative_matrix usable (fp16 16x16x16 -> fp32) and enabled */
+    bool khr_listed; /* VK_KHR_cooperative_matrix listed (unused: no GLSL for it in this glslc) */
+    char why[256];   /* why vulkan/coopmat cannot run, when !nv */
+} vkb_coopmat;
+
 /* What open() creates. One queue, one command buffer that collects launches until a call
  * waits (synchronize, upload, download, timer_end), one fence to wait on. */
 typedef struct vkb_ctx {
@@ -142,6 +151,7 @@ typedef struct vkb_ctx {
     VkQueue queue;
     bool lost;
     uint32_t max_groups; /* grid cap: maxComputeWorkGroupCount[0], or XPB_VULKAN_MAX_GROUPS */
+    vkb_coopmat coopmat;
 
     /* command recording (vk_command.c) */
     VkCommandPool cmd_pool;
@@ -174,6 +184,22 @@ typedef struct vkb_ctx {
 
 xpb_status vkb_open(int device, void **ctx, xpb_error *err);
 void vkb_close(void *ctx);
+
+/* ---- cooperative matrices (vk_coopmat.c) ---------------------------------------------------- */
+
+/* Fills c->coopmat from c->phys (extension list first, then features, properties and shapes).
+ * Call after the physical device is known and before the device is created. */
+void vkb_coopmat_query(vkb_ctx *c);
+/* Feature structures vkCreateDevice chains when c->coopmat.nv. */
+typedef struct vkb_coopmat_chain {
+    VkPhysicalDeviceCooperativeMatrixFeaturesNV cm;
+    VkPhysicalDeviceShaderFloat16Int8Features f16;
+    VkPhysicalDeviceVulkanMemoryModelFeatures mm;
+} vkb_coopmat_chain;
+/* When c->coopmat.nv: fills chain, links it in front of next and returns its head, and sets *ext
+ * to the extension to enable. Otherwise returns next and sets *ext to NULL. */
+const void *vkb_coopmat_chain_init(const vkb_ctx *c, vkb_coopmat_chain *chain, const void *next,
+                                   const char **ext);
 
 /* ---- buffers (vk_buffer.c) ------------------------------------------------------------------ */
 

@@ -19,6 +19,9 @@ extern const xpb_kernel xpb_vulkan_softmax;
 extern const xpb_kernel xpb_vulkan_rmsnorm;
 extern const xpb_kernel xpb_vulkan_layernorm;
 extern const xpb_kernel xpb_vulkan_rope;
+extern const xpb_kernel xpb_vulkan_gemm_tiled;
+extern const xpb_kernel xpb_vulkan_gemm_coopmat;
+extern const xpb_kernel xpb_vulkan_gemv;
 
 /* ---- elementwise (eltwise.c, shaders/eltwise.glsl) -------------------------------------------- */
 
@@ -54,5 +57,14 @@ xpb_status vkb_rowop_supports(void *ctx, const void *args, int n_params, xpb_err
 /* Records the dispatch of sh over args (xpb_rowop_args); rows = 0 records nothing. */
 xpb_status vkb_rowop_launch(void *ctx, const vkb_shader *sh, int n_params, const void *args,
                             xpb_error *err);
+
+/* ---- gemm / gemv (gemm_args.c; kernels tiled.c, coopmat.c, gemv.c) ------------------------------ */
+
+/* Sizes and bindings of a gemm or gemv case: XPB_ERR_USAGE for negative sizes, XPB_ERR_UNSUPPORTED
+ * for k = 0 or a matrix larger than maxStorageBufferRange. Reads no buffer (supports() calls it). */
+xpb_status vkb_gemm_check(vkb_ctx *c, const xpb_gemm_args *a, xpb_error *why);
+/* Bindings 0..3: A (m x k), B (k x n), c_in (c itself when beta == 0: never read), c (m x n).
+ * XPB_ERR_USAGE when beta != 0 and c_in has no buffer. */
+xpb_status vkb_gemm_bindings(const xpb_gemm_args *a, vkb_binding out[4], xpb_error *err);
 
 #endif

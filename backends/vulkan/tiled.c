@@ -1,0 +1,128 @@
+/* tiled.c - vulkan/tiled: fp32 GEMM with shared-memory tiles and register blocking, any M, N, K.
+ * Shader: shaders/tiled.comp (its header describes the algorithm).
+ *
+ * Configuration (specialization constants): BM x BN block tile, BK slice of K, TM x TN microtile
+ * per invocation, (BM/TM) * (BN/TN) invocations.
+ *   large: 128 x 128, 8 x 8 microtiles, 256 invocations, when there is at least one such tile
+ *          per compute unit (SM count from VK_NV_shader_sm_builtins, else 64 assumed);
+ *   small: 64 x 64, 4 x 4 microtiles, 256 invocations, otherwise (more workgroups for small C).
+ * BK is 16 when both shared-memory stages fit in maxComputeSharedMemorySize (NVIDIA: 48 KB, the
+ * large tile needs 33 KB), else 8 (lavapipe's 32 KB); 2 * BK * ((BM + 4) + BN) * 4 bytes in all.
+ * XPB_VULKAN_TILED=BMxBNxBK/TMxTN (e.g. 128x64x16/8x4) forces a configuration, for tuning on a new
+ * device; one the device cannot run is an error naming the rule it breaks. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "vk_ops.h"
+
+#define GROUP_M 8 /* row tiles that sweep the columns together (L2 reuse of B) */
+
+typedef struct tiled_push {
+    uint32_t m, n, k;
+    uint32_t tiles_m, tiles_n, group_m;
+    float alpha, beta;
+} tiled_push;
+
+static const uint32_t tiled_spv[] = {
+#include "tiled.spv.inc"
+};
+static const vkb_shader shader = VKB_SHADER("tiled", tiled_spv, 4, sizeof(tiled_push));
+
+typedef struct tiled_cfg {
+    uint32_t bm, bn, bk, tm, tn;
+} tiled_cfg;
+
+static uint32_t cfg_threads(const tiled_cfg *t) { return (t->bm / t->tm) * (t->bn / t->tn); }
+
+static uint64_t cfg_shared_bytes(const tiled_cfg *t)
+{
+    return 2ull * t->bk * ((t->bm + 4) + t->bn) * sizeof(float);
+}
+
+/* NULL when the device can run t; else the rule it breaks. */
+static const char *cfg_problem(const vkb_ctx *c, const tiled_cfg *t)
+{
+    const VkPhysicalDeviceLimits *lim = &c->caps.props.limits;
+    if (!t->bm || !t->bn || !t->bk || !t->tm || !t->tn || t->tm % 4 || t->tn % 4 || t->bk % 4 ||
+        t->bm % t->tm || t->bn % t->tn)
+        return "TM, TN, BK must be multiples of 4 that divide BM, BN";
+    uint32_t threads = cfg_threads(t);
+    if (threads > lim->maxComputeWorkGroupInvocations || threads > lim->maxComputeWorkGroupSize[0])
+        return "too many invocations per workgroup";
+    if ((t->bm * t->bk / 4) % threads || (t->bk * t->bn / 4) % threads)
+        return "each invocation must load whole vec4 units: BM*BK/4 and BK*BN/4 multiples of the invocations";
+    if (cfg_shared_bytes(t) > lim->maxComputeSharedMemorySize)
+        return "the two shared-memory stages exceed maxComputeSharedMemorySize";
+    return NULL;
+}
+
+static xpb_status choose(const vkb_ctx *c, const xpb_gemm_args *a, tiled_cfg *out, xpb_error *err)
+{
+    const char *env = getenv("XPB_VULKAN_TILED");
+    if (env && *env) {
+        tiled_cfg t;
+        if (sscanf(env, "%ux%ux%u/%ux%u", &t.bm, &t.bn, &t.bk, &t.tm, &t.tn) != 5)
+            return xpb_fail(err, XPB_ERR_USAGE, "XPB_VULKAN_TILED=%s: expected BMxBNxBK/TMxTN", env);
+        const char *why = cfg_problem(c, &t);
+        if (why)
+            return xpb_fail(err, XPB_ERR_USAGE, "XPB_VULKAN_TILED=%s: %s", env, why);
+        *out = t;
+        return XPB_OK;
+    }
+    uint64_t units = c->caps.sm_count ? c->caps.sm_count : 64;
+    uint64_t big_tiles = (uint64_t)((a->m + 127) / 128) * (uint64_t)((a->n + 127) / 128);
+    tiled_cfg t = big_tiles >= units ? (tiled_cfg){128, 128, 16, 8, 8} : (tiled_cfg){64, 64, 16, 4, 4};
+    if (cfg_problem(c, &t))
+        t.bk = 8;
+    if (cfg_problem(c, &t)) /* a small device: the small tile with the largest BK that fits */
+        t = (tiled_cfg){64, 64, 16, 4, 4};
+    const char *why = cfg_problem(c, &t);
+    if (why)
+        return xpb_fail(err, XPB_ERR_UNSUPPORTED,
+                        "vulkan/tiled: no tile configuration fits this device (%s)", why);
+    *out = t;
+    return XPB_OK;
+}
+
+static xpb_status supports(void *ctx, const void *args, xpb_error *why)
+{
+    vkb_ctx *c = ctx;
+    const xpb_gemm_args *a = args;
+    xpb_status st = vkb_gemm_check(c, a, why);
+    tiled_cfg t = {0, 0, 0, 0, 0};
+    return st ? st : choose(c, a, &t, why);
+}
+
+static xpb_status launch(void *ctx, const void *args, void *state, xpb_error *err)
+{
+    vkb_ctx *c = ctx;
+    const xpb_gemm_args *a = args;
+    (void)state;
+    tiled_cfg t = {0, 0, 0, 0, 0};
+    vkb_binding b[4];
+    xpb_status st;
+    if ((st = vkb_gemm_check(c, a, err)) || (st = choose(c, a, &t, err)))
+        return st;
+    if (a->m == 0 || a->n == 0)
+        return vkb_ctx_status(c, err);
+    if ((st = vkb_gemm_bindings(a, b, err)))
+        return st;
+    tiled_push push = {
+        .m = (uint32_t)a->m, .n = (uint32_t)a->n, .k = (uint32_t)a->k,
+        .tiles_m = (uint32_t)((a->m + t.bm - 1) / t.bm),
+        .tiles_n = (uint32_t)((a->n + t.bn - 1) / t.bn),
+        .group_m = GROUP_M,
+        .alpha = a->alpha, .beta = a->beta,
+    };
+    vkb_spec spec = {8, {cfg_threads(&t), t.bm, t.bn, t.bk, t.tm, t.tn, a->k % 4 == 0, a->n % 4 == 0}};
+    uint64_t tiles = (uint64_t)push.tiles_m * push.tiles_n;
+    return vkb_dispatch(c, &shader, &spec, b, &push, vkb_group_count(c, tiles), err);
+}
+
+const xpb_kernel xpb_vulkan_gemm_tiled = {
+    .op = XPB_OP_GEMM,
+    .variant = "tiled",
+    .precision = "fp32",
+    .supports = supports,
+    .launch = launch,
+};

@@ -1,0 +1,145 @@
+/* vk_coopmat.c - does the device have the cooperative matrices vulkan/coopmat needs, and the
+ * feature structures that enable them at device creation (vk_internal.h).
+ *
+ * vulkan/coopmat is written in GLSL with GL_NV_cooperative_matrix: Debian 12's glslc (glslang
+ * 11.13) has no GLSL for GL_KHR_cooperative_matrix, and its Vulkan headers (1.3.239) lack the KHR
+ * structures. So the kernel needs, on the device:
+ *   VK_NV_cooperative_matrix, its cooperativeMatrix feature, compute among
+ *   cooperativeMatrixSupportedStages, and a subgroup-scope fp16 x fp16 + fp32 -> fp32 shape of
+ *   16 x 16 x 16 (vkGetPhysicalDeviceCooperativeMatrixPropertiesNV);
+ *   shaderFloat16 (the fp16 matrix type) and vulkanMemoryModel (GL_NV_cooperative_matrix works
+ *   under the Vulkan memory model);
+ *   subgroups of 32 (the kernel gives each subgroup a 32-lane share of the tile).
+ * The extension's functions are looked up only when the device lists it: the loader returns a
+ * non-NULL trampoline for a missing one, and lavapipe crashes when it is called. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "vk_internal.h"
+
+#define KHR_COOPMAT "VK_KHR_cooperative_matrix"
+
+static void list_extensions(VkPhysicalDevice pd, bool *nv, bool *khr)
+{
+    uint32_t n = 0;
+    *nv = *khr = false;
+    if (vkEnumerateDeviceExtensionProperties(pd, NULL, &n, NULL) != VK_SUCCESS || n == 0)
+        return;
+    VkExtensionProperties *e = calloc(n, sizeof *e);
+    if (e && vkEnumerateDeviceExtensionProperties(pd, NULL, &n, e) >= VK_SUCCESS)
+        for (uint32_t i = 0; i < n; i++) {
+            *nv = *nv || strcmp(e[i].extensionName, VK_NV_COOPERATIVE_MATRIX_EXTENSION_NAME) == 0;
+            *khr = *khr || strcmp(e[i].extensionName, KHR_COOPMAT) == 0;
+        }
+    free(e);
+}
+
+/* Is there a subgroup fp16 x fp16 + fp32 -> fp32 16x16x16 shape? Lists the fp16 shapes in `seen`. */
+static bool has_shape(const vkb_ctx *c, char *seen, size_t seen_size)
+{
+    PFN_vkGetPhysicalDeviceCooperativeMatrixPropertiesNV get =
+        (PFN_vkGetPhysicalDeviceCooperativeMatrixPropertiesNV)vkGetInstanceProcAddr(
+            c->instance, "vkGetPhysicalDeviceCooperativeMatrixPropertiesNV");
+    uint32_t n = 0;
+    snprintf(seen, seen_size, "none");
+    if (!get || get(c->phys, &n, NULL) != VK_SUCCESS || n == 0)
+        return false;
+    VkCooperativeMatrixPropertiesNV *p = calloc(n, sizeof *p);
+    if (!p)
+        return false;
+    seen[0] = '\0';
+    for (uint32_t i = 0; i < n; i++)
+        p[i].sType = VK_STRUCTURE_TYPE_COOPERATIVE_MATRIX_PROPERTIES_NV;
+    bool found = false;
+    size_t len = 0;
+    if (get(c->phys, &n, p) >= VK_SUCCESS)
+        for (uint32_t i = 0; i < n; i++) {
+            const VkCooperativeMatrixPropertiesNV *q = &p[i];
+            if (q->AType != VK_COMPONENT_TYPE_FLOAT16_NV || q->BType != VK_COMPONENT_TYPE_FLOAT16_NV)
+                continue;
+            if (len + 32 < seen_size)
+                len += (size_t)snprintf(seen + len, seen_size - len, "%s%ux%ux%u->%s", len ? ", " : "",
+                                        q->MSize, q->NSize, q->KSize,
+                                        q->DType == VK_COMPONENT_TYPE_FLOAT32_NV ? "fp32" : "fp16");
+            found = found || (q->MSize == 16 && q->NSize == 16 && q->KSize == 16 &&
+                              q->CType == VK_COMPONENT_TYPE_FLOAT32_NV &&
+                              q->DType == VK_COMPONENT_TYPE_FLOAT32_NV && q->scope == VK_SCOPE_SUBGROUP_NV);
+        }
+    free(p);
+    if (!len)
+        snprintf(seen, seen_size, "none");
+    return found;
+}
+
+void vkb_coopmat_query(vkb_ctx *c)
+{
+    vkb_coopmat *m = &c->coopmat;
+    memset(m, 0, sizeof *m);
+    bool nv;
+    list_extensions(c->phys, &nv, &m->khr_listed);
+    if (!nv) {
+        snprintf(m->why, sizeof m->why, "%s",
+                 m->khr_listed ? "device has VK_KHR_cooperative_matrix but no VK_NV_cooperative_matrix (this "
+                                 "build's glslc has only the NV GLSL extension)"
+                               : "device has no VK_NV_cooperative_matrix / VK_KHR_cooperative_matrix");
+        return;
+    }
+    VkPhysicalDeviceVulkanMemoryModelFeatures mm = {
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_MEMORY_MODEL_FEATURES};
+    VkPhysicalDeviceShaderFloat16Int8Features f16 = {
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_FLOAT16_INT8_FEATURES, .pNext = &mm};
+    VkPhysicalDeviceCooperativeMatrixFeaturesNV cm = {
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_FEATURES_NV, .pNext = &f16};
+    VkPhysicalDeviceFeatures2 f2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &cm};
+    vkGetPhysicalDeviceFeatures2(c->phys, &f2);
+    VkPhysicalDeviceCooperativeMatrixPropertiesNV cp = {
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_PROPERTIES_NV};
+    VkPhysicalDeviceProperties2 p2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, .pNext = &cp};
+    vkGetPhysicalDeviceProperties2(c->phys, &p2);
+
+    char seen[160];
+    if (!cm.cooperativeMatrix || !(cp.cooperativeMatrixSupportedStages & VK_SHADER_STAGE_COMPUTE_BIT))
+        snprintf(m->why, sizeof m->why,
+                 "VK_NV_cooperative_matrix is listed but not usable in compute shaders");
+    /* Enabling the memory model device-wide changes the rules for every shader: the row-op
+     * shaders' device-scope barriers then need vulkanMemoryModelDeviceScope as well. */
+    else if (!f16.shaderFloat16 || !mm.vulkanMemoryModel || !mm.vulkanMemoryModelDeviceScope)
+        snprintf(m->why, sizeof m->why, "device has VK_NV_cooperative_matrix but no %s",
+                 !f16.shaderFloat16 ? "shaderFloat16"
+                 : !mm.vulkanMemoryModel ? "vulkanMemoryModel" : "vulkanMemoryModelDeviceScope");
+    else if (!has_shape(c, seen, sizeof seen))
+        snprintf(m->why, sizeof m->why,
+                 "VK_NV_cooperative_matrix has no subgroup fp16 x fp16 + fp32 16x16x16 shape "
+                 "(fp16 shapes: %s)", seen);
+    else if (c->caps.subgroup_size != 32)
+        snprintf(m->why, sizeof m->why,
+                 "vulkan/coopmat is laid out for subgroups of 32; this device's are %u",
+                 c->caps.subgroup_size);
+    else
+        m->nv = true;
+}
+
+const void *vkb_coopmat_chain_init(const vkb_ctx *c, vkb_coopmat_chain *chain, const void *next,
+                                   const char **ext)
+{
+    *ext = NULL;
+    memset(chain, 0, sizeof *chain);
+    if (!c->coopmat.nv)
+        return next;
+    chain->mm = (VkPhysicalDeviceVulkanMemoryModelFeatures){
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_MEMORY_MODEL_FEATURES,
+        .pNext = (void *)next,
+        .vulkanMemoryModel = VK_TRUE,
+        .vulkanMemoryModelDeviceScope = VK_TRUE};
+    chain->f16 = (VkPhysicalDeviceShaderFloat16Int8Features){
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_FLOAT16_INT8_FEATURES,
+        .pNext = &chain->mm,
+        .shaderFloat16 = VK_TRUE};
+    chain->cm = (VkPhysicalDeviceCooperativeMatrixFeaturesNV){
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_FEATURES_NV,
+        .pNext = &chain->f16,
+        .cooperativeMatrix = VK_TRUE};
+    *ext = VK_NV_COOPERATIVE_MATRIX_EXTENSION_NAME;
+    return &chain->cm;
+}
