@@ -13,7 +13,7 @@ static xpb_status copy_launch(void *ctx, const void *args_, void *state, xpb_err
     const float *x = v.x;
     float *out = v.out;
     const int64_t n = v.n;
-#pragma omp parallel for simd schedule(static) if (n >= XPB_CPU_PARALLEL_MIN)
+#pragma omp parallel for simd schedule(static) if (parallel : n >= XPB_CPU_PARALLEL_MIN)
     for (int64_t i = 0; i < n; i++)
         out[i] = x[i];
     return XPB_OK;

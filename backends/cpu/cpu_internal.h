@@ -75,7 +75,7 @@ typedef struct xpb_cpu_rope_view {
 xpb_status xpb_cpu_rope_resolve(const xpb_rope_args *a, xpb_cpu_rope_view *v, xpb_error *err);
 
 /* Work splitting. */
-/* [*begin, *end): part t of nt of [0, n), boundaries on multiples of 16 floats (one cache line). */
+/* [*begin, *end): part t of nt of [0, n), boundaries on multiples of 16 floats. */
 void xpb_cpu_chunk(int64_t n, int t, int nt, int64_t *begin, int64_t *end);
 /* [*r0, *r1): the rows the calling thread of an OpenMP team takes in whole-rows mode (a static,
  * contiguous share; all of [0, rows) outside a parallel region). */
@@ -83,25 +83,29 @@ void xpb_cpu_thread_rows(int64_t rows, int64_t *r0, int64_t *r1);
 
 /* Software prefetch for row ops. Hardware prefetchers follow demand misses, so while a row op
  * works on a row from cache (exponentials, normalization) memory sits idle. The passes that run
- * from cache therefore go in blocks of XPB_CPU_BLOCK floats and prefetch the same block of the
- * thread's next row: memory and arithmetic overlap (softmax +20-40% at 1000-4096 columns). */
+ * from cache therefore go in blocks of XPB_CPU_BLOCK floats and prefetch a matching part of the
+ * thread's next row, so that memory and arithmetic overlap (softmax +20-40% at 1000-4096
+ * columns). Of a long row only the first XPB_CPU_PREFETCH_MAX floats are prefetched (spread over
+ * the whole pass), so that the current row, its output and the prefetched part fit in L2. */
 #define XPB_CPU_BLOCK 256
-/* Longest row worth prefetching whole: the current row, its output and the next must stay in L2. */
-#define XPB_CPU_PREFETCH_MAX_COLS 32768
+#define XPB_CPU_PREFETCH_MAX 32768
 
-/* Row r + 1 of x (rows of cols floats) when it is the calling thread's next row (r + 1 < r1) and
- * short enough to prefetch; NULL otherwise. */
+/* Row r + 1 of x (rows of cols floats) when it is the calling thread's next row, else NULL. */
 static inline const float *xpb_cpu_next_row(const float *x, int64_t r, int64_t r1, int64_t cols)
 {
-    return r + 1 < r1 && cols <= XPB_CPU_PREFETCH_MAX_COLS ? x + (r + 1) * cols : NULL;
+    return r + 1 < r1 ? x + (r + 1) * cols : NULL;
 }
 
-/* Prefetches n floats at p (NULL: nothing) into L2, one request per 64-byte line. */
-static inline void xpb_cpu_prefetch(const float *p, int64_t n)
+/* Called for block [b, e) of a pass over a row of n floats: prefetches the matching part of
+ * next (the next row, or NULL) into L2, one request per 64-byte line. */
+static inline void xpb_cpu_prefetch_next(const float *next, int64_t b, int64_t e, int64_t n)
 {
-    if (p)
-        for (int64_t i = 0; i < n; i += 16)
-            __builtin_prefetch(p + i, 0, 2);
+    if (!next)
+        return;
+    int64_t span = n < XPB_CPU_PREFETCH_MAX ? n : XPB_CPU_PREFETCH_MAX;
+    int64_t pb = b * span / n, pe = e * span / n;
+    for (int64_t i = pb - pb % 16; i < pe; i += 16)
+        __builtin_prefetch(next + i, 0, 2);
 }
 
 /* Should a row op split each row over the team (few long rows) rather than give whole rows to

@@ -47,14 +47,14 @@ static double part_sumsq_dev(const float *x, int64_t n, double mean)
 }
 
 /* out = (x - mean) * rstd * w + b in float (mean and rstd rounded once from double),
- * prefetching the same span of next (the next row, or NULL) as it goes. */
+ * prefetching the next row (or NULL) as it goes. */
 static void part_norm(const float *x, const float *w, const float *b, float *out, int64_t n,
                       double mean, double rstd, const float *next)
 {
     const float mean_f = (float)mean, rstd_f = (float)rstd;
     for (int64_t k = 0; k < n; k += XPB_CPU_BLOCK) {
         int64_t e = k + XPB_CPU_BLOCK < n ? k + XPB_CPU_BLOCK : n;
-        xpb_cpu_prefetch(next ? next + k : NULL, e - k);
+        xpb_cpu_prefetch_next(next, k, e, n);
 #pragma omp simd
         for (int64_t i = k; i < e; i++)
             out[i] = (x[i] - mean_f) * rstd_f * w[i] + b[i];

@@ -24,13 +24,13 @@ static double part_sumsq(const float *x, int64_t n)
     return s;
 }
 
-/* out = x * r * w, prefetching the same span of next (the next row, or NULL) as it goes. */
+/* out = x * r * w, prefetching the next row (or NULL) as it goes. */
 static void part_scale(const float *x, const float *w, float *out, int64_t n, float r,
                        const float *next)
 {
     for (int64_t b = 0; b < n; b += XPB_CPU_BLOCK) {
         int64_t e = b + XPB_CPU_BLOCK < n ? b + XPB_CPU_BLOCK : n;
-        xpb_cpu_prefetch(next ? next + b : NULL, e - b);
+        xpb_cpu_prefetch_next(next, b, e, n);
 #pragma omp simd
         for (int64_t i = b; i < e; i++)
             out[i] = x[i] * r * w[i];

@@ -17,9 +17,7 @@
 /* (position, pair) entries per cos/sin table (2 x 64 KiB, in L2). A tile of x, applied for one
  * (batch, head), is 2 TILE contiguous floats: long runs for the hardware prefetcher. Measured at
  * DRAM-bound sizes, one thread: 2048 entries ran 10-20% slower, 65536 about 8% slower. */
-#ifndef TILE
 #define TILE 16384
-#endif
 
 typedef struct rope_tiling {
     int64_t half;      /* pairs per head_dim row                   */

@@ -28,12 +28,12 @@ static float part_max(const float *x, int64_t n)
     return m;
 }
 
-/* out = e^(x - m), prefetching the same span of next (the next row, or NULL) as it goes. */
+/* out = e^(x - m), prefetching the next row (or NULL) as it goes. */
 static void part_exp(const float *x, float *out, int64_t n, float m, const float *next)
 {
     for (int64_t b = 0; b < n; b += XPB_CPU_BLOCK) {
         int64_t e = b + XPB_CPU_BLOCK < n ? b + XPB_CPU_BLOCK : n;
-        xpb_cpu_prefetch(next ? next + b : NULL, e - b);
+        xpb_cpu_prefetch_next(next, b, e, n);
 #pragma omp simd
         for (int64_t i = b; i < e; i++)
             out[i] = xpb_cpu_expf(x[i] - m);
