@@ -43,13 +43,14 @@ static double bandwidth_roof(const xpb_run *run, const xpb_device *dev, char *so
 }
 
 /* Library variants are the measured roofs of GEMM: cuBLAS on NVIDIA GPUs, OpenBLAS on the CPU.
- * A variant consuming fp16 inputs is compared with cuBLAS on fp16 inputs, all others with the
- * strict fp32 library call. */
+ * A variant is compared with the library call of its own precision: fp16 inputs with
+ * cuBLAS on fp16 inputs, tf32 with cuBLAS TF32, fp32 with the strict fp32 call. */
 static bool is_library_for(const xpb_result *lib, const xpb_result *r)
 {
-    bool half = strncmp(r->precision, "fp16", 4) == 0;
-    if (half)
+    if (strncmp(r->precision, "fp16", 4) == 0)
         return strcmp(lib->variant, "cublas-fp16") == 0;
+    if (strncmp(r->precision, "tf32", 4) == 0)
+        return strcmp(lib->variant, "cublas-tf32") == 0;
     return strcmp(lib->variant, "cublas") == 0 || strcmp(lib->variant, "blas") == 0;
 }
 

@@ -91,7 +91,9 @@ static const char *cfg_problem(const vkb_ctx *c, const cm_cfg *t)
 static xpb_status choose(const vkb_ctx *c, cm_cfg *out, xpb_error *err)
 {
     const char *env = getenv("XPB_VULKAN_COOPMAT");
-    cm_cfg t = {128, 128, 32, 64, 64};
+    /* 64x32 per subgroup (8 subgroups): 189 TFLOP/s against 172 for 64x64 at 8192^3 on the
+     * H100 (2026-11-22 sweep, docs/performance.md). */
+    cm_cfg t = {128, 128, 32, 64, 32};
     if (env && *env) {
         if (sscanf(env, "%ux%ux%u/%ux%u", &t.bm, &t.bn, &t.bk, &t.wm, &t.wn) != 5)
             return xpb_fail(err, XPB_ERR_USAGE, "XPB_VULKAN_COOPMAT=%s: expected BMxBNxBK/WMxWN", env);
