@@ -23,8 +23,10 @@ def cell(c, metric):
     med = c["timing"]["kernel"]["median_s"] * 1e6
     if metric == "gflops":
         pct = t.get("pct_of_library")
-        extra = f" ({pct:.0f}% of {t.get('library_variant', 'lib')})" if pct else ""
-        return f"{med:.1f} us, {t['gflops']:.0f} GFLOP/s{extra}"
+        if c["op"] == "gemv":  # bandwidth-bound: GB/s and % of the copy roof
+            return f"{t['gbps']:.0f} GB/s ({t.get('pct_of_roof') or 0:.0f}% roof)"
+        extra = f" ({pct:.0f}%)" if pct else ""
+        return f"{t['gflops'] / 1000:.2f}{extra}"
     pct = t.get("pct_of_roof") or 0
     return f"{med:.1f} us, {t['gbps']:.0f} GB/s ({pct:.0f}%)"
 
@@ -53,4 +55,7 @@ def main():
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except BrokenPipeError:  # piped into head
+        sys.exit(0)
