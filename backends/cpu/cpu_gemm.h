@@ -14,7 +14,8 @@ typedef struct xpb_cpu_gemm_view {
 /* Checks sizes (1..2^31 per matrix) and that every view lies inside its buffer. */
 xpb_status xpb_cpu_gemm_resolve(const xpb_gemm_args *a, xpb_cpu_gemm_view *v, xpb_error *err);
 
-/* c = c_in (beta != 0) before an in-place BLAS call; no-op when beta == 0. */
-void xpb_cpu_gemm_copy_c(const xpb_cpu_gemm_view *v);
+/* For in-place BLAS calls (c = alpha A B + beta c): resolves the views, then copies c_in to c
+ * when beta != 0. */
+xpb_status xpb_cpu_gemm_begin_inplace(const void *args, xpb_cpu_gemm_view *v, xpb_error *err);
 
 #endif

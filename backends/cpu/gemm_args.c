@@ -29,8 +29,10 @@ xpb_status xpb_cpu_gemm_resolve(const xpb_gemm_args *a, xpb_cpu_gemm_view *v, xp
     return XPB_OK;
 }
 
-void xpb_cpu_gemm_copy_c(const xpb_cpu_gemm_view *v)
+xpb_status xpb_cpu_gemm_begin_inplace(const void *args, xpb_cpu_gemm_view *v, xpb_error *err)
 {
-    if (v->beta != 0)
+    xpb_status st = xpb_cpu_gemm_resolve(args, v, err);
+    if (st == XPB_OK && v->beta != 0)
         xpb_cpu_memcpy(v->c, v->c_in, (size_t)(v->m * v->n) * sizeof(float));
+    return st;
 }

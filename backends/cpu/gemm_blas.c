@@ -8,10 +8,9 @@ static xpb_status gemm_blas_launch(void *ctx, const void *args, void *state, xpb
     (void)ctx;
     (void)state;
     xpb_cpu_gemm_view v;
-    xpb_status st = xpb_cpu_gemm_resolve(args, &v, err);
+    xpb_status st = xpb_cpu_gemm_begin_inplace(args, &v, err);
     if (st)
         return st;
-    xpb_cpu_gemm_copy_c(&v);
     cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (blasint)v.m, (blasint)v.n, (blasint)v.k, v.alpha,
                 v.a, (blasint)v.k, v.b, (blasint)v.n, v.beta, v.c, (blasint)v.n);
     return XPB_OK;
@@ -23,10 +22,9 @@ static xpb_status gemv_blas_launch(void *ctx, const void *args, void *state, xpb
     (void)ctx;
     (void)state;
     xpb_cpu_gemm_view v;
-    xpb_status st = xpb_cpu_gemm_resolve(args, &v, err);
+    xpb_status st = xpb_cpu_gemm_begin_inplace(args, &v, err);
     if (st)
         return st;
-    xpb_cpu_gemm_copy_c(&v);
     cblas_sgemv(CblasRowMajor, CblasTrans, (blasint)v.k, (blasint)v.n, v.alpha, v.b, (blasint)v.n, v.a, 1,
                 v.beta, v.c, 1);
     return XPB_OK;
