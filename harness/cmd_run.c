@@ -45,6 +45,8 @@ static void usage(FILE *f)
             "                      .npy with a JSON sidecar (docs/reports.md); a case that fails\n"
             "                      validation is dumped anyway: to DIR, else OUT.dump/ beside --out,\n"
             "                      else ./xpubench-dump/\n"
+            "  --power             sample board power (NVML, CUDA devices) during the timed launches:\n"
+            "                      results carry average/max watts and GFLOP/s and GB/s per watt\n"
             "  --inject-fault KIND self-test of the checker: corrupt each output after the run\n"
             "                      (value | unwritten | guard); every case must then fail (exit 1)\n");
 }
@@ -109,7 +111,7 @@ static int parse_double(const char *flag, const char *s, double lo, double hi, d
 static int parse_args(int argc, char **argv, run_opts *o)
 {
     enum { O_BACKEND = 256, O_WORKLOAD, O_FILTER, O_PRESET, O_SIZE, O_REPS, O_MINTIME, O_WARMUP,
-           O_SEED, O_OUT, O_CSV, O_MD, O_VONLY, O_VALIDATE, O_FAULT, O_HELP, O_DUMP };
+           O_SEED, O_OUT, O_CSV, O_MD, O_VONLY, O_VALIDATE, O_FAULT, O_HELP, O_DUMP, O_POWER };
     static const struct option opts[] = {
         {"backend", required_argument, 0, O_BACKEND}, {"workload", required_argument, 0, O_WORKLOAD},
         {"filter", required_argument, 0, O_FILTER},   {"preset", required_argument, 0, O_PRESET},
@@ -119,7 +121,8 @@ static int parse_args(int argc, char **argv, run_opts *o)
         {"csv", required_argument, 0, O_CSV},         {"markdown", required_argument, 0, O_MD},
         {"validate-only", no_argument, 0, O_VONLY},   {"validate", required_argument, 0, O_VALIDATE},
         {"inject-fault", required_argument, 0, O_FAULT}, {"help", no_argument, 0, O_HELP},
-        {"dump", required_argument, 0, O_DUMP},       {0, 0, 0, 0}};
+        {"dump", required_argument, 0, O_DUMP},       {"power", no_argument, 0, O_POWER},
+        {0, 0, 0, 0}};
     int c, rc = 0;
     double d = 0;
     int64_t v = 0;
@@ -158,6 +161,7 @@ static int parse_args(int argc, char **argv, run_opts *o)
         case O_MD: o->markdown = optarg; break;
         case O_VONLY: o->cfg.validate_only = true; break;
         case O_DUMP: o->cfg.dump_dir = optarg; break;
+        case O_POWER: o->cfg.power = true; break;
         case O_VALIDATE:
             if (strcmp(optarg, "full") != 0 && strcmp(optarg, "sampled") != 0)
                 rc = xpb_cli_error(XPB_EXIT_USAGE, "bad --validate '%s' (full or sampled)", optarg);

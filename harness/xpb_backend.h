@@ -82,6 +82,11 @@ typedef struct xpb_backend_i {
     /* Waits for the work since timer_begin and returns its device time in seconds. */
     xpb_status (*timer_end)(void *ctx, double *seconds, xpb_error *err);
 
+    /* Optional (NULL = no power readings): the board's power draw now, in watts. Called from a
+     * sampling thread while kernels run, so it must not use the ctx's stream or queue.
+     * XPB_ERR_UNAVAILABLE with the reason when no sensor can be read (e.g. no NVML). */
+    xpb_status (*power_watts)(void *ctx, double *watts, xpb_error *err);
+
     const xpb_kernel *const *kernels; /* NULL-terminated list */
 } xpb_backend_i;
 

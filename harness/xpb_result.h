@@ -46,6 +46,11 @@ typedef struct xpb_result {
     xpb_samples e2e_samples;    /* host clock: upload + launch + sync + download */
     xpb_stats e2e;
     double upload_s, download_s; /* median host time of the input uploads / output download */
+    /* --power: board power sampled while the timed launches ran */
+    bool power_sampled;
+    double power_avg_w, power_max_w;
+    int power_samples;
+    char power_note[160];        /* why there is no reading, when --power was asked for */
     uint64_t upload_bytes, download_bytes;
     /* derived (xpb_runner_derive) */
     double gbps, gflops;     /* from the median kernel time */

@@ -124,6 +124,15 @@ static cJSON *case_json(const xpb_result *r)
         cJSON_AddNumberToObject(x, "upload_bytes", (double)r->upload_bytes);
         add_num(x, "download_s", r->download_s);
         cJSON_AddNumberToObject(x, "download_bytes", (double)r->download_bytes);
+        if (r->power_sampled) {
+            cJSON *pw = cJSON_AddObjectToObject(o, "power");
+            add_num(pw, "avg_w", r->power_avg_w);
+            add_num(pw, "max_w", r->power_max_w);
+            cJSON_AddNumberToObject(pw, "samples", r->power_samples);
+            cJSON_AddStringToObject(pw, "source", "board power (NVML), sampled every 10 ms during the timed launches");
+        } else if (r->power_note[0]) {
+            cJSON_AddStringToObject(cJSON_AddObjectToObject(o, "power"), "unavailable", r->power_note);
+        }
         cJSON *th = cJSON_AddObjectToObject(o, "throughput");
         add_num(th, "gbps", r->gbps);
         add_num(th, "gflops", r->gflops);
@@ -136,6 +145,10 @@ static cJSON *case_json(const xpb_result *r)
                 add_num(th, "pct_of_library", r->pct_of_library);
                 cJSON_AddStringToObject(th, "library_variant", r->library_variant);
             }
+        }
+        if (r->power_sampled && r->power_avg_w > 0) {
+            add_num(th, "gflops_per_watt", r->gflops / r->power_avg_w);
+            add_num(th, "gbps_per_watt", r->gbps / r->power_avg_w);
         }
         if (r->speedup_vs_cpu > 0)
             add_num(th, "speedup_vs_cpu", r->speedup_vs_cpu);
@@ -200,6 +213,7 @@ static cJSON *run_json(const xpb_run *run, const xpb_run_meta *m)
     cJSON_AddNumberToObject(c, "min_time_s", m->cfg->min_time);
     cJSON_AddNumberToObject(c, "warmup_s", m->cfg->warmup_time);
     cJSON_AddBoolToObject(c, "validate_only", m->cfg->validate_only);
+    cJSON_AddBoolToObject(c, "power", m->cfg->power);
     cJSON_AddStringToObject(c, "validation", m->cfg->sampled ? "sampled" : "full");
     cJSON_AddItemToObject(root, "system", system_json(run, m));
     cJSON *cases = cJSON_AddArrayToObject(root, "cases");

@@ -10,6 +10,7 @@
 #include "gbench_shim.h"
 #include "xpb_clock.h"
 #include "xpb_dump.h"
+#include "xpb_power.h"
 #include "xpb_progress.h"
 #include "xpb_sysinfo.h"
 
@@ -321,8 +322,13 @@ static void run_kernel(xpb_device *dev, const xpb_kernel *k, const xpb_case *c,
         st = warm_up(&l, cfg->warmup_time, &err);
         xpb_gbench_config gc = {cfg->repetitions, cfg->min_time, l.batch};
         r->launches_per_sample = l.batch;
+        xpb_power_sampler power = {0};
+        if (!st && cfg->power)
+            xpb_power_start(&power, dev);
         if (!st)
             st = xpb_gbench_measure(c->id, timed_launch, &l, &gc, &r->kernel_samples, &err);
+        if (cfg->power)
+            xpb_power_stop(&power, r);
         r->kernel = xpb_stats_compute(r->kernel_samples.v, r->kernel_samples.n);
         if (!st)
             st = measure_e2e(&cb, &l, cfg->e2e_iterations, r, &err);

@@ -71,15 +71,20 @@ def _status_counts(run):
     return ", ".join(f"{n} {s}" for s, n in sorted(counts.items())) or "no cases"
 
 
-def runs_table(runs):
+def runs_table(runs, current_cases=()):
+    shown = {}
+    for c in current_cases:
+        shown[id(c.run)] = shown.get(id(c.run), 0) + 1
     rows = []
     for r in sorted(runs, key=lambda r: (r.hostname, r.created_utc)):
         devices = "; ".join(f"{d.get('id', '?')}: {d.get('name', '')} ({d.get('driver', '') or d.get('runtime', '')})"
                             for d in r.devices.values())
         build = " ".join(f"{k}={v}" for k, v in sorted(r.build.items()))
         rows.append([r.hostname, r.name, r.created_utc, f"{r.version} {r.git_commit}", build,
-                     str(r.config.get("preset", "")), r.system.get("cpu_model", ""), devices, _status_counts(r)])
-    return table(["host", "file", "created (UTC)", "xpubench", "build", "preset", "CPU", "devices", "cases"], rows)
+                     str(r.config.get("preset", "")), r.system.get("cpu_model", ""), devices, _status_counts(r),
+                     f"{shown.get(id(r), 0)} of {len(r.cases)}"])
+    return table(["host", "file", "created (UTC)", "xpubench", "build", "preset", "CPU", "devices", "cases",
+                  "in the plots"], rows)
 
 
 def problems_table(cases):
@@ -87,9 +92,9 @@ def problems_table(cases):
     if not bad:
         return "<p>Every case validated.</p>"
     cls = {"failed-validation": "bad", "error": "bad"}
-    rows = [[c.run.hostname, c.id, c.device, c.variant, (c.status, cls.get(c.status, "na")), c.message]
+    rows = [[c.run.hostname, c.run.name, c.id, c.device, c.variant, (c.status, cls.get(c.status, "na")), c.message]
             for c in sorted(bad, key=lambda c: (c.status, c.id))]
-    return table(["host", "case", "device", "variant", "status", "reason"], rows)
+    return table(["host", "file", "case", "device", "variant", "status", "reason"], rows)
 
 
 def render(title, runs, current_cases, sections):
@@ -97,8 +102,10 @@ def render(title, runs, current_cases, sections):
     out = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
            f"<title>{escape(title)}</title><style>{CSS}</style></head><body>",
            f"<h1>{escape(title)}</h1>",
-           f'<p class="meta">{len(runs)} results file(s); plots show the latest run of each host. '
-           f'<span id="imgcheck"></span></p>', "<h2>Runs</h2>", runs_table(runs),
+           f'<p class="meta">{len(runs)} results file(s). Plots and tables show the current results of each host: '
+           f'for every case, device and variant, the result from the newest file that has it (files that '
+           f'cover different workloads combine; "in the plots" below counts what each file contributes). '
+           f'<span id="imgcheck"></span></p>', "<h2>Runs</h2>", runs_table(runs, current_cases),
            "<h2>Cases that did not pass</h2>",
            "<p>Failed, unsupported, errored and skipped cases have no speed: they are listed here and in "
            "the tables, never drawn as zero.</p>", problems_table(current_cases)]

@@ -111,10 +111,15 @@ def _when(run):
         return None
 
 
+def _result(c):
+    return (c.status, c.median_s if c.timed_ok else None)
+
+
 def history(canvas, runs):
-    """For each host with two or more runs: per op, one small panel per case with the median
-    time of each device/variant over time, relative to its first run (the table has the times).
-    Runs where a case failed or did not run are marked with a red x."""
+    """For each host: every (case, device, variant) that two or more of its files hold with
+    different results (a key in one file only has no history); per op, one small panel per case
+    with the median time of each device/variant over those files, relative to its first (the table
+    has the times). Files where a case failed or did not run are marked with a red x."""
     figs = []
     hosts = defaultdict(list)
     for r in runs:
@@ -123,22 +128,32 @@ def history(canvas, runs):
         rs = sorted(rs, key=lambda r: r.created_utc)
         if len(rs) < 2:
             continue
-        whens = [_when(r) for r in rs]
-        xs = whens if all(whens) else list(range(len(rs)))  # run order when a date is missing
-        per_case = defaultdict(dict)  # (op, id) -> {(device, variant): [case or None per run]}
+        series = defaultdict(lambda: [None] * len(rs))  # (op, id, device, variant) -> case or None per run
         for i, r in enumerate(rs):
             for c in r.cases:
-                per_case[(c.op_key, c.id)].setdefault((c.device, c.variant), [None] * len(rs))[i] = c
-        by_op = defaultdict(list)
-        for (op, cid), series in sorted(per_case.items()):
-            by_op[op].append((cid, series))
-        for op, items in sorted(by_op.items()):
+                series[(c.op_key, c.id, c.device, c.variant)][i] = c
+        by_op = defaultdict(lambda: defaultdict(dict))  # op -> id -> {(device, variant): [case or None]}
+        same = defaultdict(int)  # op -> keys held by several files with identical results (not drawn)
+        for (op, cid, device, variant), cs in sorted(series.items()):
+            present = [c for c in cs if c is not None]
+            if len(present) >= 2 and len({_result(c) for c in present}) > 1:
+                by_op[op][cid][(device, variant)] = cs
+            elif len(present) >= 2:
+                same[op] += 1
+        for op, per_case in sorted(by_op.items()):
+            items = sorted(per_case.items())
+            used = [i for i in range(len(rs)) if any(cs[i] is not None for _, ser in items for cs in ser.values())]
+            ors = [rs[i] for i in used]
+            whens = [_when(r) for r in ors]
+            xs = whens if all(whens) else list(range(len(ors)))  # file order when a date is missing
+            items = [(cid, {k: [cs[i] for i in used] for k, cs in ser.items()}) for cid, ser in items]
             for part in range(0, len(items), MAX_PANELS):
-                figs.append(_history_figure(canvas, host, op, items[part:part + MAX_PANELS], xs, rs, part))
+                figs.append(_history_figure(canvas, host, op, items[part:part + MAX_PANELS], xs, ors, part,
+                                            same[op] if part == 0 else 0))
     return figs
 
 
-def _history_figure(canvas, host, op, items, xs, rs, part):
+def _history_figure(canvas, host, op, items, xs, rs, part, same=0):
     cols = min(3, len(items))
     nrows = (len(items) + cols - 1) // cols
     fig, axes = plt.subplots(nrows, cols, figsize=(4.2 * cols, 3.0 * nrows + 0.4), squeeze=False,
@@ -169,5 +184,8 @@ def _history_figure(canvas, host, op, items, xs, rs, part):
     title = f"history: {op} on {host}"
     fig.suptitle(title)
     png, svg = canvas.save(fig, f"history_{host}_{op}_{part}")
-    headers = ["case", "device", "variant"] + [r.created_utc or r.name for r in rs]
-    return Figure(title, png, svg, headers, rows, "a red x marks a run where the case failed or did not run")
+    headers = ["case", "device", "variant"] + [f"{r.created_utc} {r.name}".strip() for r in rs]
+    note = ("a red x marks a file where the case failed or did not run; - in the table: the file does not have "
+            "the case") + (f"; {same} device/variant results identical in every file that has them are left out"
+                           if same else "")
+    return Figure(title, png, svg, headers, rows, note)

@@ -2,7 +2,7 @@
 
 from collections import defaultdict
 
-from figures import (Figure, compute_heavy, fmt_num, fmt_time, new_figure, not_drawn_note,
+from figures import (Figure, compute_heavy, fmt_num, fmt_time, new_figure, not_drawn_note, plt,
                      series_label, status_cell)
 
 
@@ -27,12 +27,24 @@ def throughput(canvas, cases, many_hosts):
         ok = [c for c in cs if c.timed_ok and c.elements]
         gflops = compute_heavy(ok)
         metric = "GFLOP/s" if gflops else "GB/s"
+        precisions = len({c.precision for c in cs}) > 1
+        library = any(c.pct_of_library is not None for c in cs)
         rows = []
         for c in sorted(cs, key=lambda c: (c.elements or 0, c.device, c.variant)):
-            val = (c.gflops if gflops else c.gbps) if c.timed_ok else None
-            rows.append([c.size_label, c.device, c.variant, status_cell(c), fmt_time(c.median_s if c.timed_ok else None),
-                         fmt_num(val), fmt_num(c.pct_of_roof if c.timed_ok else None)])
-        headers = ["size", "device", "variant", "status", "median", metric, "% of roof"]
+            t = c.timed_ok
+            val = (c.gflops if gflops else c.gbps) if t else None
+            # for compute-heavy ops the bandwidth roof says little: show the share of the fp32 peak
+            pct = (c.pct_of_peak_fp32 if gflops else c.pct_of_roof) if t else None
+            row = [c.size_label, c.device, c.variant] + ([c.precision or "-"] if precisions else [])
+            row += [status_cell(c), fmt_time(c.median_s if t else None), fmt_num(val), fmt_num(pct)]
+            if library:
+                row.append(f"{fmt_num(c.pct_of_library)} of {c.library_variant}"
+                           if t and c.pct_of_library is not None and c.library_variant else
+                           fmt_num(c.pct_of_library if t else None))
+            rows.append(row)
+        headers = ["size", "device", "variant"] + (["precision"] if precisions else []) + [
+            "status", "median", metric, "% of fp32 peak" if gflops else "% of roof"] + (
+            ["% of library"] if library else [])
         if not ok:
             figs.append(Figure(f"{op}: throughput", None, None, headers, rows, "no validated, timed case"))
             continue
@@ -62,10 +74,12 @@ def speedup(canvas, cases, many_hosts):
         pts = [c for c in gpu if c.timed_ok and c.speedup_vs_cpu and c.elements]
         if not gpu:
             continue
+        other = any(c.speedup_cpu_from for c in gpu)
         rows = [[c.size_label, c.device, c.variant, status_cell(c),
-                 fmt_num(c.speedup_vs_cpu) if c.timed_ok else "-"]
+                 fmt_num(c.speedup_vs_cpu) if c.timed_ok else "-"] +
+                ([f"CPU result from {c.speedup_cpu_from}" if c.speedup_cpu_from else "same file"] if other else [])
                 for c in sorted(gpu, key=lambda c: (c.elements or 0, c.device, c.variant))]
-        headers = ["size", "device", "variant", "status", "speedup vs cpu"]
+        headers = ["size", "device", "variant", "status", "speedup vs cpu"] + (["CPU result"] if other else [])
         if not pts:
             figs.append(Figure(f"{op}: speedup against the CPU", None, None, headers, rows,
                                "no speedup: the run has no validated CPU result for these cases"))
@@ -82,63 +96,135 @@ def speedup(canvas, cases, many_hosts):
         ax.set_title(f"{op}: speedup against the fastest CPU variant")
         ax.legend(fontsize="small")
         png, svg = canvas.save(fig, f"speedup_{op}")
-        figs.append(Figure(f"{op}: speedup against the CPU", png, svg, headers, rows, not_drawn_note(gpu)))
+        nocpu = sum(1 for c in gpu if c.timed_ok and not c.speedup_vs_cpu)
+        note = "; ".join(x for x in (not_drawn_note(gpu), f"{nocpu} GPU results without a CPU result of the same "
+                                     "case (no speedup, -)" if nocpu else "") if x)
+        figs.append(Figure(f"{op}: speedup against the CPU", png, svg, headers, rows, note))
     return figs
 
 
-def _device_roofs(run_cases, run, device):
-    """(bandwidth roof GB/s and its source, compute roof GFLOP/s or None)."""
-    roofs = [c.roof_gbps for c in run_cases if c.roof_gbps]
-    bw = max(roofs) if roofs else None
-    src = "measured copy" if bw else None
-    if not bw:
-        peak = run.devices.get(device, {}).get("peak_gbps")
-        if isinstance(peak, (int, float)) and peak > 0:
-            bw, src = float(peak), "datasheet"
-    peak = run.device_peak_gflops(device)
-    return bw, src, (peak if peak and peak > 0 else None)
+MEASURED_SKIP = ("", "datasheet", "unknown")
+PRECISION_MARKERS = {"fp32": "o", "tf32": "^", "fp16-fp32acc": "s", "fp16": "s", "bf16": "D"}
+
+
+def _device_info(runs, device):
+    """The device's entry in the newest file that lists it."""
+    for r in sorted(runs, key=lambda r: r.created_utc, reverse=True):
+        if device in r.devices:
+            return r.devices[device]
+    return {}
+
+
+def _pos(v):
+    return float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) and v > 0 else None
+
+
+def _device_roofs(cs, runs, device):
+    """(bandwidth roof GB/s, its label, fp32 peak GFLOP/s or None, where the peak came from).
+    The bandwidth roof: the best measured throughput.roof_gbps of the device's cases (the copy op),
+    else their datasheet roof, else the device's datasheet peak_gbps. The peak: the device's
+    peak_gflops_fp32, else (a Vulkan device reports 0) that of a device with the same name on the
+    same host that has one (the same GPU through CUDA)."""
+    measured = [(c.roof_gbps, c.roof_source) for c in cs
+                if c.roof_gbps and c.roof_gbps > 0 and c.roof_source.strip().lower() not in MEASURED_SKIP]
+    sheet = [(c.roof_gbps, "datasheet") for c in cs if c.roof_gbps and c.roof_gbps > 0 and
+             c.roof_source.strip().lower() == "datasheet"]
+    info = _device_info(runs, device)
+    bw, src = None, None
+    if measured:
+        bw, s = max(measured)
+        src = f"measured: {s}"
+    elif sheet:
+        bw, src = max(sheet)
+    elif _pos(info.get("peak_gbps")):
+        bw, src = _pos(info.get("peak_gbps")), "datasheet"
+    peak, peak_from = _pos(info.get("peak_gflops_fp32")), ""
+    if not peak and info.get("name"):
+        for r in sorted(runs, key=lambda r: r.created_utc, reverse=True):
+            same = [(0 if d.get("backend") == "cuda" else 1, i, d) for i, d in r.devices.items()
+                    if i != device and d.get("name") == info.get("name") and _pos(d.get("peak_gflops_fp32"))]
+            if same:
+                _, other, d = min(same, key=lambda t: t[:2])
+                peak, peak_from = _pos(d.get("peak_gflops_fp32")), other
+                break
+    return bw, src, peak, peak_from
 
 
 def roofline(canvas, cases):
-    """One roofline per device: achieved GFLOP/s against flops per byte, under the measured
-    bandwidth roof (throughput.roof_gbps) and the compute roof (devices[].peak_gflops_fp32)."""
+    """One roofline per device (the current results of its host, from every file): achieved GFLOP/s
+    against flops per byte, log-log, under min(bandwidth roof x intensity, fp32 peak). Points of
+    tensor-core variants (tf32, fp16) may lie above the fp32 peak: the y range takes them in and
+    the legend names each op, variant and precision."""
     figs = []
     groups = defaultdict(list)
     for c in cases:
-        groups[(c.run.hostname, c.device, c.run)].append(c)
-    for (host, device, run), cs in sorted(groups.items(), key=lambda kv: kv[0][:2]):
+        groups[(c.run.hostname, c.device)].append(c)
+    for (host, device), cs in sorted(groups.items()):
+        runs = list({id(c.run): c.run for c in cases if c.run.hostname == host}.values())
         pts = [c for c in cs if c.timed_ok and c.intensity and c.achieved_gflops]
-        bw, src, peak = _device_roofs(cs, run, device)
-        title = f"roofline: {host} {run.device_label(device)}"
-        rows = [[c.id, c.variant, fmt_num(c.intensity), fmt_num(c.achieved_gflops),
-                 fmt_num(min(bw * c.intensity, peak or float("inf")) if bw else None)] for c in pts]
-        headers = ["case", "variant", "flops/byte", "GFLOP/s", "roof GFLOP/s"]
+        bw, src, peak, peak_from = _device_roofs(cs, runs, device)
+        name = _device_info(runs, device).get("name", "")
+        title = f"roofline: {host} {device} {name}".strip()
+
+        def roof(x):
+            return min(bw * x, peak) if bw and peak else bw * x if bw else peak
+
+        rows = [[c.id, c.variant, c.precision or "-", fmt_num(c.intensity), fmt_num(c.achieved_gflops),
+                 fmt_num(roof(c.intensity)),
+                 fmt_num(100 * c.achieved_gflops / roof(c.intensity) if roof(c.intensity) else None)]
+                for c in sorted(pts, key=lambda c: (c.op_key, c.intensity, c.variant))]
+        headers = ["case", "variant", "precision", "flops/byte", "GFLOP/s", "roof GFLOP/s", "% of roof"]
         skipped = sum(1 for c in cs if c.timed_ok and not c.intensity)
-        note = not_drawn_note(cs)
+        notes = [not_drawn_note(cs)]
         if skipped:
-            note = (note + "; " if note else "") + f"{skipped} cases without flops (copy) have no intensity"
+            notes.append(f"{skipped} cases without flops (copy) have no intensity")
+        if peak_from:
+            notes.append(f"{device} reports no fp32 peak: the peak of {peak_from} (same GPU: {name}) is used")
+        elif not peak:
+            notes.append("no fp32 peak known for this device: bandwidth roof only")
+        if not bw:
+            notes.append("no bandwidth roof known for this device")
+        above = [c for c in pts if peak and c.achieved_gflops > peak]
+        if above:
+            precs = ", ".join(sorted({c.precision or c.variant for c in above}))
+            notes.append(f"{len(above)} points above the fp32 peak ({precs}: tensor cores, not bound by it)")
+        note = "; ".join(n for n in notes if n)
         if not pts:
             figs.append(Figure(title, None, None, headers, rows, note or "no case with flops"))
             continue
-        fig, ax = new_figure()
+        fig, ax = new_figure(10.0, 5.6)
         xs = [c.intensity for c in pts]
+        ys = [c.achieved_gflops for c in pts]
         lo, hi = min(xs) / 4, max(xs) * 4
         if bw and peak:
-            hi = max(hi, peak / bw * 4)
-        grid = [lo * (hi / lo) ** (i / 200) for i in range(201)]
+            lo, hi = min(lo, peak / bw / 16), max(hi, peak / bw * 4)
+        grid = [lo * (hi / lo) ** (i / 400) for i in range(401)]
         if bw:
-            ax.plot(grid, [min(bw * x, peak or float("inf")) for x in grid], color="black",
-                    label=f"roof: {bw:.4g} GB/s ({src})" + (f", {peak:.4g} GFLOP/s peak" if peak else ""))
-        elif peak:
-            ax.axhline(peak, color="black", label=f"compute roof {peak:.4g} GFLOP/s")
-        for op, ser in sorted(_by_op(pts).items()):
-            ax.scatter([c.intensity for c in ser], [c.achieved_gflops for c in ser], label=op, zorder=3)
+            ax.plot(grid, [roof(x) for x in grid], color="black", linewidth=1.5,
+                    label=f"roof: {bw:.4g} GB/s x intensity ({src})")
+        if peak:
+            ax.plot([], [], " ", label=f"fp32 peak {peak:.4g} GFLOP/s" +
+                    (f" (of {peak_from}, same GPU)" if peak_from else "") + (": the flat roof" if bw else ""))
+            if not bw:
+                ax.axhline(peak, color="black", linewidth=1.5)
+        series = defaultdict(list)
+        for c in pts:
+            series[(c.op_key, c.variant, c.precision)].append(c)
+        colors = plt.get_cmap("tab20" if len(series) > 10 else "tab10")
+        for i, ((op, variant, prec), ser) in enumerate(sorted(series.items())):
+            ax.scatter([c.intensity for c in ser], [c.achieved_gflops for c in ser], zorder=3, s=28,
+                       marker=PRECISION_MARKERS.get(prec, "D"), color=colors(i % colors.N),
+                       label=f"{op.split('/')[-1]} {variant} ({prec or '?'})")
+        ylo = min(ys + ([roof(lo)] if bw else [])) / 3
+        yhi = max(ys + ([peak] if peak else [])) * 3  # without a peak the diagonal is clipped
+        ax.set_xlim(lo, hi)
+        ax.set_ylim(ylo, yhi)
         ax.set_xscale("log")
         ax.set_yscale("log")
         ax.set_xlabel("arithmetic intensity (flops per byte moved)")
         ax.set_ylabel("achieved GFLOP/s")
         ax.set_title(title)
-        ax.legend(fontsize="small")
+        ax.legend(fontsize="x-small", loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)
         png, svg = canvas.save(fig, f"roofline_{host}_{device}")
         figs.append(Figure(title, png, svg, headers, rows, note))
     return figs

@@ -32,35 +32,66 @@ def parse_args(argv):
     return p.parse_args(argv)
 
 
-def latest_per_host(runs):
-    latest = {}
-    for r in runs:
-        if r.hostname not in latest or r.created_utc >= latest[r.hostname].created_utc:
-            latest[r.hostname] = r
-    return list(latest.values())
+def unique_runs(runs):
+    """The runs in time order, one per run_id (the same file given twice counts once)."""
+    seen, out = set(), []
+    for r in sorted(runs, key=lambda r: r.created_utc):  # stable: equal times keep the given order
+        k = r.run_id or os.path.realpath(r.path)
+        if k not in seen:
+            seen.add(k)
+            out.append(r)
+    return out
+
+
+def current_view(runs):
+    """The current results of each host: for every (case id, device, variant), the result from the
+    newest file that has it, so files of one session split by workload combine. A GPU result whose
+    own file had no CPU result for the case gets its speedup from the CPU result of the same case
+    in the current view (marked with the file it came from)."""
+    best = {}
+    for r in unique_runs(runs):
+        for c in r.cases:
+            best[c.key] = c  # newer files replace older ones
+    cases = list(best.values())
+    cpu = {}
+    for c in cases:
+        if c.backend == "cpu" and c.timed_ok:
+            k = (c.run.hostname, c.id)
+            if k not in cpu or c.median_s < cpu[k].median_s:
+                cpu[k] = c
+    for c in cases:
+        ref = cpu.get((c.run.hostname, c.id))
+        if c.backend != "cpu" and c.timed_ok and c.speedup_vs_cpu is None and ref is not None:
+            c.speedup_vs_cpu = ref.median_s / c.median_s
+            c.speedup_cpu_from = ref.run.name
+    return cases
 
 
 def build_sections(canvas, runs):
     import plots_dist
     import plots_perf
 
-    current = latest_per_host(runs)
-    cases = [c for r in current for c in r.cases]
-    many = len(current) > 1
+    cases = current_view(runs)
+    many = len({r.hostname for r in runs}) > 1
     return cases, [
         ("Throughput against size", "Per op: GB/s (GFLOP/s for compute-heavy ops) from the median kernel time, "
          "log-log, one line per device and variant.", plots_perf.throughput(canvas, cases, many)),
-        ("Speedup against the CPU", "The fastest validated CPU variant's median over each GPU variant's median.",
+        ("Speedup against the CPU", "The fastest validated CPU variant's median over each GPU variant's median "
+         "(throughput.speedup_vs_cpu; when the GPU result's file has no CPU result for the case, the CPU result of "
+         "the same case from another file of the host, named in the table).",
          plots_perf.speedup(canvas, cases, many)),
-        ("Roofline per device", "Achieved GFLOP/s against arithmetic intensity, under the bandwidth roof "
-         "measured by the copy op in the run (else the datasheet) and the fp32 compute peak.",
+        ("Roofline per device", "Achieved GFLOP/s against arithmetic intensity, log-log, under the roofline "
+         "min(bandwidth roof x intensity, fp32 peak): the bandwidth roof is throughput.roof_gbps (measured by the "
+         "copy op, else the datasheet), the peak the device's peak_gflops_fp32 (a Vulkan device without one uses "
+         "the CUDA device of the same name). Tensor-core variants (tf32, fp16) can lie above the fp32 peak.",
          plots_perf.roofline(canvas, cases)),
         ("Validation error against tolerance", "The worst |error| / allowed error of each validated case: "
          "a case passes at 1 or below.", plots_dist.validation(canvas, cases)),
         ("Timing distributions", "Every measured launch (timing.kernel.samples_s) relative to its case's median: "
          "boxes are the quartiles, whiskers p1 and p99, x the slowest launch.", plots_dist.boxes(canvas, cases, many)),
-        ("History", "Median kernel time of each case over the runs of one host (two or more runs given).",
-         plots_dist.history(canvas, runs)),
+        ("History", "Median kernel time of each case, device and variant that two or more files of one host "
+         "hold with different results, over those files.",
+         plots_dist.history(canvas, unique_runs(runs))),
     ]
 
 

@@ -90,14 +90,25 @@ class Case:
         self.gbps = _num(th.get("gbps"))
         self.gflops = _num(th.get("gflops"))
         self.roof_gbps = _num(th.get("roof_gbps"))
-        self.pct_of_roof = _num(th.get("pct_of_roof"))
+        self.roof_source = th.get("roof_source", "") if isinstance(th.get("roof_source"), str) else ""
+        self.pct_of_peak_fp32 = _num(th.get("pct_of_peak_fp32")) or None
+        self.pct_of_library = _num(th.get("pct_of_library"))
+        self.library_variant = th.get("library_variant", "") if isinstance(th.get("library_variant"), str) else ""
+        # 0 % of a roof or peak that is unknown (0) means "unknown", never a measured 0
+        self.pct_of_roof = _num(th.get("pct_of_roof")) if self.roof_gbps else None
         self.speedup_vs_cpu = _num(th.get("speedup_vs_cpu"))
+        self.speedup_cpu_from = ""  # set by the report when the CPU result comes from another file
         self.avg_watts = _num(_obj(d, "power", w, path).get("avg_w"))
 
     @property
     def timed_ok(self):
         """Validated and timed: the only cases that have a speed."""
         return self.status == "ok" and self.median_s is not None and self.median_s > 0
+
+    @property
+    def key(self):
+        """What identifies a result across files of one host: (host, case id, device, variant)."""
+        return (self.run.hostname, self.id, self.device, self.variant)
 
     @property
     def op_key(self):

@@ -47,5 +47,6 @@ const xpb_backend_i xpb_backend_cuda = {
     .synchronize = xpb_cuda_synchronize,
     .timer_begin = xpb_cuda_timer_begin,
     .timer_end = xpb_cuda_timer_end,
+    .power_watts = xpb_cuda_power_watts,
     .kernels = kernels,
 };

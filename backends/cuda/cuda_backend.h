@@ -39,6 +39,7 @@ typedef struct xpb_cuda_ctx {
     int max_grid_x;
     int cc_major, cc_minor;
     struct cublasContext *cublas; /* NULL until a cuBLAS variant runs */
+    void *nvml_device;            /* NVML handle of this GPU, NULL until --power asks (cuda_power.c) */
 } xpb_cuda_ctx;
 
 /* ---- errors ---------------------------------------------------------------------------------- */
@@ -119,6 +120,7 @@ void xpb_cuda_close(void *ctx);
 xpb_status xpb_cuda_synchronize(void *ctx, xpb_error *err);
 xpb_status xpb_cuda_timer_begin(void *ctx, xpb_error *err);
 xpb_status xpb_cuda_timer_end(void *ctx, double *seconds, xpb_error *err);
+xpb_status xpb_cuda_power_watts(void *ctx, double *watts, xpb_error *err);
 
 xpb_status xpb_cuda_buffer_alloc(void *ctx, size_t bytes, xpb_buffer **out, xpb_error *err);
 void xpb_cuda_buffer_free(void *ctx, xpb_buffer *buf);
