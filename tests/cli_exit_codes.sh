@@ -35,5 +35,14 @@ for b in cuda vulkan; do
   fi
 done
 expect 0 "" run --backend cpu --size n=1000 --validate-only
+# --power on a backend without a sensor: the run succeeds and each case says why it has no reading
+tmp=$(mktemp -d)
+expect 0 "" run --backend cpu --size n=1000 --filter add --power --min-time 0.001 --out "$tmp/p.json"
+if grep -q '"unavailable":[[:space:]]*"the cpu backend has no power sensor"' "$tmp/p.json"; then
+  pass=$((pass + 1))
+else
+  fail=$((fail + 1)); echo "FAIL: --power on cpu did not record why there is no reading"
+fi
+rm -rf "$tmp"
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
