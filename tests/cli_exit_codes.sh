@@ -35,6 +35,11 @@ for b in cuda vulkan; do
   fi
 done
 expect 0 "" run --backend cpu --size n=1000 --validate-only
+# a case that cannot fit in host memory is a clear per-case error (exit 3), never the OOM killer
+avail_kib=$(awk '/MemAvailable/ {print $2}' /proc/meminfo)
+if [ "${avail_kib:-0}" -lt $((30 * 1024 * 1024)) ]; then
+  expect 3 "needs 32.00 GiB of host memory" run --backend cpu --size n=2^31 --filter elementwise/add
+fi
 # --power on a backend without a sensor: the run succeeds and each case says why it has no reading
 tmp=$(mktemp -d)
 expect 0 "" run --backend cpu --size n=1000 --filter add --power --min-time 0.001 --out "$tmp/p.json"
