@@ -197,7 +197,10 @@ static void print_summary(FILE *f, const table *t, bool md)
         fprintf(f, row, "per watt (relative, --power runs)");
         for (int m = 0; m < t->nm; m++) {
             geo g = summary(t, NULL, m, 1);
-            fprintf(f, md ? " %.2fx (%zu) |" : "  %6.2fx over %-4zu cases    ", geo_mean(&g), g.n);
+            if (g.n == 0) /* this machine's run sampled no power: no figure, never "nan" */
+                fprintf(f, md ? " - |" : "  %-26s", "-  (no --power data)");
+            else
+                fprintf(f, md ? " %.2fx (%zu) |" : "  %6.2fx over %-4zu cases    ", geo_mean(&g), g.n);
         }
         fputc('\n', f);
     }
