@@ -46,7 +46,8 @@ static void usage(FILE *f)
             "                      validation is dumped anyway: to DIR, else OUT.dump/ beside --out,\n"
             "                      else ./xpubench-dump/\n"
             "  --power             sample board power (NVML, CUDA devices) during the timed launches:\n"
-            "                      results carry average/max watts and GFLOP/s and GB/s per watt\n"
+            "                      results carry average/max watts and GFLOP/s and GB/s per watt;\n"
+            "                      --min-time defaults to 1 s (NVML averages power over ~1 s)\n"
             "  --inject-fault KIND self-test of the checker: corrupt each output after the run\n"
             "                      (value | unwritten | guard); every case must then fail (exit 1)\n");
 }
@@ -198,6 +199,10 @@ static void apply_preset_defaults(run_opts *o)
         o->cfg.min_time = light ? 0.01 : 0.1;
     if (!o->warmup_set)
         o->cfg.warmup_time = light ? 0.005 : 0.05;
+    /* NVML reports power averaged over about a second: shorter timed windows would mostly
+     * measure the idle board before them. */
+    if (o->cfg.power && !o->min_time_set && o->cfg.min_time < 1.0)
+        o->cfg.min_time = 1.0;
 }
 
 /* ---- backends ------------------------------------------------------------------------------------ */
