@@ -94,6 +94,8 @@ xpb_status xpb_cuda_device_info(int device, xpb_device_info *out, xpb_error *err
     format_cuda_version(drv, sizeof drv, driver);
     format_cuda_version(rt, sizeof rt, runtime);
     read_kernel_driver_version(kmod, sizeof kmod);
+    if (!kmod[0] && !xpb_cuda_nvml_driver_version(kmod, sizeof kmod)) /* no /proc file in some VMs */
+        kmod[0] = '\0';
     if (kmod[0])
         snprintf(out->driver, sizeof out->driver, "%s (CUDA %s)", kmod, drv);
     else

@@ -1,4 +1,5 @@
-/* cuda_power.c - board power of the CUDA device through NVML, for `xpubench run --power`.
+/* cuda_nvml.c - what xpubench reads through NVML: the board power of the CUDA device (for
+ * `xpubench run --power`) and the kernel driver's version (for the system fingerprint).
  *
  * NVML is loaded at run time (dlopen of the driver's libnvidia-ml.so.1): the CUDA toolkit on
  * developer and CI machines ships no nvml.h, so the four NVML functions used are declared here
@@ -22,6 +23,7 @@ static struct {
     nvml_return (*by_pci)(const char *bus_id, nvml_device *device); /* nvmlDeviceGetHandleByPciBusId_v2 */
     nvml_return (*power_mw)(nvml_device device, unsigned int *mw);  /* nvmlDeviceGetPowerUsage */
     const char *(*error)(nvml_return r);                            /* nvmlErrorString */
+    nvml_return (*driver_version)(char *version, unsigned int len); /* nvmlSystemGetDriverVersion */
 } nvml = {.once = PTHREAD_ONCE_INIT, .init_result = -1};
 
 static void nvml_load(void)
@@ -33,6 +35,7 @@ static void nvml_load(void)
     *(void **)&nvml.by_pci = dlsym(nvml.lib, "nvmlDeviceGetHandleByPciBusId_v2");
     *(void **)&nvml.power_mw = dlsym(nvml.lib, "nvmlDeviceGetPowerUsage");
     *(void **)&nvml.error = dlsym(nvml.lib, "nvmlErrorString");
+    *(void **)&nvml.driver_version = dlsym(nvml.lib, "nvmlSystemGetDriverVersion");
     if (nvml.init && nvml.by_pci && nvml.power_mw && nvml.error)
         nvml.init_result = nvml.init();
 }
@@ -62,4 +65,11 @@ xpb_status xpb_cuda_power_watts(void *ctx, double *watts, xpb_error *err)
         return xpb_fail(err, XPB_ERR_UNAVAILABLE, "nvmlDeviceGetPowerUsage failed: %s", nvml_error(r));
     *watts = mw / 1000.0;
     return XPB_OK;
+}
+
+bool xpb_cuda_nvml_driver_version(char *buf, size_t len)
+{
+    pthread_once(&nvml.once, nvml_load);
+    return nvml.lib && nvml.init_result == 0 && nvml.driver_version &&
+           nvml.driver_version(buf, (unsigned int)len) == 0 && buf[0];
 }
