@@ -178,14 +178,6 @@ xpb_status xpb_comparison_write_markdown(const char *path, const xpb_comparison 
 
 /* ---- JSON ------------------------------------------------------------------------------------- */
 
-static void add_num(cJSON *o, const char *k, double v)
-{
-    if (isfinite(v))
-        cJSON_AddNumberToObject(o, k, v);
-    else
-        cJSON_AddNullToObject(o, k);
-}
-
 static cJSON *file_json(const xpb_results_file *f)
 {
     cJSON *o = cJSON_CreateObject();
@@ -213,16 +205,16 @@ static cJSON *row_json(const xpb_compare_row *r)
     cJSON_AddBoolToObject(o, "new_failure", r->new_failure);
     if (r->has_shift) {
         const xpb_shift *s = &r->shift;
-        add_num(o, "base_median_s", s->median_base);
-        add_num(o, "new_median_s", s->median_new);
+        xpb_json_add_number(o, "base_median_s", s->median_base);
+        xpb_json_add_number(o, "new_median_s", s->median_new);
         cJSON_AddNumberToObject(o, "base_n", (double)s->n_base);
         cJSON_AddNumberToObject(o, "new_n", (double)s->n_new);
-        add_num(o, "base_cv", s->cv_base);
-        add_num(o, "new_cv", s->cv_new);
-        add_num(o, "ratio", s->ratio);
-        add_num(o, "ratio_ci_lo", s->ratio_lo);
-        add_num(o, "ratio_ci_hi", s->ratio_hi);
-        add_num(o, "p_value", s->p_value);
+        xpb_json_add_number(o, "base_cv", s->cv_base);
+        xpb_json_add_number(o, "new_cv", s->cv_new);
+        xpb_json_add_number(o, "ratio", s->ratio);
+        xpb_json_add_number(o, "ratio_ci_lo", s->ratio_lo);
+        xpb_json_add_number(o, "ratio_ci_hi", s->ratio_hi);
+        xpb_json_add_number(o, "p_value", s->p_value);
         cJSON_AddStringToObject(o, "verdict", xpb_verdict_name(s->verdict));
         cJSON_AddStringToObject(o, "why", s->why);
     }

@@ -7,8 +7,7 @@
 #include "xpb_build_info.h"
 #include "xpb_results.h"
 
-/* cJSON has no NaN/Inf: non-finite values become null. */
-static void add_num(cJSON *o, const char *k, double v)
+void xpb_json_add_number(cJSON *o, const char *k, double v)
 {
     if (isfinite(v))
         cJSON_AddNumberToObject(o, k, v);
@@ -20,14 +19,14 @@ static cJSON *stats_json(const xpb_stats *s, const xpb_samples *raw)
 {
     cJSON *o = cJSON_CreateObject();
     cJSON_AddNumberToObject(o, "n", (double)s->n);
-    add_num(o, "median_s", s->median);
-    add_num(o, "min_s", s->min);
-    add_num(o, "max_s", s->max);
-    add_num(o, "mean_s", s->mean);
-    add_num(o, "stddev_s", s->stddev);
-    add_num(o, "cv", s->cv);
-    add_num(o, "p05_s", s->p05);
-    add_num(o, "p95_s", s->p95);
+    xpb_json_add_number(o, "median_s", s->median);
+    xpb_json_add_number(o, "min_s", s->min);
+    xpb_json_add_number(o, "max_s", s->max);
+    xpb_json_add_number(o, "mean_s", s->mean);
+    xpb_json_add_number(o, "stddev_s", s->stddev);
+    xpb_json_add_number(o, "cv", s->cv);
+    xpb_json_add_number(o, "p05_s", s->p05);
+    xpb_json_add_number(o, "p95_s", s->p95);
     cJSON_AddItemToObject(o, "samples_s", cJSON_CreateDoubleArray(raw->v, (int)raw->n));
     return o;
 }
@@ -59,11 +58,11 @@ static cJSON *validation_json(const xpb_validation *v)
     cJSON_AddStringToObject(o, "method", v->method);
     cJSON_AddStringToObject(o, "tolerance", v->tolerance);
     cJSON_AddNumberToObject(o, "checked", (double)v->checked);
-    add_num(o, "max_abs_err", v->max_abs_err);
-    add_num(o, "max_rel_err", v->max_rel_err);
-    add_num(o, "rel_l2_err", v->rel_l2_err);
-    add_num(o, "max_ulp", v->max_ulp);
-    add_num(o, "max_err_over_tol", v->max_err_over_tol);
+    xpb_json_add_number(o, "max_abs_err", v->max_abs_err);
+    xpb_json_add_number(o, "max_rel_err", v->max_rel_err);
+    xpb_json_add_number(o, "rel_l2_err", v->rel_l2_err);
+    xpb_json_add_number(o, "max_ulp", v->max_ulp);
+    xpb_json_add_number(o, "max_err_over_tol", v->max_err_over_tol);
     cJSON_AddNumberToObject(o, "out_of_tolerance", (double)v->out_of_tolerance);
     cJSON_AddNumberToObject(o, "nan", (double)v->nan_count);
     cJSON_AddNumberToObject(o, "inf", (double)v->inf_count);
@@ -71,16 +70,16 @@ static cJSON *validation_json(const xpb_validation *v)
     cJSON_AddNumberToObject(o, "guard_violations", (double)v->guard_violations);
     cJSON *w = cJSON_AddObjectToObject(o, "worst");
     cJSON_AddNumberToObject(w, "index", (double)v->worst_index);
-    add_num(w, "value", v->worst_value);
-    add_num(w, "reference", v->worst_reference);
-    add_num(w, "tolerance", v->worst_tolerance);
+    xpb_json_add_number(w, "value", v->worst_value);
+    xpb_json_add_number(w, "reference", v->worst_reference);
+    xpb_json_add_number(w, "tolerance", v->worst_tolerance);
     cJSON *m = cJSON_AddArrayToObject(o, "first_mismatches");
     for (int i = 0; i < v->n_mismatches; i++) {
         cJSON *e = cJSON_CreateObject();
         cJSON_AddNumberToObject(e, "index", (double)v->mismatches[i].index);
-        add_num(e, "value", v->mismatches[i].value);
-        add_num(e, "reference", v->mismatches[i].reference);
-        add_num(e, "tolerance", v->mismatches[i].tolerance);
+        xpb_json_add_number(e, "value", v->mismatches[i].value);
+        xpb_json_add_number(e, "reference", v->mismatches[i].reference);
+        xpb_json_add_number(e, "tolerance", v->mismatches[i].tolerance);
         cJSON_AddItemToArray(m, e);
     }
     return o;
@@ -120,38 +119,38 @@ static cJSON *case_json(const xpb_result *r)
         cJSON_AddItemToObject(t, "kernel", stats_json(&r->kernel, &r->kernel_samples));
         cJSON_AddItemToObject(t, "end_to_end", stats_json(&r->e2e, &r->e2e_samples));
         cJSON *x = cJSON_AddObjectToObject(t, "transfers");
-        add_num(x, "upload_s", r->upload_s);
+        xpb_json_add_number(x, "upload_s", r->upload_s);
         cJSON_AddNumberToObject(x, "upload_bytes", (double)r->upload_bytes);
-        add_num(x, "download_s", r->download_s);
+        xpb_json_add_number(x, "download_s", r->download_s);
         cJSON_AddNumberToObject(x, "download_bytes", (double)r->download_bytes);
         if (r->power_sampled) {
             cJSON *pw = cJSON_AddObjectToObject(o, "power");
-            add_num(pw, "avg_w", r->power_avg_w);
-            add_num(pw, "max_w", r->power_max_w);
+            xpb_json_add_number(pw, "avg_w", r->power_avg_w);
+            xpb_json_add_number(pw, "max_w", r->power_max_w);
             cJSON_AddNumberToObject(pw, "samples", r->power_samples);
             cJSON_AddStringToObject(pw, "source", "board power (NVML), sampled every 10 ms during the timed launches");
         } else if (r->power_note[0]) {
             cJSON_AddStringToObject(cJSON_AddObjectToObject(o, "power"), "unavailable", r->power_note);
         }
         cJSON *th = cJSON_AddObjectToObject(o, "throughput");
-        add_num(th, "gbps", r->gbps);
-        add_num(th, "gflops", r->gflops);
-        add_num(th, "roof_gbps", r->roof_gbps);
+        xpb_json_add_number(th, "gbps", r->gbps);
+        xpb_json_add_number(th, "gflops", r->gflops);
+        xpb_json_add_number(th, "roof_gbps", r->roof_gbps);
         cJSON_AddStringToObject(th, "roof_source", r->roof_source);
-        add_num(th, "pct_of_roof", r->pct_of_roof);
+        xpb_json_add_number(th, "pct_of_roof", r->pct_of_roof);
         if (r->c.op == XPB_OP_GEMM || r->c.op == XPB_OP_GEMV) {
-            add_num(th, "pct_of_peak_fp32", r->pct_of_peak);
+            xpb_json_add_number(th, "pct_of_peak_fp32", r->pct_of_peak);
             if (r->library_variant[0]) {
-                add_num(th, "pct_of_library", r->pct_of_library);
+                xpb_json_add_number(th, "pct_of_library", r->pct_of_library);
                 cJSON_AddStringToObject(th, "library_variant", r->library_variant);
             }
         }
         if (r->power_sampled && r->power_avg_w > 0) {
-            add_num(th, "gflops_per_watt", r->gflops / r->power_avg_w);
-            add_num(th, "gbps_per_watt", r->gbps / r->power_avg_w);
+            xpb_json_add_number(th, "gflops_per_watt", r->gflops / r->power_avg_w);
+            xpb_json_add_number(th, "gbps_per_watt", r->gbps / r->power_avg_w);
         }
         if (r->speedup_vs_cpu > 0)
-            add_num(th, "speedup_vs_cpu", r->speedup_vs_cpu);
+            xpb_json_add_number(th, "speedup_vs_cpu", r->speedup_vs_cpu);
         else
             cJSON_AddNullToObject(th, "speedup_vs_cpu");
     }
