@@ -11,6 +11,7 @@
 
 #include "xpb_cli.h"
 #include "xpb_clock.h"
+#include "xpb_input.h"
 #include "xpb_sysinfo.h"
 
 #define MAX_DEVICES 16
@@ -31,7 +32,9 @@ static void usage(FILE *f)
             "  --filter REGEX      only cases whose id matches (POSIX extended regex), e.g. 'softmax|rope'\n"
             "  --preset NAME       quick | default | full | conformance (default: default)\n"
             "  --size K=V,...      sizes instead of the preset: n=..., rows=...,cols=..., \n"
-            "                      batch=...,heads=...,seq=...,head_dim=... (V may be 2^k)\n"
+            "                      batch=...,heads=...,seq=...,head_dim=..., m=...,n=...,k=... (V may be 2^k);\n"
+            "                      input=random|exact|large|peak|tiny|const|offset keeps one input class\n"
+            "                      (default: every class the op has, docs/validation.md)\n"
             "  --repetitions N     Google Benchmark repetitions per case (default 3; quick 1)\n"
             "  --min-time S        measured seconds per repetition (default 0.1; quick 0.01)\n"
             "  --warmup S          untimed launches first, seconds (default 0.05)\n"
@@ -83,9 +86,15 @@ static int parse_sizes(const char *arg, xpb_sizes *s)
             return xpb_cli_error(XPB_EXIT_USAGE, "bad --size '%s': expected KEY=VALUE", tok);
         *eq = 0;
         int64_t v;
-        if (!parse_int(eq + 1, &v) || v < 0)
+        if (strcmp(tok, XPB_INPUT_KEY) == 0) { /* an input class, by name */
+            v = xpb_input_from_name(eq + 1);
+            if (v == XPB_INPUT_COUNT)
+                return xpb_cli_error(XPB_EXIT_USAGE, "bad --size input=%s (random, exact, large, peak, tiny, "
+                                     "const, offset)", eq + 1);
+        } else if (!parse_int(eq + 1, &v) || v < 0) {
             return xpb_cli_error(XPB_EXIT_USAGE, "bad --size value %s=%s (a non-negative integer or 2^k)",
                                  tok, eq + 1);
+        }
         bool known = false;
         for (const xpb_workload_i *const *w = xpb_workloads(); *w; w++)
             known |= (*w)->knows_size_key(tok);

@@ -1,6 +1,8 @@
 /* xpb_case.c - case lists, ids and params (xpb_workload.h). */
 #include "xpb_workload.h"
 
+#include "xpb_input.h"
+
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,8 +33,12 @@ void xpb_case_make_id(xpb_case *c)
     char params[128] = "";
     size_t used = 0;
     for (int i = 0; i < c->n_params && used < sizeof params; i++)
-        used += (size_t)snprintf(params + used, sizeof params - used, "%s%s=%" PRId64, i ? "," : "",
-                                 c->params[i].key, c->params[i].value);
+    {
+        if (i)
+            used += (size_t)snprintf(params + used, sizeof params - used, ",");
+        if (used < sizeof params)
+            used += (size_t)xpb_param_format(&c->params[i], params + used, sizeof params - used);
+    }
     snprintf(c->id, sizeof c->id, "%s/%s/%s/%s", c->workload->name, xpb_op_get(c->op)->name, params,
              xpb_dtype_name(c->dtype));
 }

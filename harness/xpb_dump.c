@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "xpb_input.h"
 #include "xpb_npy.h"
 #include "xpb_results.h"
 
@@ -123,9 +124,11 @@ void xpb_dump_rerun_command(const xpb_case *c, const char *device, uint64_t seed
 {
     size_t o = (size_t)snprintf(buf, n, "xpubench run --backend %s --workload %s", device ? device : "cpu",
                                 c->workload->name);
-    for (int i = 0; i < c->n_params && o < n; i++)
-        o += (size_t)snprintf(buf + o, n - o, "%s%s=%" PRId64, i ? "," : " --size ", c->params[i].key,
-                              c->params[i].value);
+    for (int i = 0; i < c->n_params && o < n; i++) {
+        o += (size_t)snprintf(buf + o, n - o, "%s", i ? "," : " --size ");
+        if (o < n)
+            o += (size_t)xpb_param_format(&c->params[i], buf + o, n - o);
+    }
     if (o < n)
         o += (size_t)snprintf(buf + o, n - o, " --filter '^");
     if (o < n)
@@ -288,9 +291,7 @@ static cJSON *new_sidecar(const xpb_case *c, const char *seed)
     cJSON_AddStringToObject(o, "dtype", xpb_dtype_name(c->dtype));
     cJSON_AddNumberToObject(o, "seed", strtod(seed, NULL));
     cJSON_AddStringToObject(o, "seed_text", seed);
-    cJSON *p = cJSON_AddObjectToObject(o, "params");
-    for (int i = 0; i < c->n_params; i++)
-        cJSON_AddNumberToObject(p, c->params[i].key, (double)c->params[i].value);
+    xpb_json_add_params(o, c);
     cJSON_AddItemToObject(o, "scalars", cJSON_CreateDoubleArray(c->scalar, 4));
     cJSON *w = cJSON_AddObjectToObject(o, "work");
     cJSON_AddNumberToObject(w, "elements", (double)c->elements);

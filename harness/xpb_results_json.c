@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "xpb_build_info.h"
+#include "xpb_input.h"
 #include "xpb_results.h"
 
 void xpb_json_add_number(cJSON *o, const char *k, double v)
@@ -13,6 +14,17 @@ void xpb_json_add_number(cJSON *o, const char *k, double v)
         cJSON_AddNumberToObject(o, k, v);
     else
         cJSON_AddNullToObject(o, k);
+}
+
+void xpb_json_add_params(cJSON *o, const xpb_case *c)
+{
+    cJSON *p = cJSON_AddObjectToObject(o, "params");
+    for (int i = 0; i < c->n_params; i++) {
+        if (strcmp(c->params[i].key, XPB_INPUT_KEY) == 0)
+            cJSON_AddStringToObject(p, c->params[i].key, xpb_input_name((xpb_input_class)c->params[i].value));
+        else
+            cJSON_AddNumberToObject(p, c->params[i].key, (double)c->params[i].value);
+    }
 }
 
 static cJSON *stats_json(const xpb_stats *s, const xpb_samples *raw)
@@ -92,9 +104,7 @@ static cJSON *case_json(const xpb_result *r)
     cJSON_AddStringToObject(o, "workload", r->c.workload->name);
     cJSON_AddStringToObject(o, "op", xpb_op_get(r->c.op)->name);
     cJSON_AddStringToObject(o, "dtype", xpb_dtype_name(r->c.dtype));
-    cJSON *p = cJSON_AddObjectToObject(o, "params");
-    for (int i = 0; i < r->c.n_params; i++)
-        cJSON_AddNumberToObject(p, r->c.params[i].key, (double)r->c.params[i].value);
+    xpb_json_add_params(o, &r->c);
     cJSON_AddStringToObject(o, "backend", r->device->backend->name);
     cJSON_AddStringToObject(o, "device", r->device->label);
     cJSON_AddStringToObject(o, "device_name", r->device->info.name);

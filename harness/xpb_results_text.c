@@ -95,7 +95,7 @@ static void print_grouped(FILE *f, const xpb_run *run, bool markdown)
                            "| %% of roof | %% of lib | vs cpu | err/tol | status |\n|---|---|---|---|--:|--:|--:|--:|--:|--:|--:|---|\n",
                         w.workload);
             else
-                fprintf(f, "\n== %s ==\n%-10s %-34s %-9s %-11s %12s %9s %9s %6s %6s %8s %8s  %s\n", w.workload,
+                fprintf(f, "\n== %s ==\n%-10s %-42s %-9s %-11s %12s %9s %9s %6s %6s %8s %8s  %s\n", w.workload,
                         "op", "size", "device", "variant", "median us", "GB/s", "GFLOP/s", "roof", "lib",
                         "vs cpu", "err/tol", "status");
         }
@@ -110,7 +110,7 @@ static void print_grouped(FILE *f, const xpb_run *run, bool markdown)
                     w.device, w.variant, w.median_us, w.gbps, w.gflops, w.roof, w.lib, w.speedup, w.err_tol,
                     status);
         else
-            fprintf(f, "%-10s %-34s %-9s %-11s %12s %9s %9s %6s %6s %8s %8s  %s\n", w.op, w.params, w.device,
+            fprintf(f, "%-10s %-42s %-9s %-11s %12s %9s %9s %6s %6s %8s %8s  %s\n", w.op, w.params, w.device,
                     w.variant, w.median_us, w.gbps, w.gflops, w.roof, w.lib, w.speedup, w.err_tol, status);
     }
 }

@@ -320,7 +320,7 @@ static void run_kernel(xpb_device *dev, const xpb_kernel *k, const xpb_case *c,
         summarize_failure(r);
     }
     /* 2. time: warm-up, then Google Benchmark with the device timer; then end to end */
-    if (!st && r->validation.passed && !cfg->validate_only) {
+    if (!st && r->validation.passed && !cfg->validate_only && !c->validate_only) {
         launch_ctx l = {dev, k, args, state, 1};
         st = warm_up(&l, cfg->warmup_time, &err);
         xpb_gbench_config gc = {cfg->repetitions, cfg->min_time, l.batch};

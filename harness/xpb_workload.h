@@ -45,6 +45,9 @@ typedef struct xpb_case {
     uint64_t bytes_read;
     uint64_t bytes_written;
     double flops;
+    /* Validated, never timed: the cases of a non-random input class (xpb_input.h), whose speed
+     * is the random-input case's of the same size. */
+    bool validate_only;
 } xpb_case;
 
 typedef struct xpb_case_list {

@@ -2,14 +2,17 @@
 # device-run.sh [PHASES] - build, test and benchmark on a GPU machine in one go, logs under $OUT.
 # Used on the lent H100 (docs/performance.md):
 #   source .devkit/env.sh && XPB_GIT_COMMIT=<sha> scripts/device-run.sh build,test,ew,gemm
-# PHASES (comma list, default all): build, test, ew (default elementwise preset on cpu, cuda,
-# vulkan), gemm (default gemm preset plus 8192^3 on every backend). XPB_BENCH_ARGS adds `run`
+# PHASES (comma list, default all): build, test, validate (conformance and default presets,
+# every input class, validate-only on cpu, cuda, vulkan), sanitize (compute-sanitizer memcheck
+# and racecheck over the CUDA conformance cases), ew (default elementwise preset on cpu, cuda,
+# vulkan), rows (the row ops on cuda and vulkan with PyTorch's beside them), gemm (default gemm
+# preset plus 8192^3 on every backend). XPB_BENCH_ARGS adds `run`
 # options, XPB_BENCH_FILTER restricts the benchmarks (regex on case ids).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${OUT:-$PWD/out}
 mkdir -p "$out"
-phases=${1:-build,test,ew,gemm}
+phases=${1:-build,test,validate,sanitize,ew,gemm}
 has() { [[ ",$phases," == *",$1,"* ]]; }
 t0=$(date +%s)
 stamp() { echo "[$(( $(date +%s) - t0 ))s] $*" | tee -a "$out/bench.txt"; }
@@ -39,8 +42,33 @@ bench() { # bench NAME ARGS...: one results file per benchmark
 
 if has test; then
   stamp "ctest (conformance on cpu, cuda, vulkan under the validation layer; CLI; fault injection)"
-  ctest --test-dir build-device --output-on-failure -j 4 --timeout 600 > "$out/ctest.log" 2>&1 || status=1
+  # The mutation test drives CPU kernels only (7 minutes on 2 threads): CI and the developer's
+  # machine run it; here the device time goes to the GPU tests.
+  ctest --test-dir build-device --output-on-failure -j 4 --timeout 600 -E '^mutants$' > "$out/ctest.log" 2>&1 || status=1
   grep -E "tests passed|Failed|\*\*\*" "$out/ctest.log" | tail -30 | tee -a "$out/bench.txt"
+fi
+if has validate; then
+  for preset in conformance default; do
+    stamp "validate $preset (every input class) on cpu, cuda, vulkan"
+    XPB_VULKAN_VALIDATION=1 $bin run --backend cpu,cuda,vulkan --preset $preset --validate-only \
+        --out "$out/validate-$preset.json" > "$out/validate-$preset.txt" 2>&1 || status=1
+    tail -1 "$out/validate-$preset.txt" | tee -a "$out/bench.txt"
+    grep -E "failed-validation|error" "$out/validate-$preset.txt" | grep -v "^\[" | head -20 | tee -a "$out/bench.txt"
+  done
+fi
+if has sanitize; then
+  for tool in memcheck racecheck; do
+    stamp "compute-sanitizer --tool $tool over the CUDA conformance cases"
+    compute-sanitizer --tool $tool --error-exitcode 9 $bin run --backend cuda --preset conformance \
+        --validate-only > "$out/sanitize-$tool.txt" 2>&1 || status=1
+    grep -E "ERROR SUMMARY|results:" "$out/sanitize-$tool.txt" | tail -2 | tee -a "$out/bench.txt"
+  done
+fi
+if has rows; then # the row ops at the default sizes (+ the copy roof) and PyTorch's, in one call
+  XPB_BENCH_FILTER="softmax|rmsnorm|layernorm|elementwise/copy/n=268435456/" \
+    bench rows --backend cuda,vulkan --workload elementwise --preset default
+  python3 scripts/torch-peer-rows.py > "$out/torch-rows.txt" 2>&1 || status=1
+  cat "$out/torch-rows.txt" >> "$out/bench.txt"
 fi
 has ew && bench elementwise --backend cpu,cuda,vulkan --workload elementwise --preset default
 # GEMV is bandwidth-bound: the largest copy runs too, so its % of roof is the measured roof.

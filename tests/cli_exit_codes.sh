@@ -20,6 +20,7 @@ expect 2 "bad --size value" run --size n=-5
 expect 2 "bad --size value" run --size n=abc
 expect 2 "bad size rows\*cols" run --backend cpu --size rows=2^20,cols=2^20
 expect 2 "head_dim" run --backend cpu --size batch=1,heads=1,seq=1,head_dim=3
+expect 2 "bad --size input=bogus" run --backend cpu --size rows=3,cols=7,input=bogus
 expect 2 "unknown or incomplete option" run --frobnicate
 expect 2 "unknown preset" run --backend cpu --preset nosuch
 expect 2 "bad --filter regex" run --backend cpu --filter '('
@@ -35,6 +36,14 @@ for b in cuda vulkan; do
   fi
 done
 expect 0 "" run --backend cpu --size n=1000 --validate-only
+# --size gives every input class of a row op; input=NAME keeps one (ids carry it by name)
+ids=$("$bin" run --backend cpu --size rows=3,cols=7 --validate-only --filter softmax 2>/dev/null | grep -c "input=")
+ids_one=$("$bin" run --backend cpu --size rows=3,cols=7,input=peak --validate-only 2>/dev/null | grep -cE "^softmax +rows=3,cols=7,input=peak ")
+if [ "$ids" -ge 3 ] && [ "$ids_one" -eq 1 ]; then
+  pass=$((pass + 1))
+else
+  fail=$((fail + 1)); echo "FAIL: --size input classes: $ids softmax class rows (want >= 3), $ids_one input=peak rows (want 1)"
+fi
 # a case that cannot fit in host memory is a clear per-case error (exit 3), never the OOM killer
 avail_kib=$(awk '/MemAvailable/ {print $2}' /proc/meminfo)
 if [ "${avail_kib:-0}" -lt $((30 * 1024 * 1024)) ]; then

@@ -17,7 +17,8 @@
  *       static float map2(float x, float r1); static float contrib2(float v);    // two_stage
  *       static float finish2(float s, const xpb_rowop_ptrs &p);                  // only
  *       static float out(float v, float r1, float r2, float w, float b);
- *       typedef ... State; typedef ... Merge;  static State init(); static void accum(State &, float);
+ *       typedef ... State; typedef ... Merge;  static State init(const float *row);
+ *       static void accum(State &, float);
  *       static void finish(State, const xpb_rowop_ptrs &p, float *r1, float *r2);
  *   };                                         (all __device__; ADL shuffles for State)
  *
@@ -192,7 +193,7 @@ __global__ void __launch_bounds__(BLOCK) xpb_rowop_stream_kernel(xpb_rowop_ptrs 
         float *yr = p.y + row * (int64_t)cols;
 
         /* pass 1: statistics */
-        State st = Op::init();
+        State st = Op::init(xr);
         int i = threadIdx.x;
         for (; i + (UNROLL - 1) * BLOCK < packs; i += UNROLL * BLOCK) {
             float v[UNROLL * PACK];
@@ -210,7 +211,7 @@ __global__ void __launch_bounds__(BLOCK) xpb_rowop_stream_kernel(xpb_rowop_ptrs 
             for (int j = 0; j < PACK; j++)
                 Op::accum(st, v[j]);
         }
-        st = xpb_block_allreduce(st, typename Op::Merge(), Op::init(), red);
+        st = xpb_block_allreduce(st, typename Op::Merge(), Op::init(xr), red);
         float r1, r2;
         Op::finish(st, p, &r1, &r2);
 

@@ -2,35 +2,35 @@
  * (w = gamma, b = beta, per column).
  *
  * Held rows: exact two-pass statistics over the registers (mean, then the sum of (x - mean)^2),
- * never E[x^2] - E[x]^2. Streamed rows: Welford per thread, merged with Chan's formula. */
+ * never E[x^2] - E[x]^2. Streamed rows: sums in double around the row's first value (below). */
 #include "cuda_rowop.cuh"
 
-/* Welford state: count n, mean, and m2 = sum of squared deviations from the mean. */
-struct xpb_welford {
-    float n, mean, m2;
+/* Streamed-row statistics: sums of d = x - k and of d^2 in double, around the row's first value
+ * k. The mean k + s1/n and the variance s2/n - (s1/n)^2 then carry only their final roundings:
+ * exact where the row's sums are (the exact input class: docs/validation.md), no cancellation
+ * on a large common offset (k removes it), and none of the per-element rounding of a Welford
+ * update, which on 2^18 columns is as large as dividing by n - 1 instead of n. Hopper's fp64
+ * units do the two adds per element far under the memory time. */
+struct xpb_ln_sums {
+    float k;
+    double s1, s2;
 };
 
-__device__ __forceinline__ xpb_welford xpb_shfl_xor(xpb_welford v, int mask, int width)
+__device__ __forceinline__ xpb_ln_sums xpb_shfl_xor(xpb_ln_sums v, int mask, int width)
 {
-    return {xpb_shfl_xor(v.n, mask, width), xpb_shfl_xor(v.mean, mask, width),
-            xpb_shfl_xor(v.m2, mask, width)};
+    return {v.k, __shfl_xor_sync(XPB_FULL_MASK, v.s1, mask, width),
+            __shfl_xor_sync(XPB_FULL_MASK, v.s2, mask, width)};
 }
 
-__device__ __forceinline__ xpb_welford xpb_shfl_idx(xpb_welford v, int lane, int width)
+__device__ __forceinline__ xpb_ln_sums xpb_shfl_idx(xpb_ln_sums v, int lane, int width)
 {
-    return {xpb_shfl_idx(v.n, lane, width), xpb_shfl_idx(v.mean, lane, width),
-            xpb_shfl_idx(v.m2, lane, width)};
+    return {v.k, __shfl_sync(XPB_FULL_MASK, v.s1, lane, width), __shfl_sync(XPB_FULL_MASK, v.s2, lane, width)};
 }
 
-struct xpb_welford_merge {
-    __device__ __forceinline__ xpb_welford operator()(xpb_welford a, xpb_welford b) const
+struct xpb_ln_sums_merge {
+    __device__ __forceinline__ xpb_ln_sums operator()(xpb_ln_sums a, xpb_ln_sums b) const
     {
-        const float n = a.n + b.n;
-        if (n == 0.0f)
-            return a;
-        const float delta = b.mean - a.mean;
-        const float fb = b.n / n;
-        return {n, a.mean + delta * fb, a.m2 + b.m2 + delta * delta * a.n * fb};
+        return {a.k, a.s1 + b.s1, a.s2 + b.s2};
     }
 };
 
@@ -59,20 +59,20 @@ struct xpb_layernorm_policy {
     }
 
     /* streamed rows */
-    typedef xpb_welford State;
-    typedef xpb_welford_merge Merge;
-    __device__ static State init() { return {0.0f, 0.0f, 0.0f}; }
+    typedef xpb_ln_sums State;
+    typedef xpb_ln_sums_merge Merge;
+    __device__ static State init(const float *row) { return {row[0], 0.0, 0.0}; }
     __device__ static void accum(State &st, float x)
     {
-        st.n += 1.0f;
-        const float d = x - st.mean;
-        st.mean += d / st.n;
-        st.m2 += d * (x - st.mean);
+        const double d = (double)x - (double)st.k;
+        st.s1 += d;
+        st.s2 += d * d;
     }
     __device__ static void finish(State st, const xpb_rowop_ptrs &p, float *mean, float *sd)
     {
-        *mean = st.mean;
-        *sd = sqrtf(st.m2 / (float)p.cols + p.eps);
+        const double c1 = st.s1 / (double)p.cols;
+        *mean = (float)((double)st.k + c1);
+        *sd = (float)sqrt(st.s2 / (double)p.cols - c1 * c1 + (double)p.eps);
     }
 };
 

@@ -25,7 +25,7 @@ struct xpb_rmsnorm_policy {
     /* streamed rows */
     typedef float State;
     typedef xpb_sum_op Merge;
-    __device__ static State init() { return 0.0f; }
+    __device__ static State init(const float *) { return 0.0f; }
     __device__ static void accum(State &sumsq, float x) { sumsq += x * x; }
     __device__ static void finish(State sumsq, const xpb_rowop_ptrs &p, float *rms, float *unused)
     {

@@ -52,7 +52,7 @@ struct xpb_softmax_policy {
     /* streamed rows */
     typedef xpb_softmax_state State;
     typedef xpb_softmax_merge Merge;
-    __device__ static State init() { return {-INFINITY, 0.0f}; }
+    __device__ static State init(const float *) { return {-INFINITY, 0.0f}; }
     __device__ static void accum(State &st, float x)
     {
         if (x > st.m) { /* new max: rescale what was summed so far (0 * exp(-inf) = 0 at start) */

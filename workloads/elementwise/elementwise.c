@@ -98,11 +98,16 @@ static xpb_status push_pointwise(xpb_op op, int64_t n, int64_t range, xpb_case_l
     return xpb_case_list_push(l, &c, e);
 }
 
-static xpb_status push_rows(xpb_op op, int64_t rows, int64_t cols, xpb_case_list *l, xpb_error *e)
+static xpb_status push_rows_class(xpb_op op, int64_t rows, int64_t cols, xpb_input_class k,
+                                  xpb_case_list *l, xpb_error *e)
 {
     xpb_case c = new_case(op);
     xpb_case_set_param(&c, "rows", rows);
     xpb_case_set_param(&c, "cols", cols);
+    if (k != XPB_INPUT_RANDOM) {
+        xpb_case_set_param(&c, XPB_INPUT_KEY, k);
+        c.validate_only = true;
+    }
     c.scalar[1] = op == XPB_OP_LAYERNORM ? LAYERNORM_EPS : RMSNORM_EPS;
     uint64_t n = (uint64_t)rows * (uint64_t)cols;
     uint64_t params = op == XPB_OP_RMSNORM ? 1 : op == XPB_OP_LAYERNORM ? 2 : 0;
@@ -112,6 +117,20 @@ static xpb_status push_rows(xpb_op op, int64_t rows, int64_t cols, xpb_case_list
     c.flops = (op == XPB_OP_SOFTMAX ? 5.0 : op == XPB_OP_RMSNORM ? 4.0 : 7.0) * (double)n;
     xpb_case_make_id(&c);
     return xpb_case_list_push(l, &c, e);
+}
+
+/* A row size: the random-input case, then one case per other input class of the op, or only
+ * class `only` when it is not XPB_INPUT_COUNT (--size input=NAME). */
+static xpb_status push_rows(xpb_op op, int64_t rows, int64_t cols, xpb_input_class only, xpb_case_list *l,
+                            xpb_error *e)
+{
+    const xpb_input_class *classes;
+    int n = ew_input_classes(op, &classes);
+    xpb_status st = XPB_OK;
+    for (int i = 0; i < n && !st; i++)
+        if (only == XPB_INPUT_COUNT || only == classes[i])
+            st = push_rows_class(op, rows, cols, classes[i], l, e);
+    return st;
 }
 
 static xpb_status push_rope(const rope_size *s, xpb_case_list *l, xpb_error *e)
@@ -143,9 +162,11 @@ static xpb_status check_size(const char *what, int64_t v, int64_t min, xpb_error
 /* Cases from --size: each family whose keys are all given. */
 static xpb_status add_sized(const xpb_sizes *s, xpb_case_list *l, xpb_error *err)
 {
-    int64_t n, rows, cols, b, h, q, d;
+    int64_t n, rows, cols, b, h, q, d, in = XPB_INPUT_COUNT;
     xpb_status st = XPB_OK;
-    if (xpb_sizes_get(s, "n", &n)) {
+    xpb_sizes_get(s, XPB_INPUT_KEY, &in);
+    bool random = in == XPB_INPUT_COUNT || in == XPB_INPUT_RANDOM; /* pointwise and rope: random only */
+    if (random && xpb_sizes_get(s, "n", &n)) {
         if ((st = check_size("n", n, 0, err)))
             return st;
         for (size_t i = 0; i < COUNT(pointwise_ops) && !st; i++)
@@ -156,9 +177,9 @@ static xpb_status add_sized(const xpb_sizes *s, xpb_case_list *l, xpb_error *err
             (st = check_size("rows*cols", rows * cols, 0, err)))
             return st;
         for (size_t i = 0; i < COUNT(row_ops) && !st; i++)
-            st = push_rows(row_ops[i], rows, cols, l, err);
+            st = push_rows(row_ops[i], rows, cols, (xpb_input_class)in, l, err);
     }
-    if (!st && xpb_sizes_get(s, "batch", &b) && xpb_sizes_get(s, "heads", &h) &&
+    if (!st && random && xpb_sizes_get(s, "batch", &b) && xpb_sizes_get(s, "heads", &h) &&
         xpb_sizes_get(s, "seq", &q) && xpb_sizes_get(s, "head_dim", &d)) {
         if ((st = check_size("batch", b, 0, err)) || (st = check_size("heads", h, 0, err)) ||
             (st = check_size("seq", q, 0, err)) || (st = check_size("head_dim", d, 2, err)))
@@ -195,7 +216,7 @@ static xpb_status add_cases(const char *preset_name, const xpb_sizes *sizes, xpb
     }
     for (size_t o = 0; o < COUNT(row_ops) && !st; o++)
         for (size_t i = 0; i < p->rows_count && !st; i++)
-            st = push_rows(row_ops[o], p->rows[i].rows, p->rows[i].cols, l, err);
+            st = push_rows(row_ops[o], p->rows[i].rows, p->rows[i].cols, XPB_INPUT_COUNT, l, err);
     for (size_t i = 0; i < p->rope_count && !st; i++)
         st = push_rope(&p->rope[i], l, err);
     return st;
@@ -203,7 +224,7 @@ static xpb_status add_cases(const char *preset_name, const xpb_sizes *sizes, xpb
 
 static bool knows_size_key(const char *k)
 {
-    static const char *const keys[] = {"n", "rows", "cols", "batch", "heads", "seq", "head_dim"};
+    static const char *const keys[] = {"n", "rows", "cols", "batch", "heads", "seq", "head_dim", XPB_INPUT_KEY};
     for (size_t i = 0; i < COUNT(keys); i++)
         if (strcmp(keys[i], k) == 0)
             return true;
@@ -212,15 +233,18 @@ static bool knows_size_key(const char *k)
 
 /* ---- inputs ---------------------------------------------------------------------------------- */
 
+/* Appends input `name` of n floats, filled with U[-1, 1) * scale + shift unless !fill (the
+ * caller fills it). */
 static xpb_status add_input(xpb_case_data *d, const char *name, size_t n, uint64_t seed,
-                            float scale, float shift, xpb_error *err)
+                            float scale, float shift, bool fill, xpb_error *err)
 {
     size_t bytes = n * sizeof(float);
     float *p = malloc(bytes ? bytes : 1);
     if (!p)
         return xpb_fail(err, XPB_ERR_OUT_OF_MEMORY, "cannot allocate %zu bytes of host memory for input %s",
                         bytes, name);
-    xpb_rng_fill_f32(p, n, seed, (uint64_t)d->n_in, scale, shift);
+    if (fill)
+        xpb_rng_fill_f32(p, n, seed, (uint64_t)d->n_in, scale, shift);
     d->in_name[d->n_in] = name;
     d->in[d->n_in] = p;
     d->in_bytes[d->n_in++] = bytes;
@@ -232,14 +256,18 @@ static xpb_status make_data(const xpb_case *c, uint64_t seed, xpb_case_data *d, 
     memset(d, 0, sizeof *d);
     size_t n = (size_t)c->elements;
     float range = (float)xpb_case_param(c, "range", 1);
-    xpb_status st = add_input(d, "x", n, seed, range, 0.0f, err);
+    bool random = ew_input_of(c) == XPB_INPUT_RANDOM;
+    xpb_status st = add_input(d, "x", n, seed, range, 0.0f, random, err);
+    if (!st && !random)
+        ew_fill_row_input(ew_input_of(c), c->op, d->in[EW_IN_X], xpb_case_param(c, "rows", 0),
+                          xpb_case_param(c, "cols", 0), seed);
     if (!st && (c->op == XPB_OP_ADD || c->op == XPB_OP_MUL))
-        st = add_input(d, "y", n, seed, 1.0f, 0.0f, err);
+        st = add_input(d, "y", n, seed, 1.0f, 0.0f, true, err);
     if (!st && (c->op == XPB_OP_RMSNORM || c->op == XPB_OP_LAYERNORM)) {
         size_t cols = (size_t)xpb_case_param(c, "cols", 0);
-        st = add_input(d, "w", cols, seed, 0.5f, 1.0f, err); /* weights near 1, never all ones */
+        st = add_input(d, "w", cols, seed, 0.5f, 1.0f, true, err); /* weights near 1, never all ones */
         if (!st && c->op == XPB_OP_LAYERNORM)
-            st = add_input(d, "b", cols, seed, 0.5f, 0.0f, err);
+            st = add_input(d, "b", cols, seed, 0.5f, 0.0f, true, err);
     }
     if (st) {
         xpb_case_data_free(d);

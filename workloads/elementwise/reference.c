@@ -60,7 +60,16 @@ static void pointwise(const xpb_case *c, const xpb_case_data *d, size_t i0, size
     }
 }
 
-static void softmax_row(const float *x, size_t cols, double *ref, double *tol)
+/* Exact-class rows (row_inputs.c) leave only the last steps to round, whatever the row length:
+ * the sums are exact, so what remains is a divide by the row length and + eps (2.5 + 1 ulp
+ * relative, halved by the square root), the square root or its inverse (2.5), the normalising
+ * divide or multiply (2.5) and the weight (1): Vulkan's precision contract, the loosest. */
+#define EXACT_NORM_ULPS (0.5 * 3.5 + 2.5 + 2.5 + 1.0)
+/* Softmax on exact rows: the sum is the count of maxima, so only the divide (2.5 ulp) is left,
+ * provided exp(0) = 1 exactly, as on every backend (a backend where it is not fails loudly). */
+#define EXACT_SOFTMAX_ULPS 3.0
+
+static void softmax_row(const float *x, size_t cols, bool exact, double *ref, double *tol)
 {
     double m = -INFINITY, s = 0, dmax = 0;
     for (size_t j = 0; j < cols; j++)
@@ -75,11 +84,11 @@ static void softmax_row(const float *x, size_t cols, double *ref, double *tol)
     for (size_t j = 0; j < cols; j++) {
         double dj = m - x[j];
         ref[j] = exp(-dj) / s;
-        tol[j] = (exp_ulps(dj) + dj + 2.0 + sum_err) * U * ref[j] + FLT_MIN;
+        tol[j] = (exact ? EXACT_SOFTMAX_ULPS : exp_ulps(dj) + dj + 2.0 + sum_err) * U * ref[j] + FLT_MIN;
     }
 }
 
-static void rmsnorm_row(const float *x, const float *w, size_t cols, double eps, double *ref,
+static void rmsnorm_row(const float *x, const float *w, size_t cols, double eps, bool exact, double *ref,
                         double *tol)
 {
     double ss = 0;
@@ -88,7 +97,7 @@ static void rmsnorm_row(const float *x, const float *w, size_t cols, double eps,
     double r = 1.0 / sqrt(ss / (double)cols + eps);
     /* mean of squares: squares (u), reduction, divide, + eps: rel (lambda sqrt(c) + 3) u;
      * (inverse) square root halves it and adds up to 2 ulp; then two multiplies. */
-    double rel = (0.5 * (LAMBDA * sqrt((double)cols) + 3.0) + 2.0 + 2.0) * U;
+    double rel = (exact ? EXACT_NORM_ULPS : 0.5 * (LAMBDA * sqrt((double)cols) + 3.0) + 2.0 + 2.0) * U;
     for (size_t j = 0; j < cols; j++) {
         ref[j] = x[j] * r * w[j];
         tol[j] = rel * fabs(ref[j]) + FLT_MIN;
@@ -96,7 +105,7 @@ static void rmsnorm_row(const float *x, const float *w, size_t cols, double eps,
 }
 
 static void layernorm_row(const float *x, const float *g, const float *b, size_t cols, double eps,
-                          double *ref, double *tol)
+                          bool exact, double *ref, double *tol)
 {
     double mean = 0, mean_abs = 0, var = 0;
     for (size_t j = 0; j < cols; j++) {
@@ -112,13 +121,18 @@ static void layernorm_row(const float *x, const float *g, const float *b, size_t
     double red = LAMBDA * sqrt((double)cols) + 2.0;
     double mean_err = red * U * mean_abs;          /* |mean_hat - mean|                      */
     double rstd_rel = (0.5 * (red + 3.0) + 2.0) * U; /* variance reduction, sqrt, reciprocal */
+    if (exact) { /* the mean and every centred value are exact; the variance's sum too */
+        mean_err = 0;
+        rstd_rel = (EXACT_NORM_ULPS - 3.5) * U; /* the normalising step and the weight come below */
+    }
     for (size_t j = 0; j < cols; j++) {
         double centered = x[j] - mean;
         ref[j] = centered * rstd * g[j] + b[j];
         double scaled = fabs(centered) * rstd * fabs((double)g[j]);
         /* (x - mean_hat): the mean's error plus one rounding; times rstd_hat and g; plus b. */
-        tol[j] = (mean_err + U * fabs(centered)) * rstd * fabs((double)g[j]) +
-                 scaled * (rstd_rel + 2.0 * U) + 2.0 * U * (fabs((double)b[j]) + fabs(ref[j])) + FLT_MIN;
+        tol[j] = (mean_err + (exact ? 0 : U) * fabs(centered)) * rstd * fabs((double)g[j]) +
+                 scaled * (rstd_rel + (exact ? 3.5 : 2.0) * U) + 2.0 * U * (fabs((double)b[j]) + fabs(ref[j])) +
+                 FLT_MIN;
     }
 }
 
@@ -148,15 +162,17 @@ void ew_reference(const xpb_case *c, const xpb_case_data *d, const char *precisi
     (void)precision;
     const float *x = d->in[EW_IN_X];
     size_t unit = ew_unit_elements(c);
+    bool exact = ew_input_of(c) == XPB_INPUT_EXACT;
+    double eps = (double)(float)c->scalar[1]; /* the kernels get eps in fp32 */
     for (size_t u = u0; u < u1 && ew_family_of(c->op) != EW_POINTWISE; u++) {
         const float *xr = x + u * unit;
         double *r = ref + (u - u0) * unit, *t = tol + (u - u0) * unit;
         if (c->op == XPB_OP_SOFTMAX)
-            softmax_row(xr, unit, r, t);
+            softmax_row(xr, unit, exact, r, t);
         else if (c->op == XPB_OP_RMSNORM)
-            rmsnorm_row(xr, d->in[EW_IN_W], unit, c->scalar[1], r, t);
+            rmsnorm_row(xr, d->in[EW_IN_W], unit, eps, exact, r, t);
         else if (c->op == XPB_OP_LAYERNORM)
-            layernorm_row(xr, d->in[EW_IN_W], d->in[EW_IN_B], unit, c->scalar[1], r, t);
+            layernorm_row(xr, d->in[EW_IN_W], d->in[EW_IN_B], unit, eps, exact, r, t);
         else {
             size_t seq = (size_t)xpb_case_param(c, "seq", 1);
             rope_vector(xr, unit, (double)(u % seq), (double)(float)c->scalar[2], r, t);
@@ -169,6 +185,13 @@ void ew_reference(const xpb_case *c, const xpb_case_data *d, const char *precisi
 const char *ew_tolerance_text(const xpb_case *c, const char *precision)
 {
     (void)precision;
+    if (ew_input_of(c) == XPB_INPUT_EXACT) {
+        if (c->op == XPB_OP_SOFTMAX)
+            return "exact input (sums exact): |err| <= 3u |ref| + FLT_MIN (the divide), u = 2^-24";
+        if (c->op == XPB_OP_RMSNORM)
+            return "exact input (sums exact): |err| <= 7.75u |ref| + FLT_MIN (/n, +eps, sqrt, divide, weight)";
+        return "exact input (mean and sums exact): |err| <= 7.75u |(x-mean) rstd g| + 2u(|b|+|ref|) + FLT_MIN";
+    }
     switch (c->op) {
     case XPB_OP_COPY:
     case XPB_OP_RELU: return "exact: |err| = 0";

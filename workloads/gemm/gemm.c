@@ -10,12 +10,19 @@
  * rounding), 2^-11 for tf32 and fp16 (10 explicit mantissa bits), 2^-8 for bf16. The input
  * rounding term is the deterministic worst case (each product carries two input roundings); the
  * accumulation term is the probabilistic bound (lambda = 10) of docs/validation.md, valid for any
- * summation order, blocked, split-K or tensor-core. */
+ * summation order, blocked, split-K or tensor-core.
+ *
+ * Exact-class cases (input=exact) draw every A, B and C value from the nonzero integers -4..4,
+ * which fp16, bf16 and tf32 hold exactly: every product is exact and every partial sum is an
+ * integer of at most S = sum_k |a_ik||b_kj| <= 16 K. While S <= 2^24 the whole computation is
+ * exact in any order and any precision, so the bound is one rounding, u |ref|, and a skipped k
+ * term (never 0) or k tile shows at any K. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "xpb_input.h"
 #include "xpb_rng.h"
 #include "xpb_workload.h"
 
@@ -45,9 +52,9 @@ static const shape quick_gemv[] = {{1, 1024, 1024, 0}};
 static const shape default_gemm[] = {{128, 128, 128, 0},    {256, 256, 256, 0},    {512, 512, 512, 0},
                                      {1000, 1000, 1000, 0}, {1023, 1023, 1023, 0}, {1024, 1024, 1024, 0},
                                      {1025, 1025, 1025, 0}, {2048, 2048, 2048, 0}, {4096, 4096, 4096, 0},
-                                     {4097, 4097, 4097, 0}};
+                                     {4097, 4097, 4097, 0}, {64, 64, 262144, 0}}; /* + a long K */
 static const shape default_gemv[] = {{1, 1024, 1024, 0}, {1, 2048, 2048, 0}, {1, 4096, 4096, 0},
-                                     {1, 8192, 8192, 0}, {1, 16384, 16384, 0}};
+                                     {1, 8192, 8192, 0}, {1, 16384, 16384, 0}, {1, 256, 262144, 0}};
 static const shape full_gemm[] = {{1024, 1024, 1024, 0}, {2048, 2048, 2048, 0}, {4096, 4096, 4096, 0},
                                   {8192, 8192, 8192, 0}, {16384, 1024, 1024, 0}, {1024, 1024, 16384, 0},
                                   {4096, 4096, 4096, 1}, {1000, 1000, 1000, 1}};
@@ -67,7 +74,7 @@ static const preset presets[] = {
     {"full", full_gemm, COUNT(full_gemm), full_gemv, COUNT(full_gemv)},
 };
 
-static xpb_status push(xpb_op op, const shape *s, xpb_case_list *l, xpb_error *e)
+static xpb_status push_class(xpb_op op, const shape *s, xpb_input_class cls, xpb_case_list *l, xpb_error *e)
 {
     xpb_case c;
     memset(&c, 0, sizeof c);
@@ -80,6 +87,10 @@ static xpb_status push(xpb_op op, const shape *s, xpb_case_list *l, xpb_error *e
     xpb_case_set_param(&c, "k", s->k);
     if (s->axpby)
         xpb_case_set_param(&c, "axpby", 1);
+    if (cls != XPB_INPUT_RANDOM) {
+        xpb_case_set_param(&c, XPB_INPUT_KEY, cls);
+        c.validate_only = true;
+    }
     c.scalar[0] = s->axpby ? AXPBY_ALPHA : 1.0;
     c.scalar[1] = s->axpby ? AXPBY_BETA : 0.0;
     uint64_t m = (uint64_t)s->m, n = (uint64_t)s->n, k = (uint64_t)s->k;
@@ -89,6 +100,17 @@ static xpb_status push(xpb_op op, const shape *s, xpb_case_list *l, xpb_error *e
     c.flops = 2.0 * (double)m * (double)n * (double)k + (s->axpby ? (double)(m * n) : 0);
     xpb_case_make_id(&c);
     return xpb_case_list_push(l, &c, e);
+}
+
+/* A shape with random inputs, then with exact ones; only one of them when `only` names it. */
+static xpb_status push(xpb_op op, const shape *s, int64_t only, xpb_case_list *l, xpb_error *e)
+{
+    xpb_status st = XPB_OK;
+    if (only == XPB_INPUT_COUNT || only == XPB_INPUT_RANDOM)
+        st = push_class(op, s, XPB_INPUT_RANDOM, l, e);
+    if (!st && (only == XPB_INPUT_COUNT || only == XPB_INPUT_EXACT))
+        st = push_class(op, s, XPB_INPUT_EXACT, l, e);
+    return st;
 }
 
 static xpb_status check_dim(const char *what, int64_t v, xpb_error *err)
@@ -103,8 +125,9 @@ static xpb_status add_cases(const char *preset_name, const xpb_sizes *sizes, xpb
 {
     if (sizes && sizes->count > 0) { /* m,n,k -> gemm (and gemv when m = 1); n,k alone -> gemv */
         shape s = {1, 0, 0, 0};
-        int64_t ab = 0;
+        int64_t ab = 0, only = XPB_INPUT_COUNT;
         bool has_m = xpb_sizes_get(sizes, "m", &s.m);
+        xpb_sizes_get(sizes, XPB_INPUT_KEY, &only);
         if (!xpb_sizes_get(sizes, "k", &s.k) || !xpb_sizes_get(sizes, "n", &s.n))
             return XPB_OK; /* not a gemm size */
         xpb_sizes_get(sizes, "axpby", &ab);
@@ -115,18 +138,18 @@ static xpb_status add_cases(const char *preset_name, const xpb_sizes *sizes, xpb
         if ((double)s.m * (double)s.k > (double)(1LL << 31) || (double)s.k * (double)s.n > (double)(1LL << 31) ||
             (double)s.m * (double)s.n > (double)(1LL << 31))
             return xpb_fail(err, XPB_ERR_USAGE, "bad gemm size: a matrix over 2^31 elements");
-        if (has_m && (st = push(XPB_OP_GEMM, &s, l, err)))
+        if (has_m && (st = push(XPB_OP_GEMM, &s, only, l, err)))
             return st;
-        return s.m == 1 ? push(XPB_OP_GEMV, &s, l, err) : XPB_OK;
+        return s.m == 1 ? push(XPB_OP_GEMV, &s, only, l, err) : XPB_OK;
     }
     for (size_t i = 0; i < COUNT(presets); i++) {
         if (strcmp(presets[i].name, preset_name) != 0)
             continue;
         xpb_status st = XPB_OK;
         for (size_t j = 0; j < presets[i].n_gemm && !st; j++)
-            st = push(XPB_OP_GEMM, &presets[i].gemm[j], l, err);
+            st = push(XPB_OP_GEMM, &presets[i].gemm[j], XPB_INPUT_COUNT, l, err);
         for (size_t j = 0; j < presets[i].n_gemv && !st; j++)
-            st = push(XPB_OP_GEMV, &presets[i].gemv[j], l, err);
+            st = push(XPB_OP_GEMV, &presets[i].gemv[j], XPB_INPUT_COUNT, l, err);
         return st;
     }
     return xpb_fail(err, XPB_ERR_USAGE, "unknown preset '%s' (quick, default, full, conformance)", preset_name);
@@ -134,16 +157,33 @@ static xpb_status add_cases(const char *preset_name, const xpb_sizes *sizes, xpb
 
 static bool knows_size_key(const char *k)
 {
-    return strcmp(k, "m") == 0 || strcmp(k, "n") == 0 || strcmp(k, "k") == 0 || strcmp(k, "axpby") == 0;
+    return strcmp(k, "m") == 0 || strcmp(k, "n") == 0 || strcmp(k, "k") == 0 || strcmp(k, "axpby") == 0 ||
+           strcmp(k, XPB_INPUT_KEY) == 0;
 }
 
-static xpb_status add_input(xpb_case_data *d, const char *name, size_t n, uint64_t seed, xpb_error *err)
+static bool is_exact(const xpb_case *c) { return xpb_case_param(c, XPB_INPUT_KEY, 0) == XPB_INPUT_EXACT; }
+
+/* Exact class: a nonzero integer in -4..4 from the generator's hash. */
+static void fill_small_ints(float *p, size_t n, uint64_t seed, uint64_t stream)
+{
+#pragma omp parallel for schedule(static)
+    for (size_t i = 0; i < n; i++) {
+        uint64_t h = xpb_rng_hash(seed, stream, i);
+        p[i] = (float)(1 + (int)(h % 4)) * ((h >> 63) ? -1.0f : 1.0f);
+    }
+}
+
+static xpb_status add_input(xpb_case_data *d, const char *name, size_t n, uint64_t seed, bool exact,
+                            xpb_error *err)
 {
     float *p = malloc(n ? n * sizeof(float) : 1);
     if (!p)
         return xpb_fail(err, XPB_ERR_OUT_OF_MEMORY, "cannot allocate %zu bytes of host memory for %s",
                         n * sizeof(float), name);
-    xpb_rng_fill_f32(p, n, seed, (uint64_t)(10 + d->n_in), 1.0f, 0.0f);
+    if (exact)
+        fill_small_ints(p, n, seed, (uint64_t)(10 + d->n_in));
+    else
+        xpb_rng_fill_f32(p, n, seed, (uint64_t)(10 + d->n_in), 1.0f, 0.0f);
     d->in_name[d->n_in] = name;
     d->in[d->n_in] = p;
     d->in_bytes[d->n_in++] = n * sizeof(float);
@@ -156,11 +196,11 @@ static xpb_status make_data(const xpb_case *c, uint64_t seed, xpb_case_data *d, 
 {
     memset(d, 0, sizeof *d);
     size_t m = (size_t)dim_m(c), n = (size_t)xpb_case_param(c, "n", 1), k = (size_t)xpb_case_param(c, "k", 1);
-    xpb_status st = add_input(d, "a", m * k, seed, err);
+    xpb_status st = add_input(d, "a", m * k, seed, is_exact(c), err);
     if (!st)
-        st = add_input(d, "b", k * n, seed, err);
+        st = add_input(d, "b", k * n, seed, is_exact(c), err);
     if (!st && c->scalar[1] != 0)
-        st = add_input(d, "c_in", m * n, seed, err);
+        st = add_input(d, "c_in", m * n, seed, is_exact(c), err);
     if (st) {
         xpb_case_data_free(d);
         return st;
@@ -229,7 +269,10 @@ static void reference(const xpb_case *c, const xpb_case_data *d, const char *pre
         for (size_t j = 0; j < n; j++) {
             double cij = C ? C[i * n + j] : 0;
             r[j] = alpha * r[j] + beta * cij;
-            t[j] = fabs(alpha) * sabs[j] * per_term + fabs(beta * cij) * 2.0 * U + U * fabs(r[j]);
+            if (is_exact(c) && sabs[j] <= 0x1p24) /* every step exact: one rounding at most */
+                t[j] = U * fabs(r[j]);
+            else
+                t[j] = fabs(alpha) * sabs[j] * per_term + fabs(beta * cij) * 2.0 * U + U * fabs(r[j]);
         }
     }
     free(sabs);
@@ -237,7 +280,8 @@ static void reference(const xpb_case *c, const xpb_case_data *d, const char *pre
 
 static const char *tolerance_text(const xpb_case *c, const char *precision)
 {
-    (void)c;
+    if (is_exact(c))
+        return "exact input (integers -4..4, sum|a||b| <= 2^24: exact in any order and precision): |err| <= u|ref|";
     double ui = input_roundoff(precision);
     if (ui == 0x1p-11)
         return "|err| <= |alpha| S (2*2^-11 + (10 sqrt(K)+2) u) + 2u|beta c| + u|ref|, S = sum|a||b| (tf32/fp16 inputs)";

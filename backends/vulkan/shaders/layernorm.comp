@@ -1,9 +1,10 @@
 #version 450
 // layernorm.comp - per row: y = (x - mean) / sqrt(var + eps) * w + b, population variance
-// (rowop.glsl has the layout; rowop.c launches it). No E[x^2] - E[x]^2: each invocation gets the
-// mean and centered sum of squares M2 of its values by two passes over registers (per chunk,
-// merged by Chan's formula), and the workgroup combines them exactly:
-// M2 = sum(M2_i + n_i (mean_i - mean)^2).
+// (rowop.glsl has the layout; rowop.c launches it). Two passes, never E[x^2] - E[x]^2: the mean
+// from the row's sum, then the sum of (x - mean)^2. Plain sums, so that on rows whose sums are
+// exact (the exact input class, docs/validation.md) mean and variance are exact too; merging
+// per-invocation means (Chan's formula) rounded at every merge, as much at 2^18 columns as
+// dividing by n - 1. A row longer than one chunk is read three times (sum, squares, output).
 #extension GL_GOOGLE_include_directive : require
 #define ROW_PARAMS 2
 #include "rowop.glsl"
@@ -37,42 +38,33 @@ void main()
     for (uint row = gl_WorkGroupID.x; row < pc.rows; row += gl_NumWorkGroups.x) {
         uint base = row * pc.cols;
         uint chunks = (pc.cols + CHUNK - 1u) / CHUNK;
-        // This invocation's count, mean and M2 over its values of every chunk: each chunk's part
-        // by two passes over registers, merged by Chan's formula; no barrier inside the loop.
-        float n = 0.0, mean = 0.0, m2 = 0.0;
+        // Pass 1: the mean from the row's sum.
+        float s = 0.0;
         for (uint ch = 0; ch < chunks; ch++) {
-            uint c0 = ch * CHUNK;
-            row_load(base, c0, 0.0);
-            vec4 cnt4 = vec4(0.0), sum4 = vec4(0.0);
-            [[unroll]] for (uint k = 0; k < VPT; k++) {
-                cnt4 += vec4(row_valid(c0, k));
-                sum4 += rv[k];
-            }
-            float cnt = hsum(cnt4);
-            if (cnt > 0.0) {
-                float mc = hsum(sum4) / cnt;
-                vec4 q = vec4(0.0);
-                [[unroll]] for (uint k = 0; k < VPT; k++) {
-                    vec4 d = mix(vec4(0.0), rv[k] - mc, row_valid(c0, k));
-                    q += d * d;
-                }
-                float nn = n + cnt;
-                float delta = mc - mean;
-                mean += delta * (cnt / nn);
-                m2 += hsum(q) + delta * delta * (n * (cnt / nn));
-                n = nn;
-            }
+            row_load(base, ch * CHUNK, 0.0);
+            vec4 s4 = vec4(0.0);
+            [[unroll]] for (uint k = 0; k < VPT; k++)
+                s4 += rv[k];
+            s += hsum(s4);
         }
-        // The workgroup's: mean = sum / cols, M2 = sum of (m2_i + n_i (mean_i - mean)^2).
-        float row_mean = wg_sum(n * mean) / float(pc.cols);
-        float dm = mean - row_mean;
-        float row_m2 = wg_sum(m2 + n * dm * dm);
-        mean = row_mean;
-        m2 = row_m2;
-        float r = inversesqrt(m2 / float(pc.cols) + pc.eps);
+        float mean = wg_sum(s) / float(pc.cols);
+        // Pass 2: the sum of (x - mean)^2, from the registers when the row is one chunk.
+        float q = 0.0;
         for (uint ch = 0; ch < chunks; ch++) {
             uint c0 = ch * CHUNK;
-            if (chunks > 1u) // else rv still holds the row
+            if (chunks > 1u)
+                row_load(base, c0, 0.0);
+            vec4 q4 = vec4(0.0);
+            [[unroll]] for (uint k = 0; k < VPT; k++) {
+                vec4 d = mix(vec4(0.0), rv[k] - mean, row_valid(c0, k));
+                q4 += d * d;
+            }
+            q += hsum(q4);
+        }
+        float r = inversesqrt(wg_sum(q) / float(pc.cols) + pc.eps);
+        for (uint ch = 0; ch < chunks; ch++) {
+            uint c0 = ch * CHUNK;
+            if (chunks > 1u)
                 row_load(base, c0, 0.0);
             [[unroll]] for (uint k = 0; k < VPT; k++)
                 row_store(base, c0, k, (rv[k] - mean) * r * row_w(c0, k) + row_b(c0, k));

@@ -5,8 +5,8 @@
 //   MODE 0, a workgroup per row (grid-stride over rows). The row is processed in chunks of
 //     CHUNK = BLOCK * VPT * 4 values, each invocation holding VPT vec4 in registers (rv). A row
 //     of at most CHUNK values is read once and written from registers; a longer one is read
-//     twice: a statistics pass that merges per-chunk results (online softmax, Chan's merge of
-//     mean and M2), then a write pass.
+//     twice: a statistics pass that merges per-chunk results (online softmax, sums), then a
+//     write pass (layernorm: three times, layernorm.comp says why).
 //   MODE 1, an invocation per row, for rows of a few values (cols < 64): plain loops.
 // Reductions: subgroupAdd / subgroupMax, then one shared slot per subgroup (NSG slots, sized by
 // the host from the minimum subgroup size: 8 on lavapipe, 32 on NVIDIA). Nothing else uses

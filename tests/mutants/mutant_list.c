@@ -1,0 +1,51 @@
+/* mutant_list.c - every mutant of the mutation test, with the bug in words, and where no input
+ * can show it (mutants.h). Adding one: a kernel in the op's *_mutants.c and a line here. */
+#include "mutants.h"
+
+#define K(name) extern const xpb_kernel xpb_mutant_##name;
+K(softmax_control) K(softmax_sum_skips_last) K(softmax_no_max)
+K(rmsnorm_control) K(rmsnorm_mean_n_minus_1) K(rmsnorm_no_eps)
+K(layernorm_control) K(layernorm_sample_var) K(layernorm_eps_outside_sqrt) K(layernorm_one_pass_fp32)
+K(gemm_control) K(gemm_skips_last_k) K(gemm_skips_last_k_tile)
+K(gemv_control) K(gemv_row_short)
+K(rope_control) K(rope_position_plus_1)
+#undef K
+
+/* With one column, x - mean is 0 in every row: the output is b whatever rstd is. */
+static bool one_column(const xpb_case *c, const char **why)
+{
+    *why = "cols = 1: x - mean is 0, so the output is b whatever the variance and rstd";
+    return xpb_case_param(c, "cols", 0) == 1;
+}
+
+#define M(name, bug) static const xpb_mutant m_##name = {#name, bug, &xpb_mutant_##name, false, NULL};
+#define M_IF(name, bug, unc) static const xpb_mutant m_##name = {#name, bug, &xpb_mutant_##name, false, unc};
+#define CONTROL(name) static const xpb_mutant m_##name = {#name, "none (control)", &xpb_mutant_##name, true, NULL};
+
+CONTROL(softmax_control)
+M(softmax_sum_skips_last, "the row sum leaves out the last element")
+M(softmax_no_max, "no max subtraction: exp overflows for x > 88")
+CONTROL(rmsnorm_control)
+M(rmsnorm_mean_n_minus_1, "mean of squares over n - 1")
+M(rmsnorm_no_eps, "eps left out")
+CONTROL(layernorm_control)
+M(layernorm_sample_var, "sample variance (divide by n - 1)")
+M_IF(layernorm_eps_outside_sqrt, "eps added outside the square root", one_column)
+M_IF(layernorm_one_pass_fp32, "one-pass variance E[x^2] - E[x]^2 in fp32", one_column)
+CONTROL(gemm_control)
+M(gemm_skips_last_k, "every dot product leaves out its last k term")
+M(gemm_skips_last_k_tile, "the k loop in tiles of 16 drops the last tile")
+CONTROL(gemv_control)
+M(gemv_row_short, "one row of A (B^T) read one element short: the last output misses a term")
+CONTROL(rope_control)
+M(rope_position_plus_1, "the position is off by one (p + 1)")
+
+const xpb_mutant *const xpb_mutants[] = {
+    &m_softmax_control,   &m_softmax_sum_skips_last, &m_softmax_no_max,
+    &m_rmsnorm_control,   &m_rmsnorm_mean_n_minus_1, &m_rmsnorm_no_eps,
+    &m_layernorm_control, &m_layernorm_sample_var,   &m_layernorm_eps_outside_sqrt, &m_layernorm_one_pass_fp32,
+    &m_gemm_control,      &m_gemm_skips_last_k,      &m_gemm_skips_last_k_tile,
+    &m_gemv_control,      &m_gemv_row_short,
+    &m_rope_control,      &m_rope_position_plus_1,
+    NULL,
+};
