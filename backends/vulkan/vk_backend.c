@@ -15,6 +15,7 @@ static const xpb_kernel *const kernels[] = {
     &xpb_vulkan_softmax,
     &xpb_vulkan_rmsnorm,
     &xpb_vulkan_layernorm,
+    &xpb_vulkan_layernorm_f64,
     &xpb_vulkan_rope,
     &xpb_vulkan_gemm_tiled,
     &xpb_vulkan_gemm_coopmat,

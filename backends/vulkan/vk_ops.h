@@ -18,6 +18,7 @@ extern const xpb_kernel xpb_vulkan_silu;
 extern const xpb_kernel xpb_vulkan_softmax;
 extern const xpb_kernel xpb_vulkan_rmsnorm;
 extern const xpb_kernel xpb_vulkan_layernorm;
+extern const xpb_kernel xpb_vulkan_layernorm_f64;
 extern const xpb_kernel xpb_vulkan_rope;
 extern const xpb_kernel xpb_vulkan_gemm_tiled;
 extern const xpb_kernel xpb_vulkan_gemm_coopmat;

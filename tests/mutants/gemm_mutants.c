@@ -42,16 +42,8 @@ static xpb_status gemv_launch(const void *args, mutant_bug bug, xpb_error *err)
     return XPB_OK;
 }
 
-#define GEMM_MUTANT(name, op, fn, bug)                                                             \
-    static xpb_status name##_launch(void *ctx, const void *args, void *state, xpb_error *err)    \
-    {                                                                                              \
-        (void)ctx, (void)state;                                                                    \
-        return fn(args, bug, err);                                                                 \
-    }                                                                                              \
-    const xpb_kernel xpb_mutant_##name = {op, #name, "fp32", NULL, NULL, NULL, name##_launch};
-
-GEMM_MUTANT(gemm_control, XPB_OP_GEMM, gemm_launch, BUG_NONE)
-GEMM_MUTANT(gemm_skips_last_k, XPB_OP_GEMM, gemm_launch, BUG_GEMM_SKIPS_LAST_K)
-GEMM_MUTANT(gemm_skips_last_k_tile, XPB_OP_GEMM, gemm_launch, BUG_GEMM_SKIPS_LAST_K_TILE)
-GEMM_MUTANT(gemv_control, XPB_OP_GEMV, gemv_launch, BUG_NONE)
-GEMM_MUTANT(gemv_row_short, XPB_OP_GEMV, gemv_launch, BUG_GEMV_ROW_SHORT)
+XPB_MUTANT_KERNEL(gemm_control, XPB_OP_GEMM, gemm_launch, BUG_NONE)
+XPB_MUTANT_KERNEL(gemm_skips_last_k, XPB_OP_GEMM, gemm_launch, BUG_GEMM_SKIPS_LAST_K)
+XPB_MUTANT_KERNEL(gemm_skips_last_k_tile, XPB_OP_GEMM, gemm_launch, BUG_GEMM_SKIPS_LAST_K_TILE)
+XPB_MUTANT_KERNEL(gemv_control, XPB_OP_GEMV, gemv_launch, BUG_NONE)
+XPB_MUTANT_KERNEL(gemv_row_short, XPB_OP_GEMV, gemv_launch, BUG_GEMV_ROW_SHORT)

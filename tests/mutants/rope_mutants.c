@@ -28,13 +28,5 @@ static xpb_status rope_launch(const void *args, mutant_bug bug, xpb_error *err)
     return XPB_OK;
 }
 
-#define ROPE_MUTANT(name, bug)                                                                     \
-    static xpb_status name##_launch(void *ctx, const void *args, void *state, xpb_error *err)    \
-    {                                                                                              \
-        (void)ctx, (void)state;                                                                    \
-        return rope_launch(args, bug, err);                                                        \
-    }                                                                                              \
-    const xpb_kernel xpb_mutant_##name = {XPB_OP_ROPE, #name, "fp32", NULL, NULL, NULL, name##_launch};
-
-ROPE_MUTANT(rope_control, BUG_NONE)
-ROPE_MUTANT(rope_position_plus_1, BUG_ROPE_POSITION_PLUS_1)
+XPB_MUTANT_KERNEL(rope_control, XPB_OP_ROPE, rope_launch, BUG_NONE)
+XPB_MUTANT_KERNEL(rope_position_plus_1, XPB_OP_ROPE, rope_launch, BUG_ROPE_POSITION_PLUS_1)

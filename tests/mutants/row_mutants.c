@@ -75,22 +75,17 @@ static xpb_status rows_launch(const void *args, xpb_op op, mutant_bug bug, xpb_e
     return XPB_OK;
 }
 
-/* One xpb_kernel per (op, bug): the launch slot carries no user data, hence the small wrappers. */
-#define ROW_MUTANT(name, op, bug)                                                                  \
-    static xpb_status name##_launch(void *ctx, const void *args, void *state, xpb_error *err)    \
-    {                                                                                              \
-        (void)ctx, (void)state;                                                                    \
-        return rows_launch(args, op, bug, err);                                                    \
-    }                                                                                              \
-    const xpb_kernel xpb_mutant_##name = {op, #name, "fp32", NULL, NULL, NULL, name##_launch};
+static xpb_status softmax_launch(const void *a, mutant_bug bug, xpb_error *e) { return rows_launch(a, XPB_OP_SOFTMAX, bug, e); }
+static xpb_status rmsnorm_launch(const void *a, mutant_bug bug, xpb_error *e) { return rows_launch(a, XPB_OP_RMSNORM, bug, e); }
+static xpb_status layernorm_launch(const void *a, mutant_bug bug, xpb_error *e) { return rows_launch(a, XPB_OP_LAYERNORM, bug, e); }
 
-ROW_MUTANT(softmax_control, XPB_OP_SOFTMAX, BUG_NONE)
-ROW_MUTANT(softmax_sum_skips_last, XPB_OP_SOFTMAX, BUG_SOFTMAX_SUM_SKIPS_LAST)
-ROW_MUTANT(softmax_no_max, XPB_OP_SOFTMAX, BUG_SOFTMAX_NO_MAX)
-ROW_MUTANT(rmsnorm_control, XPB_OP_RMSNORM, BUG_NONE)
-ROW_MUTANT(rmsnorm_mean_n_minus_1, XPB_OP_RMSNORM, BUG_RMSNORM_MEAN_N_MINUS_1)
-ROW_MUTANT(rmsnorm_no_eps, XPB_OP_RMSNORM, BUG_RMSNORM_NO_EPS)
-ROW_MUTANT(layernorm_control, XPB_OP_LAYERNORM, BUG_NONE)
-ROW_MUTANT(layernorm_sample_var, XPB_OP_LAYERNORM, BUG_LAYERNORM_SAMPLE_VAR)
-ROW_MUTANT(layernorm_eps_outside_sqrt, XPB_OP_LAYERNORM, BUG_LAYERNORM_EPS_OUTSIDE)
-ROW_MUTANT(layernorm_one_pass_fp32, XPB_OP_LAYERNORM, BUG_LAYERNORM_ONE_PASS)
+XPB_MUTANT_KERNEL(softmax_control, XPB_OP_SOFTMAX, softmax_launch, BUG_NONE)
+XPB_MUTANT_KERNEL(softmax_sum_skips_last, XPB_OP_SOFTMAX, softmax_launch, BUG_SOFTMAX_SUM_SKIPS_LAST)
+XPB_MUTANT_KERNEL(softmax_no_max, XPB_OP_SOFTMAX, softmax_launch, BUG_SOFTMAX_NO_MAX)
+XPB_MUTANT_KERNEL(rmsnorm_control, XPB_OP_RMSNORM, rmsnorm_launch, BUG_NONE)
+XPB_MUTANT_KERNEL(rmsnorm_mean_n_minus_1, XPB_OP_RMSNORM, rmsnorm_launch, BUG_RMSNORM_MEAN_N_MINUS_1)
+XPB_MUTANT_KERNEL(rmsnorm_no_eps, XPB_OP_RMSNORM, rmsnorm_launch, BUG_RMSNORM_NO_EPS)
+XPB_MUTANT_KERNEL(layernorm_control, XPB_OP_LAYERNORM, layernorm_launch, BUG_NONE)
+XPB_MUTANT_KERNEL(layernorm_sample_var, XPB_OP_LAYERNORM, layernorm_launch, BUG_LAYERNORM_SAMPLE_VAR)
+XPB_MUTANT_KERNEL(layernorm_eps_outside_sqrt, XPB_OP_LAYERNORM, layernorm_launch, BUG_LAYERNORM_EPS_OUTSIDE)
+XPB_MUTANT_KERNEL(layernorm_one_pass_fp32, XPB_OP_LAYERNORM, layernorm_launch, BUG_LAYERNORM_ONE_PASS)
