@@ -1,6 +1,6 @@
 /* xpb_ops.h - the ops every backend may implement, and the argument struct each op takes.
  *
- * An op is a mathematical contract (../shared/spec/workloads.md); a kernel is one backend's
+ * An op is a mathematical contract (docs/workloads.md); a kernel is one backend's
  * implementation of it under a variant name. Kernels receive `const void *args` pointing to the
  * argument struct named beside the op below. Buffers are passed as views (buffer + byte offset)
  * so the harness can surround every output with guard regions. */

@@ -4,7 +4,7 @@
  * prepare rounds A and B to TF32 (10 explicit mantissa bits, round to nearest with ties away from
  * zero, like cvt.rna.tf32.f32) into device copies. Fed fp32 operands, TF32 tensor-core
  * instructions may just ignore the low 13 bits (truncation: input error up to 2^-10, twice the
- * 2^-11 the tf32 validation bound assumes, shared/spec/workloads.md), and cuBLAS does not document
+ * 2^-11 the tf32 validation bound assumes, docs/workloads.md), and cuBLAS does not document
  * rounding first; on pre-rounded operands either is exact, and the timed call is the same cuBLAS
  * TF32 GEMM. Layout: see gemm_cublas.cu (C^T = B^T A^T in column-major); c_in is copied to c
  * first when beta != 0. */
