@@ -1,12 +1,11 @@
 /* xpb_case.c - case lists, ids and params (xpb_workload.h). */
 #include "xpb_workload.h"
 
-#include "xpb_input.h"
-
-#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "xpb_input.h"
 
 xpb_status xpb_case_list_push(xpb_case_list *list, const xpb_case *c, xpb_error *err)
 {
@@ -32,8 +31,7 @@ void xpb_case_make_id(xpb_case *c)
 {
     char params[128] = "";
     size_t used = 0;
-    for (int i = 0; i < c->n_params && used < sizeof params; i++)
-    {
+    for (int i = 0; i < c->n_params && used < sizeof params; i++) {
         if (i)
             used += (size_t)snprintf(params + used, sizeof params - used, ",");
         if (used < sizeof params)

@@ -30,7 +30,7 @@ static void softmax_exact_row(float *x, int64_t r, int64_t cols, uint64_t seed)
 /* rmsnorm and layernorm, exact: x = (mu + delta_j) * 2^-10 with integers |delta_j| <= 3 that sum
  * to 0, so the mean is exactly mu * 2^-10, x - mean is exact, and every sum (of x, x^2 and
  * (x - mean)^2: at most 25 * 2^18 units of 2^-20 for rows up to 2^18) is an integer under 2^24
- * units: exact in fp32 in any order. The mean square, about 8 * 2^-20, is within a factor of
+ * units: exact in fp32 in any order. The mean square, about 6 * 2^-20, is within a factor of
  * ten of eps, so eps matters too. */
 static void norm_exact_row(float *x, int64_t r, int64_t cols, uint64_t seed)
 {
