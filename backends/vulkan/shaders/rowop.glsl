@@ -56,25 +56,20 @@ vec4 rv[VPT]; // this invocation's values of the current chunk
 
 // ---- workgroup reductions (call in uniform control flow; every invocation gets the result) ----
 
-// Defines `T name(T v)`: the workgroup's sum of v through the shared array `slots` (NSG
-// elements of T): subgroupAdd, one slot per subgroup, then a subgroupAdd of the slots.
-#define XPB_DEFINE_WG_SUM(T, name, slots)                                                       \
-    T name(T v)                                                                                 \
-    {                                                                                           \
-        v = subgroupAdd(v);                                                                     \
-        if (subgroupElect())                                                                    \
-            slots[gl_SubgroupID] = v;                                                           \
-        memoryBarrierShared();                                                                  \
-        barrier();                                                                              \
-        T r = T(0);                                                                             \
-        for (uint i = gl_SubgroupInvocationID; i < gl_NumSubgroups; i += gl_SubgroupSize)       \
-            r += slots[i];                                                                      \
-        r = subgroupAdd(r);                                                                     \
-        barrier(); /* slots are free again */                                                   \
-        return r;                                                                               \
-    }
-
-XPB_DEFINE_WG_SUM(float, wg_sum, red)
+float wg_sum(float v)
+{
+    v = subgroupAdd(v);
+    if (subgroupElect())
+        red[gl_SubgroupID] = v;
+    memoryBarrierShared();
+    barrier();
+    float r = 0.0;
+    for (uint i = gl_SubgroupInvocationID; i < gl_NumSubgroups; i += gl_SubgroupSize)
+        r += red[i];
+    r = subgroupAdd(r);
+    barrier(); // red is free again
+    return r;
+}
 
 float wg_max(float v)
 {
