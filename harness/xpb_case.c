@@ -76,6 +76,8 @@ void xpb_case_data_free(xpb_case_data *d)
 {
     for (int i = 0; i < d->n_in; i++)
         free(d->in[i]);
+    if (d->host && d->host_free)
+        d->host_free(d->host);
     memset(d, 0, sizeof *d);
 }
 

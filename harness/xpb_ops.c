@@ -17,6 +17,12 @@ static const xpb_op_info ops[XPB_OP_COUNT] = {
     [XPB_OP_ROPE] = {XPB_OP_ROPE, "rope", "elementwise"},
     [XPB_OP_GEMM] = {XPB_OP_GEMM, "gemm", "gemm"},
     [XPB_OP_GEMV] = {XPB_OP_GEMV, "gemv", "gemm"},
+    [XPB_OP_ANNEAL_COMPRESS] = {XPB_OP_ANNEAL_COMPRESS, "compress", "anneal"},
+    [XPB_OP_ANNEAL_INIT] = {XPB_OP_ANNEAL_INIT, "init", "anneal"},
+    [XPB_OP_ANNEAL_ASSIGN] = {XPB_OP_ANNEAL_ASSIGN, "assign", "anneal"},
+    [XPB_OP_ANNEAL_STATS] = {XPB_OP_ANNEAL_STATS, "stats", "anneal"},
+    [XPB_OP_ANNEAL_UPDATE] = {XPB_OP_ANNEAL_UPDATE, "update", "anneal"},
+    [XPB_OP_ANNEAL_CHANGES] = {XPB_OP_ANNEAL_CHANGES, "changes", "anneal"},
 };
 
 const xpb_op_info *xpb_op_get(xpb_op op)

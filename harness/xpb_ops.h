@@ -32,6 +32,14 @@ typedef enum xpb_op {
     /* gemm / gemv: xpb_gemm_args (GEMV is M = 1) */
     XPB_OP_GEMM,
     XPB_OP_GEMV,
+    /* annealing compression (docs/workloads.md section 3): a whole run (the case's op; no
+     * kernel of its own), then the ops it is made of */
+    XPB_OP_ANNEAL_COMPRESS,
+    XPB_OP_ANNEAL_INIT,    /* xpb_anneal_init_args    */
+    XPB_OP_ANNEAL_ASSIGN,  /* xpb_anneal_assign_args  */
+    XPB_OP_ANNEAL_STATS,   /* xpb_anneal_stats_args   */
+    XPB_OP_ANNEAL_UPDATE,  /* xpb_anneal_update_args  */
+    XPB_OP_ANNEAL_CHANGES, /* xpb_anneal_changes_args */
     XPB_OP_COUNT
 } xpb_op;
 
@@ -86,6 +94,78 @@ typedef struct xpb_gemm_args {
     int64_t m, n, k;
     float alpha, beta;
 } xpb_gemm_args;
+
+/* ---- annealing compression (docs/workloads.md section 3; driven by workloads/anneal/run.c) ----
+ * Points x: n x d fp32, row-major. Anchors: m x d fp32, row-major. Assignments: n uint32.
+ * "dist" is always the squared Euclidean distance, computed in fp32 (any summation order unless
+ * an op says otherwise). Every op may use `scratch` (XPB_ANNEAL_SCRATCH_BYTES(n, m) bytes,
+ * contents undefined on entry and on exit) and must not allocate device memory per launch.
+ * 1 <= n < 2^31, 1 <= d <= 4096, 1 <= m <= n. Kernels of these ops are deterministic: the same
+ * inputs give the same bits (no float atomics). */
+#define XPB_ANNEAL_SCRATCH_BYTES(n, m) ((size_t)(n) * 8u + (size_t)(m) * 64u + 65536u)
+
+/* init: farthest-point anchors. chosen[0] = 0. mind[i] = dist(x_i, x_chosen[0]) (direct form:
+ * sum over k of (x_ik - a_k)^2). For j = 1 .. m-1: chosen[j] = the i with the largest mind[i],
+ * ties to the lowest i; then mind[i] = min(mind[i], dist(x_i, x_chosen[j])). anchors[j] =
+ * x[chosen[j]], bit for bit. No host round trip per anchor where the backend allows it. */
+typedef struct xpb_anneal_init_args {
+    xpb_view x;       /* in:  n x d fp32             */
+    xpb_view anchors; /* out: m x d fp32             */
+    xpb_view chosen;  /* out: m uint32 point indices */
+    xpb_view scratch;
+    int64_t n, d, m;
+} xpb_anneal_init_args;
+
+/* assign: assign[i] = argmin_j dist(x_i, anchor_j), ties to the lowest j; dist[i] = that
+ * distance, as computed, clamped to >= +0.0f (never -0.0f or NaN for finite inputs). GPU kernels
+ * compute distance tiles GEMM-style, ||x||^2 - 2 x.a + ||a||^2, with the argmin fused (the n x m
+ * matrix is never written). */
+typedef struct xpb_anneal_assign_args {
+    xpb_view x, anchors; /* in                 */
+    xpb_view assign;     /* out: n uint32      */
+    xpb_view dist;       /* out: n fp32        */
+    xpb_view scratch;
+    int64_t n, d, m;
+} xpb_anneal_assign_args;
+
+/* stats: per anchor j, with c_j = #{i : assign[i] = j}:
+ *   counts[j] = c_j;
+ *   mean[j]  = the trimmed mean: order j's points by the key (bits of dist[i] as uint32, i) -
+ *              dist >= +0, so the bits order like the values - ascending; t = floor(c_j * trim)
+ *              computed in double; drop the first t and the last t; mean of the rest (of all c_j
+ *              when c_j - 2t < 1); 0 when c_j = 0. Exact selection (e.g. bisection on the key
+ *              bits with counting passes), no sort required;
+ *   var[j]   = per dimension, sum over all c_j points of (x - mean[j])^2 / (c_j - 1); 0 when
+ *              c_j < 2.
+ * Sums in fp32 or better, any order. */
+typedef struct xpb_anneal_stats_args {
+    xpb_view x, assign, dist; /* in                   */
+    xpb_view counts;          /* out: m uint32        */
+    xpb_view mean, var;       /* out: m x d fp32 each */
+    xpb_view scratch;
+    int64_t n, d, m;
+    double trim;
+} xpb_anneal_stats_args;
+
+/* update, in place: for each j with counts[j] > 0 and each k:
+ *   anchors[j][k] += clamp((mean[j][k] - anchors[j][k]) * lr_t, -0.1f, 0.1f)   (fp32)
+ * Anchors with counts[j] = 0 are left as they are. */
+typedef struct xpb_anneal_update_args {
+    xpb_view anchors;      /* in/out: m x d fp32 */
+    xpb_view counts, mean; /* in                 */
+    int64_t m, d;
+    float lr_t;            /* lr * T / (1 + T), from the host */
+} xpb_anneal_update_args;
+
+/* changes: result[0] (fp32) = the energy, sum over i of dist(x_i, anchors[assign[i]]) (direct
+ * form) / n, summed pairwise (per-block partials, then a tree or a fixed-order pass; fp64
+ * accumulation allowed); result[1] (uint32) = #{i : assign[i] != prev[i]}. result is 8 bytes. */
+typedef struct xpb_anneal_changes_args {
+    xpb_view x, anchors, assign, prev; /* in */
+    xpb_view result;                   /* out: {float energy; uint32 changes} */
+    xpb_view scratch;
+    int64_t n, d, m;
+} xpb_anneal_changes_args;
 
 /* Static description of an op: names and the shape of its arguments. */
 typedef struct xpb_op_info {

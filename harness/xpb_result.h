@@ -61,6 +61,7 @@ typedef struct xpb_result {
     double pct_of_peak;      /* gflops / datasheet fp32 peak of the hardware * 100 (GEMM) */
     double pct_of_library;   /* gflops / best library variant's at the same case (GEMM) */
     char library_variant[48]; /* that variant, "cuda:0/cublas"; empty when none */
+    xpb_run_outcome run;     /* stateful workloads: the run's outcome (run.present) */
     char dump_note[1536];    /* rerun command and dump location of a failed case (printed) */
 } xpb_result;
 

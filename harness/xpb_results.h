@@ -12,7 +12,7 @@
 #include "xpb_sysinfo.h"
 
 #define XPB_RESULTS_SCHEMA "xpubench-results"
-#define XPB_RESULTS_SCHEMA_VERSION 1
+#define XPB_RESULTS_SCHEMA_VERSION 2 /* 2: stateful workloads' "run" object */
 
 /* Availability of each backend xpubench knows, as seen by this run. */
 typedef struct xpb_backend_status {

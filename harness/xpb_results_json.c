@@ -97,6 +97,72 @@ static cJSON *validation_json(const xpb_validation *v)
     return o;
 }
 
+/* A stateful workload's run: what it reached, where the time went, its trajectory and its
+ * two-level validation (docs/results-schema.md, "run"). */
+static cJSON *run_outcome_json(const xpb_result *r)
+{
+    const xpb_run_outcome *o = &r->run;
+    cJSON *j = cJSON_CreateObject();
+    cJSON_AddNumberToObject(j, "iterations", o->iterations);
+    cJSON_AddBoolToObject(j, "converged", o->converged);
+    xpb_json_add_number(j, "energy", o->energy);
+    xpb_json_add_number(j, "compression_ratio", o->ratio);
+    cJSON_AddNumberToObject(j, "anchors", (double)o->anchors);
+    if (r->timed) {
+        xpb_json_add_number(j, "total_s", r->kernel.median);
+        xpb_json_add_number(j, "per_iteration_s", o->iterations ? r->kernel.median / o->iterations : 0);
+        double sum = 0;
+        for (int op = 0; op < XPB_OP_COUNT; op++)
+            sum += o->op_seconds[op];
+        cJSON *ops = cJSON_AddArrayToObject(j, "ops");
+        for (int op = 0; op < XPB_OP_COUNT; op++) {
+            if (!o->op_launches[op])
+                continue;
+            cJSON *e = cJSON_CreateObject();
+            cJSON_AddStringToObject(e, "op", xpb_op_get((xpb_op)op)->name);
+            xpb_json_add_number(e, "seconds", o->op_seconds[op]);
+            xpb_json_add_number(e, "share", sum > 0 ? o->op_seconds[op] / sum : 0);
+            cJSON_AddNumberToObject(e, "launches", (double)o->op_launches[op]);
+            cJSON_AddItemToArray(ops, e);
+        }
+        cJSON *x = cJSON_AddObjectToObject(j, "transfers");
+        xpb_json_add_number(x, "upload_s", o->upload_s);
+        cJSON_AddNumberToObject(x, "upload_bytes", (double)o->upload_bytes);
+        xpb_json_add_number(x, "h2d_in_run_s", o->h2d_s);
+        cJSON_AddNumberToObject(x, "h2d_in_run_bytes", (double)o->h2d_bytes);
+        xpb_json_add_number(x, "d2h_in_run_s", o->d2h_s);
+        cJSON_AddNumberToObject(x, "d2h_in_run_bytes", (double)o->d2h_bytes);
+    }
+    cJSON *t = cJSON_AddObjectToObject(j, "trajectory");
+    cJSON *te = cJSON_AddArrayToObject(t, "energy"), *tc = cJSON_AddArrayToObject(t, "changes");
+    cJSON *ta = cJSON_AddArrayToObject(t, "anchors"), *tt = cJSON_AddArrayToObject(t, "temperature");
+    for (int i = 0; o->steps && i < o->iterations; i++) {
+        cJSON_AddItemToArray(te, cJSON_CreateNumber(o->steps[i].energy));
+        cJSON_AddItemToArray(tc, cJSON_CreateNumber((double)o->steps[i].changes));
+        cJSON_AddItemToArray(ta, cJSON_CreateNumber((double)o->steps[i].anchors));
+        cJSON_AddItemToArray(tt, cJSON_CreateNumber(o->steps[i].t));
+    }
+    cJSON *v = cJSON_AddObjectToObject(j, "check");
+    cJSON_AddBoolToObject(v, "ops_passed", o->ops_passed);
+    cJSON_AddNumberToObject(v, "near_ties", (double)o->near_ties);
+    cJSON_AddBoolToObject(v, "run_checked", o->run_checked);
+    if (o->run_checked) {
+        cJSON_AddBoolToObject(v, "run_passed", o->run_passed);
+        cJSON_AddNumberToObject(v, "reference_iterations", o->ref_iterations);
+        xpb_json_add_number(v, "reference_energy", o->ref_energy);
+        xpb_json_add_number(v, "reference_ratio", o->ref_ratio);
+        xpb_json_add_number(v, "energy_rel_err", o->energy_rel_err);
+        xpb_json_add_number(v, "energy_rel_tol", o->energy_rel_tol);
+        cJSON_AddNumberToObject(v, "iteration_band", o->iteration_band);
+        if (o->parted_at >= 0)
+            cJSON_AddNumberToObject(v, "parted_at", o->parted_at);
+        else
+            cJSON_AddNullToObject(v, "parted_at");
+    }
+    cJSON_AddStringToObject(v, "summary", o->summary);
+    return j;
+}
+
 static cJSON *case_json(const xpb_result *r)
 {
     cJSON *o = cJSON_CreateObject();
@@ -121,6 +187,8 @@ static cJSON *case_json(const xpb_result *r)
     cJSON_AddNumberToObject(w, "flops", r->c.flops);
     if (r->validated)
         cJSON_AddItemToObject(o, "validation", validation_json(&r->validation));
+    if (r->run.present)
+        cJSON_AddItemToObject(o, "run", run_outcome_json(r));
     if (r->timed) {
         cJSON *t = cJSON_AddObjectToObject(o, "timing");
         cJSON_AddStringToObject(t, "timer", r->device->info.timer);

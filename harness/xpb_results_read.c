@@ -247,9 +247,9 @@ static xpb_status read_top(ctx *c, const cJSON *root, xpb_results_file *f)
                         c->name, schema, SCHEMA_NAME);
     if ((st = get_num(c, root, "schema_version", &ver)))
         return st;
-    if (ver != SCHEMA_VERSION)
+    if (ver < 1 || ver > SCHEMA_VERSION || ver != (int)ver) /* 2 adds the "run" object to 1 */
         return xpb_fail(c->err, XPB_ERR_USAGE,
-                        "%s: results schema_version %g is not supported (this xpubench reads version %d)",
+                        "%s: results schema_version %g is not supported (this xpubench reads versions 1 to %d)",
                         c->name, ver, SCHEMA_VERSION);
     if (!st) st = get_str(c, root, "run_id", f->run_id, sizeof f->run_id, false);
     if (!st) st = get_str(c, root, "created_utc", f->created_utc, sizeof f->created_utc, false);

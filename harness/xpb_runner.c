@@ -1,6 +1,6 @@
 /* xpb_runner.c - the case runner: for each case and each device and kernel variant,
  * allocate guarded buffers, upload, poison, launch, validate, then time (xpb_runner.h). */
-#include "xpb_runner.h"
+#include "xpb_runner_internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -244,7 +244,7 @@ static void inject_fault(int kind, unsigned char *host, size_t out_bytes)
 
 /* ---- one case, one device, one kernel ------------------------------------------------------------- */
 
-static void set_outcome(xpb_result *r, xpb_device *dev, xpb_status st, const xpb_error *err)
+void xpb_runner_set_outcome(xpb_result *r, xpb_device *dev, xpb_status st, const xpb_error *err)
 {
     if (st == XPB_ERR_UNSUPPORTED) {
         r->status = XPB_CASE_UNSUPPORTED;
@@ -341,7 +341,7 @@ static void run_kernel(xpb_device *dev, const xpb_kernel *k, const xpb_case *c,
         r->download_bytes = d->out_bytes[0];
     }
     if (st)
-        set_outcome(r, dev, st, &err);
+        xpb_runner_set_outcome(r, dev, st, &err);
     if (prepared && k->release)
         k->release(dev->ctx, state);
     buffers_free(&cb);
@@ -375,14 +375,15 @@ static xpb_status run_on_device(xpb_run *run, xpb_device *dev, const xpb_case *c
                                 const xpb_run_config *cfg, xpb_progress *prog)
 {
     const xpb_kernel *ks[MAX_VARIANTS];
-    size_t nk = xpb_backend_kernels_for(dev->backend, c->op, ks, MAX_VARIANTS);
+    xpb_op op = c->workload->run ? c->workload->variant_op : c->op;
+    size_t nk = xpb_backend_kernels_for(dev->backend, op, ks, MAX_VARIANTS);
     if (nk == 0) {
         xpb_result *r = new_result(run, c, dev, "-", "-");
         if (!r)
             return XPB_ERR_OUT_OF_MEMORY;
         r->status = XPB_CASE_UNSUPPORTED;
         snprintf(r->message, sizeof r->message, "the %s backend has no kernel for %s",
-                 dev->backend->name, xpb_op_get(c->op)->name);
+                 dev->backend->name, xpb_op_get(op)->name);
         xpb_progress_case(prog, r);
         return XPB_OK;
     }
@@ -397,6 +398,8 @@ static xpb_status run_on_device(xpb_run *run, xpb_device *dev, const xpb_case *c
         } else if (data_st) {
             r->status = data_st == XPB_ERR_UNSUPPORTED ? XPB_CASE_UNSUPPORTED : XPB_CASE_ERROR;
             snprintf(r->message, sizeof r->message, "%s", data_err->msg);
+        } else if (c->workload->run) {
+            xpb_run_stateful(dev, ks[i], c, d, cfg, r);
         } else {
             run_kernel(dev, ks[i], c, d, cfg, r);
         }
@@ -448,6 +451,7 @@ void xpb_run_free(xpb_run *run)
     for (size_t i = 0; i < run->count; i++) {
         xpb_samples_free(&run->results[i].kernel_samples);
         xpb_samples_free(&run->results[i].e2e_samples);
+        xpb_run_outcome_free(&run->results[i].run);
     }
     free(run->results);
     run->results = NULL;

@@ -40,34 +40,34 @@ typedef struct acc {
     double err2, ref2;
 } acc;
 
-static void check_element(acc *a, int64_t index, float out, double ref, double tol)
+/* out64: the value compared (the fp32 output widened, or a value a stateful check derives in
+ * fp64); unwritten: the output still holds the poison. */
+static void check_value(xpb_validation *v, double *err2, double *ref2, int64_t index, double out64,
+                        bool unwritten, double ref, double tol)
 {
-    uint32_t bits;
-    memcpy(&bits, &out, sizeof bits);
-    xpb_validation *v = &a->v;
     v->checked++;
     bool bad = false;
-    double err = fabs((double)out - ref), ratio;
-    if (bits == XPB_POISON_BITS) {
+    double err = fabs(out64 - ref), ratio;
+    if (unwritten) {
         v->unwritten++;
         bad = true;
         ratio = INFINITY;
-    } else if (isnan(out)) {
+    } else if (isnan(out64)) {
         v->nan_count++;
         bad = true;
         ratio = INFINITY;
     } else {
-        if (isinf(out))
+        if (isinf(out64))
             v->inf_count++;
         ratio = err == 0 ? 0 : (tol > 0 ? err / tol : INFINITY);
         bad = !(err <= tol);
-        a->err2 += err * err;
-        a->ref2 += ref * ref;
+        *err2 += err * err;
+        *ref2 += ref * ref;
         if (err > v->max_abs_err)
             v->max_abs_err = err;
         if (ref != 0 && err / fabs(ref) > v->max_rel_err)
             v->max_rel_err = err / fabs(ref);
-        double ulp = (double)llabs(ordered_bits(out) - ordered_bits((float)ref));
+        double ulp = (double)llabs(ordered_bits((float)out64) - ordered_bits((float)ref));
         if (ulp > v->max_ulp)
             v->max_ulp = ulp;
     }
@@ -76,12 +76,33 @@ static void check_element(acc *a, int64_t index, float out, double ref, double t
     if (ratio > v->max_err_over_tol || v->worst_index < 0) {
         v->max_err_over_tol = ratio > v->max_err_over_tol ? ratio : v->max_err_over_tol;
         v->worst_index = index;
-        v->worst_value = out;
+        v->worst_value = out64;
         v->worst_reference = ref;
         v->worst_tolerance = tol;
     }
     if (bad && v->n_mismatches < XPB_MAX_MISMATCHES)
-        v->mismatches[v->n_mismatches++] = (xpb_mismatch){index, out, ref, tol};
+        v->mismatches[v->n_mismatches++] = (xpb_mismatch){index, out64, ref, tol};
+}
+
+static void check_element(acc *a, int64_t index, float out, double ref, double tol)
+{
+    uint32_t bits;
+    memcpy(&bits, &out, sizeof bits);
+    check_value(&a->v, &a->err2, &a->ref2, index, (double)out, bits == XPB_POISON_BITS, ref, tol);
+}
+
+void xpb_validation_add(xpb_validation *v, int64_t index, float out, double ref, double tol)
+{
+    double e2 = 0, r2 = 0;
+    uint32_t bits;
+    memcpy(&bits, &out, sizeof bits);
+    check_value(v, &e2, &r2, index, (double)out, bits == XPB_POISON_BITS, ref, tol);
+}
+
+void xpb_validation_add_f64(xpb_validation *v, int64_t index, double out, bool unwritten, double ref, double tol)
+{
+    double e2 = 0, r2 = 0;
+    check_value(v, &e2, &r2, index, out, unwritten, ref, tol);
 }
 
 static int cmp_mismatch(const void *a, const void *b)

@@ -50,6 +50,13 @@ xpb_status xpb_validate_output(const xpb_case *c, const xpb_case_data *d, const 
                                const float *out, bool sampled, size_t sample_units, uint64_t seed,
                                xpb_validation *v, xpb_error *err);
 
+/* One element checked outside xpb_validate_output (the stateful workloads' per-op checks): the
+ * same counting as a one-shot output (unwritten when out holds the poison, NaN, |out - ref| <=
+ * tol). v starts zeroed with worst_index = -1. The _f64 form takes a value the check derived in
+ * fp64 (e.g. the exact distance to the anchor a kernel chose) and says whether it was unwritten. */
+void xpb_validation_add(xpb_validation *v, int64_t index, float out, double ref, double tol);
+void xpb_validation_add_f64(xpb_validation *v, int64_t index, double out, bool unwritten, double ref, double tol);
+
 /* Combines guard results into v and sets v->passed. */
 void xpb_validation_finish(xpb_validation *v, uint64_t guard_violations);
 

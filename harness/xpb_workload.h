@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "xpb_ops.h"
+#include "xpb_stateful.h"
 #include "xpb_status.h"
 
 #define XPB_MAX_PARAMS 8
@@ -31,6 +32,8 @@ typedef struct xpb_sizes {
 } xpb_sizes;
 
 typedef struct xpb_workload_i xpb_workload_i;
+typedef struct xpb_session xpb_session;
+typedef struct xpb_validation xpb_validation;
 
 typedef struct xpb_case {
     char id[XPB_CASE_ID_LEN]; /* "elementwise/softmax/rows=4096,cols=4096/fp32" (stable) */
@@ -67,6 +70,10 @@ typedef struct xpb_case_data {
     const char *out_name[XPB_MAX_ARRAYS];
     size_t out_bytes[XPB_MAX_ARRAYS];
     size_t out_elements;
+    /* Optional host state the workload computes once per case (a stateful workload's reference
+     * run), freed with the data. */
+    void *host;
+    void (*host_free)(void *host);
 } xpb_case_data;
 
 struct xpb_workload_i {
@@ -100,6 +107,19 @@ struct xpb_workload_i {
     /* Optional: how many units to check when a full fp64 check would dominate the run (e.g. a
      * large GEMM); 0 or NULL = check all (unless the user asked for --validate sampled). */
     size_t (*sampled_units)(const xpb_case *c);
+
+    /* Stateful workloads only (NULL for one-shot ones, which use make_args .. reference above):
+     * runs the whole case through the session's ops (xpb_session.h), from the inputs in d to
+     * the result, and fills out. When s->validating, it also checks every op it can on the
+     * run's first iteration and the whole run against its reference, into *v and out (the
+     * runner adds the guard check). Inject (xpb_run_config.inject_fault != 0): damage what is
+     * read back before checking, the way a broken kernel would. Called several times per
+     * result: validated, warm-up, timed, and once with op timing on. */
+    xpb_status (*run)(const xpb_case *c, const xpb_case_data *d, xpb_session *s, int inject,
+                      xpb_validation *v, xpb_run_outcome *out, xpb_error *err);
+    /* Stateful workloads: the op whose kernel variants make a case's results (each variant of
+     * it is one result; the other ops use their backend's first kernel). */
+    xpb_op variant_op;
 };
 
 #define XPB_ARGS_MAX 256

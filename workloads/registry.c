@@ -5,10 +5,12 @@
 
 extern const xpb_workload_i xpb_workload_elementwise;
 extern const xpb_workload_i xpb_workload_gemm;
+extern const xpb_workload_i xpb_workload_anneal;
 
 static const xpb_workload_i *const registry[] = {
     &xpb_workload_elementwise,
     &xpb_workload_gemm,
+    &xpb_workload_anneal,
     NULL,
 };
 

@@ -23,7 +23,12 @@
     X(xpb_cpu_rope)                                                                               \
     X(xpb_cpu_gemm_blas)                                                                          \
     X(xpb_cpu_gemm_naive)                                                                         \
-    X(xpb_cpu_gemv_blas)
+    X(xpb_cpu_gemv_blas)                                                                          \
+    X(xpb_cpu_anneal_init)                                                                        \
+    X(xpb_cpu_anneal_assign)                                                                      \
+    X(xpb_cpu_anneal_stats)                                                                       \
+    X(xpb_cpu_anneal_update)                                                                      \
+    X(xpb_cpu_anneal_changes)
 
 #define XPB_CPU_DECLARE(k) extern const xpb_kernel k;
 #define XPB_CPU_ADDRESS(k) &k,

@@ -54,6 +54,25 @@ xpb_status anneal_reference_run(const float *x, int64_t n, int64_t d, const anne
                                 anneal_result *out, xpb_error *err);
 void anneal_result_free(anneal_result *r);
 
+/* The state maintenance works on: anchors grow at splits (cap is the allocated anchor count). */
+typedef struct anneal_state {
+    const float *x;  /* n x d points                               */
+    int64_t n, d, m, cap;
+    double *a;       /* cap x d anchors (malloc'd: split may realloc) */
+    int64_t *count;  /* cap: this iteration's counts                 */
+    uint32_t *asg;   /* n: assignments                               */
+    double *dist;    /* n: d(x) of this iteration's assign (the reference's own use) */
+} anneal_state;
+
+/* Maintenance (merge, then split) exactly as pinned: host code, the same for the reference and
+ * every backend's run (workloads/anneal/run.c). t: the iteration's temperature. False when out
+ * of memory. */
+bool anneal_maintenance(anneal_state *s, double t);
+static inline bool anneal_maintenance_due(const anneal_config *cfg, int iter)
+{
+    return iter > 0 && iter % cfg->interval == 0;
+}
+
 /* The steps of the reference, exposed for unit tests and for the backends' shared host code. */
 /* Farthest-point init: anchors (m x d) from x, anchor 0 = point 0. */
 void anneal_init_farthest(const float *x, int64_t n, int64_t d, int64_t m, double *anchors);

@@ -48,13 +48,15 @@ void anneal_init_farthest(const float *x, int64_t n, int64_t d, int64_t m, doubl
     for (int64_t j = 0; j < m; j++) {
         for (int64_t k = 0; k < d; k++)
             anchors[j * d + k] = x[pick * d + k];
-        int64_t best = 0;
+#pragma omp parallel for schedule(static)
         for (int64_t i = 0; i < n; i++) {
             double t = dist2_pa(x + i * d, anchors + j * d, d);
             mind[i] = j == 0 || t < mind[i] ? t : mind[i];
+        }
+        int64_t best = 0;
+        for (int64_t i = 1; i < n; i++)
             if (mind[i] > mind[best])
                 best = i;
-        }
         pick = best;
     }
     free(mind);
@@ -101,17 +103,7 @@ void anneal_trimmed_mean(const float *x, int64_t d, const uint32_t *idx, const d
     free(k);
 }
 
-/* The state of a run: anchors grow at splits. */
-typedef struct run_state {
-    const float *x;
-    int64_t n, d, m, cap;
-    double *a;       /* cap x d anchors */
-    int64_t *count;  /* cap             */
-    uint32_t *asg;   /* n               */
-    double *dist;    /* n: d(x) of this iteration's assign */
-} run_state;
-
-static bool grow(run_state *s)
+static bool grow(anneal_state *s)
 {
     if (s->m < s->cap)
         return true;
@@ -129,7 +121,7 @@ static bool grow(run_state *s)
 }
 
 /* "a(x) = argmin_j ||x - anchor_j||^2, ties to the lowest j. Also the min distance d(x)." */
-static void assign(run_state *s)
+static void assign(anneal_state *s)
 {
 #pragma omp parallel for schedule(static)
     for (int64_t i = 0; i < s->n; i++) {
@@ -145,7 +137,7 @@ static void assign(run_state *s)
     }
 }
 
-static void count_points(run_state *s)
+static void count_points(anneal_state *s)
 {
     memset(s->count, 0, (size_t)s->m * sizeof *s->count);
     for (int64_t i = 0; i < s->n; i++)
@@ -154,7 +146,7 @@ static void count_points(run_state *s)
 
 /* Stats and update: "each anchor with c_j > 0: lr_T = lr * T / (1 + T); step = clamp((mu_j -
  * a_j) * lr_T, -0.1, 0.1) per dimension; a_j += step". Points are listed per anchor by index. */
-static bool stats_and_update(run_state *s, const anneal_config *cfg, double t)
+static bool stats_and_update(anneal_state *s, const anneal_config *cfg, double t)
 {
     int64_t *start = calloc((size_t)s->m + 1, sizeof *start);
     uint32_t *members = malloc((size_t)s->n * sizeof *members);
@@ -196,7 +188,7 @@ static bool stats_and_update(run_state *s, const anneal_config *cfg, double t)
  * floor(m/2)) mod m) for i < P, leaving out a pair whose two ends are equal; threshold = 0.1 * the
  * mean Euclidean distance over them. For j = 1 .. m-1 with c_j > 0, in order: the first i < j
  * with c_i > 0 and ||a_i - a_j|| < threshold absorbs j ... Later tests see a_i's new place." */
-static void merge(run_state *s)
+static void merge(anneal_state *s)
 {
     int64_t m = s->m, d = s->d;
     if (m < 2)
@@ -237,7 +229,7 @@ static void merge(run_state *s)
  * points with the lowest and the highest index; 5 Lloyd iterations over its points (each to the
  * nearer seed, ties to the first; a centroid left with no point keeps its place); a_j = the first
  * centroid; the second is appended as a new anchor (count 0). Points stay assigned to j." */
-static bool split(run_state *s, double t)
+static bool split(anneal_state *s, double t)
 {
     int64_t m0 = s->m, d = s->d;
     double *cen = malloc((size_t)(2 * d) * sizeof *cen), *acc = malloc((size_t)(2 * d) * sizeof *acc);
@@ -287,6 +279,12 @@ static bool split(run_state *s, double t)
     return ok;
 }
 
+bool anneal_maintenance(anneal_state *s, double t)
+{
+    merge(s);
+    return split(s, t);
+}
+
 xpb_status anneal_reference_run(const float *x, int64_t n, int64_t d, const anneal_config *cfg,
                                 anneal_result *out, xpb_error *err)
 {
@@ -294,7 +292,7 @@ xpb_status anneal_reference_run(const float *x, int64_t n, int64_t d, const anne
     if (n < 1 || d < 1 || cfg->m < 1 || cfg->max_iter < 1 || cfg->interval < 1 || n > UINT32_MAX)
         return xpb_fail(err, XPB_ERR_USAGE, "anneal: bad sizes n=%lld d=%lld m=%lld", (long long)n, (long long)d,
                         (long long)cfg->m);
-    run_state s = {.x = x, .n = n, .d = d, .m = cfg->m, .cap = cfg->m};
+    anneal_state s = {.x = x, .n = n, .d = d, .m = cfg->m, .cap = cfg->m};
     s.a = malloc((size_t)(s.cap * d) * sizeof *s.a);
     s.count = malloc((size_t)s.cap * sizeof *s.count);
     s.asg = malloc((size_t)n * sizeof *s.asg);
@@ -315,11 +313,8 @@ xpb_status anneal_reference_run(const float *x, int64_t n, int64_t d, const anne
         count_points(&s);
         if (!stats_and_update(&s, cfg, t))
             st = xpb_fail(err, XPB_ERR_OUT_OF_MEMORY, "anneal: out of host memory");
-        if (!st && it > 0 && it % cfg->interval == 0) {
-            merge(&s);
-            if (!split(&s, t))
-                st = xpb_fail(err, XPB_ERR_OUT_OF_MEMORY, "anneal: out of host memory");
-        }
+        if (!st && anneal_maintenance_due(cfg, it) && !anneal_maintenance(&s, t))
+            st = xpb_fail(err, XPB_ERR_OUT_OF_MEMORY, "anneal: out of host memory");
         if (st)
             break;
         /* "Energy is computed after update and maintenance, with the assignments as they then

@@ -1,0 +1,17 @@
+/* xpb_runner_internal.h - shared between the runner's files (xpb_runner.c, one-shot kernels;
+ * xpb_runner_stateful.c, stateful workloads). Not for other callers. */
+#ifndef XPB_RUNNER_INTERNAL_H
+#define XPB_RUNNER_INTERNAL_H
+
+#include "xpb_runner.h"
+
+/* Records a failed step as the result's status: unsupported, or an error (a lost device marks
+ * the device so later cases are not tried on it). */
+void xpb_runner_set_outcome(xpb_result *r, xpb_device *dev, xpb_status st, const xpb_error *err);
+
+/* Validates and times one case of a stateful workload (c->workload->run) with kernel k. */
+void xpb_run_stateful(xpb_device *dev, const xpb_kernel *k, const xpb_case *c, const xpb_case_data *d,
+                      const xpb_run_config *cfg, xpb_result *r);
+void xpb_run_outcome_free(xpb_run_outcome *o);
+
+#endif

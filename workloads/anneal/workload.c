@@ -1,0 +1,190 @@
+/* workload.c - the annealing compression workload (docs/workloads.md section 3): its presets,
+ * its input (the contract's Gaussian blobs), and its reference run, computed once per case.
+ * The run itself, through each backend's ops, is run.c; the per-op checks are checks.c.
+ *
+ * Case params: n points of dimension d, m initial anchors; k blob centers (default m);
+ * orig=1 for the original system's own test configuration (anneal_original_test_config), else
+ * the contract's defaults; iters=N caps max_iter (conformance cases). A case's op is
+ * "compress" (the whole run); its kernel variants are those of `assign`. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "anneal.h"
+#include "anneal_case.h"
+#include "xpb_workload.h"
+
+#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+/* The fp64 reference run costs about n*m*d multiply-adds per iteration on the host's cores;
+ * past this (the full preset's 1M-point cases) it is not computed and only the ops are checked. */
+#define REFERENCE_MAX_NMD 4.5e10
+
+extern const xpb_workload_i xpb_workload_anneal;
+
+typedef struct shape {
+    int64_t n, d, m, k;
+    int orig, iters;
+} shape;
+
+/* Awkward sizes; merges (many anchors on few blobs) and splits (few anchors on many blobs). */
+static const shape conf[] = {{1, 1, 1, 0, 1, 5},     {3, 3, 2, 0, 1, 5},      {255, 5, 3, 0, 1, 8},
+                             {257, 3, 7, 0, 1, 8},   {300, 64, 10, 0, 1, 0},  {1000, 16, 16, 4, 1, 25},
+                             {1000, 16, 4, 16, 1, 25}, {4097, 33, 17, 0, 1, 12}};
+static const shape quick[] = {{1000, 64, 32, 0, 1, 0}, {300, 64, 10, 0, 1, 0}};
+static const shape dflt[] = {{10000, 128, 256, 0, 1, 0}, {100000, 384, 1024, 0, 0, 0}};
+static const shape full[] = {{1000000, 128, 2048, 0, 0, 0}, {1000000, 128, 1024, 0, 0, 0}};
+
+typedef struct preset {
+    const char *name;
+    const shape *s;
+    size_t n;
+} preset;
+
+static const preset presets[] = {
+    {"conformance", conf, COUNT(conf)},
+    {"quick", quick, COUNT(quick)},
+    {"default", dflt, COUNT(dflt)},
+    {"full", full, COUNT(full)},
+};
+
+anneal_config anneal_case_config(const xpb_case *c)
+{
+    int64_t m = xpb_case_param(c, "m", 1);
+    anneal_config cfg = xpb_case_param(c, "orig", 0) ? anneal_original_test_config(m) : anneal_default_config(m);
+    int64_t iters = xpb_case_param(c, "iters", 0);
+    if (iters > 0)
+        cfg.max_iter = (int)iters;
+    return cfg;
+}
+
+static xpb_status push(const shape *s, xpb_case_list *l, xpb_error *e)
+{
+    xpb_case c;
+    memset(&c, 0, sizeof c);
+    c.workload = &xpb_workload_anneal;
+    c.op = XPB_OP_ANNEAL_COMPRESS;
+    c.dtype = XPB_DTYPE_F32;
+    xpb_case_set_param(&c, "n", s->n);
+    xpb_case_set_param(&c, "d", s->d);
+    xpb_case_set_param(&c, "m", s->m);
+    if (s->k)
+        xpb_case_set_param(&c, "k", s->k);
+    if (s->orig)
+        xpb_case_set_param(&c, "orig", 1);
+    if (s->iters)
+        xpb_case_set_param(&c, "iters", s->iters);
+    c.elements = (uint64_t)s->n;
+    c.bytes_read = 4 * (uint64_t)s->n * (uint64_t)s->d;
+    xpb_case_make_id(&c);
+    return xpb_case_list_push(l, &c, e);
+}
+
+static xpb_status check_shape(const shape *s, xpb_error *err)
+{
+    if (s->n < 1 || s->n > ((int64_t)1 << 31) - 1 || s->d < 1 || s->d > 4096 || s->m < 1 || s->m > s->n ||
+        s->k < 0 || s->k > s->n || s->iters < 0 || (double)s->n * (double)s->d > (double)((int64_t)1 << 31))
+        return xpb_fail(err, XPB_ERR_USAGE,
+                        "bad anneal size n=%lld,d=%lld,m=%lld,k=%lld (needs 1 <= m <= n < 2^31, 1 <= d <= 4096, "
+                        "n*d <= 2^31, 0 <= k <= n)", (long long)s->n, (long long)s->d, (long long)s->m,
+                        (long long)s->k);
+    return XPB_OK;
+}
+
+static xpb_status add_cases(const char *preset_name, const xpb_sizes *sizes, xpb_case_list *l, xpb_error *err)
+{
+    if (sizes && sizes->count > 0) { /* n, d, m (k, orig, iters optional) */
+        shape s = {0};
+        int64_t v = 0;
+        if (!xpb_sizes_get(sizes, "n", &s.n) || !xpb_sizes_get(sizes, "d", &s.d) || !xpb_sizes_get(sizes, "m", &s.m))
+            return XPB_OK; /* not an anneal size */
+        xpb_sizes_get(sizes, "k", &s.k);
+        if (xpb_sizes_get(sizes, "orig", &v))
+            s.orig = v != 0;
+        if (xpb_sizes_get(sizes, "iters", &v))
+            s.iters = v < 0 || v > 1000000 ? -1 : (int)v;
+        xpb_status st = check_shape(&s, err);
+        return st ? st : push(&s, l, err);
+    }
+    for (size_t i = 0; i < COUNT(presets); i++) {
+        if (strcmp(presets[i].name, preset_name) != 0)
+            continue;
+        xpb_status st = XPB_OK;
+        for (size_t j = 0; j < presets[i].n && !st; j++)
+            st = push(&presets[i].s[j], l, err);
+        return st;
+    }
+    return XPB_OK;
+}
+
+static bool knows_size_key(const char *k)
+{
+    static const char *const keys[] = {"n", "d", "m", "k", "orig", "iters"};
+    for (size_t i = 0; i < COUNT(keys); i++)
+        if (strcmp(k, keys[i]) == 0)
+            return true;
+    return false;
+}
+
+static void host_free(void *p)
+{
+    anneal_result *r = p;
+    anneal_result_free(r);
+    free(r);
+}
+
+/* The blobs, and the reference run when it is affordable (d->host: anneal_result, or NULL). */
+static xpb_status make_data(const xpb_case *c, uint64_t seed, xpb_case_data *d, xpb_error *err)
+{
+    memset(d, 0, sizeof *d);
+    int64_t n = xpb_case_param(c, "n", 1), dim = xpb_case_param(c, "d", 1), m = xpb_case_param(c, "m", 1);
+    int64_t k = xpb_case_param(c, "k", m);
+    size_t bytes = (size_t)n * (size_t)dim * sizeof(float);
+    float *x = malloc(bytes);
+    if (!x)
+        return xpb_fail(err, XPB_ERR_OUT_OF_MEMORY, "cannot allocate %zu bytes of host memory for the points", bytes);
+    anneal_blobs(x, n, dim, k, seed);
+    d->n_in = 1;
+    d->in_name[0] = "x";
+    d->in[0] = x;
+    d->in_bytes[0] = bytes;
+    if ((double)n * (double)m * (double)dim > REFERENCE_MAX_NMD)
+        return XPB_OK;
+    anneal_result *ref = calloc(1, sizeof *ref);
+    anneal_config cfg = anneal_case_config(c);
+    xpb_status st = ref ? anneal_reference_run(x, n, dim, &cfg, ref, err)
+                        : xpb_fail(err, XPB_ERR_OUT_OF_MEMORY, "out of host memory for the reference");
+    if (st) {
+        free(ref);
+        xpb_case_data_free(d);
+        return st;
+    }
+    d->host = ref;
+    d->host_free = host_free;
+    return XPB_OK;
+}
+
+static size_t unit_elements(const xpb_case *c)
+{
+    (void)c;
+    return 1;
+}
+
+static const char *tolerance_text(const xpb_case *c, const char *precision)
+{
+    (void)c, (void)precision;
+    return "per op: the bounds of docs/validation.md (stateful workloads); whole run: final energy "
+           "within 1e-3 relative, iterations within max(2, 10%), equal compression ratio";
+}
+
+const xpb_workload_i xpb_workload_anneal = {
+    .name = "anneal",
+    .description = "annealing compression of n points into m anchors (stateful: init, then assign, "
+                   "stats, update, maintenance, changes per iteration)",
+    .add_cases = add_cases,
+    .knows_size_key = knows_size_key,
+    .make_data = make_data,
+    .unit_elements = unit_elements,
+    .tolerance_text = tolerance_text,
+    .run = anneal_run,
+    .variant_op = XPB_OP_ANNEAL_ASSIGN,
+};
