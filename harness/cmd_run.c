@@ -35,6 +35,9 @@ static void usage(FILE *f)
             "                      batch=...,heads=...,seq=...,head_dim=..., m=...,n=...,k=... (V may be 2^k);\n"
             "                      input=random|exact|large|peak|tiny|const|offset keeps one input class\n"
             "                      (default: every class the op has, docs/validation.md)\n"
+            "  --input FILE        anneal: compress the vectors of FILE (.npy float32 2-D, or .fvecs)\n"
+            "                      instead of generated blobs; --size m=M sets the anchors (default\n"
+            "                      min(256, n)); a malformed file is an error (exit 2)\n"
             "  --repetitions N     Google Benchmark repetitions per case (default 3; quick 1)\n"
             "  --min-time S        measured seconds per repetition (default 0.1; quick 0.01)\n"
             "  --warmup S          untimed launches first, seconds (default 0.05)\n"
@@ -121,7 +124,7 @@ static int parse_double(const char *flag, const char *s, double lo, double hi, d
 static int parse_args(int argc, char **argv, run_opts *o)
 {
     enum { O_BACKEND = 256, O_WORKLOAD, O_FILTER, O_PRESET, O_SIZE, O_REPS, O_MINTIME, O_WARMUP,
-           O_SEED, O_OUT, O_CSV, O_MD, O_VONLY, O_VALIDATE, O_FAULT, O_HELP, O_DUMP, O_POWER };
+           O_SEED, O_OUT, O_CSV, O_MD, O_VONLY, O_VALIDATE, O_FAULT, O_HELP, O_DUMP, O_POWER, O_INPUT };
     static const struct option opts[] = {
         {"backend", required_argument, 0, O_BACKEND}, {"workload", required_argument, 0, O_WORKLOAD},
         {"filter", required_argument, 0, O_FILTER},   {"preset", required_argument, 0, O_PRESET},
@@ -130,7 +133,7 @@ static int parse_args(int argc, char **argv, run_opts *o)
         {"seed", required_argument, 0, O_SEED},       {"out", required_argument, 0, O_OUT},
         {"csv", required_argument, 0, O_CSV},         {"markdown", required_argument, 0, O_MD},
         {"validate-only", no_argument, 0, O_VONLY},   {"validate", required_argument, 0, O_VALIDATE},
-        {"inject-fault", required_argument, 0, O_FAULT}, {"help", no_argument, 0, O_HELP},
+        {"inject-fault", required_argument, 0, O_FAULT}, {"input", required_argument, 0, O_INPUT}, {"help", no_argument, 0, O_HELP},
         {"dump", required_argument, 0, O_DUMP},       {"power", no_argument, 0, O_POWER},
         {0, 0, 0, 0}};
     int c, rc = 0;
@@ -145,6 +148,7 @@ static int parse_args(int argc, char **argv, run_opts *o)
         case O_FILTER: o->filter = optarg; break;
         case O_PRESET: o->preset = optarg; break;
         case O_SIZE: rc = parse_sizes(optarg, &o->sizes); break;
+        case O_INPUT: o->sizes.input = optarg; break;
         case O_REPS:
             if (!parse_int(optarg, &v) || v < 1 || v > 1000)
                 rc = xpb_cli_error(XPB_EXIT_USAGE, "bad --repetitions '%s' (1..1000)", optarg);
@@ -310,6 +314,11 @@ static int build_cases(const run_opts *o, xpb_case_list *cases)
     for (const xpb_workload_i *const *w = xpb_workloads(); *w && !rc; w++) {
         if (!in_list(o->workloads, (*w)->name))
             continue;
+        if (o->sizes.input && !(*w)->reads_input) { /* --input: only the workloads that read files */
+            if (o->workloads)
+                rc = xpb_cli_error(XPB_EXIT_USAGE, "--input: workload %s does not read input files", (*w)->name);
+            continue;
+        }
         xpb_error err = {{0}};
         xpb_status st = (*w)->add_cases(o->preset, &o->sizes, &all, &err);
         if (st)

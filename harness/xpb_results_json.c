@@ -167,6 +167,8 @@ static cJSON *case_json(const xpb_result *r)
 {
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "id", r->c.id);
+    if (r->c.input)
+        cJSON_AddStringToObject(o, "input_file", r->c.input);
     cJSON_AddStringToObject(o, "workload", r->c.workload->name);
     cJSON_AddStringToObject(o, "op", xpb_op_get(r->c.op)->name);
     cJSON_AddStringToObject(o, "dtype", xpb_dtype_name(r->c.dtype));

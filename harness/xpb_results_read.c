@@ -1,5 +1,6 @@
 /* xpb_results_read.c - results JSON into structs, with one-line errors (xpb_results_read.h). */
 #include "xpb_results_read.h"
+#include "xpb_results.h"
 
 #include <cjson/cJSON.h>
 #include <ctype.h>
@@ -10,7 +11,7 @@
 #include <string.h>
 
 #define SCHEMA_NAME "xpubench-results"
-#define SCHEMA_VERSION 1
+#define SCHEMA_VERSION XPB_RESULTS_SCHEMA_VERSION
 #define MAX_FILE_BYTES ((size_t)1 << 30)
 
 /* Where a field lives, for messages: "cases[3].timing.kernel". */

@@ -29,6 +29,7 @@ typedef struct xpb_param {
 typedef struct xpb_sizes {
     int count;
     xpb_param kv[XPB_MAX_PARAMS];
+    const char *input; /* --input FILE: vectors to use instead of generated ones, or NULL */
 } xpb_sizes;
 
 typedef struct xpb_workload_i xpb_workload_i;
@@ -51,6 +52,8 @@ typedef struct xpb_case {
     /* Validated, never timed: the cases of a non-random input class (xpb_input.h), whose speed
      * is the random-input case's of the same size. */
     bool validate_only;
+    /* The file the case's points come from (--input), or NULL when they are generated. */
+    const char *input;
 } xpb_case;
 
 typedef struct xpb_case_list {
@@ -120,6 +123,8 @@ struct xpb_workload_i {
     /* Stateful workloads: the op whose kernel variants make a case's results (each variant of
      * it is one result; the other ops use their backend's first kernel). */
     xpb_op variant_op;
+    /* True when the workload takes its data from --input FILE (xpb_vectors.h). */
+    bool reads_input;
 };
 
 #define XPB_ARGS_MAX 256

@@ -10,7 +10,7 @@ import math
 import os
 
 SCHEMA = "xpubench-results"
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2 adds the stateful workloads' "run" object; 1 is read too
 STATUSES = ("ok", "failed-validation", "unsupported", "error", "skipped")
 
 
@@ -138,9 +138,9 @@ class Run:
         if doc.get("schema") != SCHEMA:
             raise ResultsError(f"{path}: not an xpubench results file (schema is '{doc.get('schema')}', "
                                f"want '{SCHEMA}')")
-        if doc.get("schema_version") != SCHEMA_VERSION:
+        if doc.get("schema_version") not in range(1, SCHEMA_VERSION + 1):
             raise ResultsError(f"{path}: results schema_version {doc.get('schema_version')} is not supported "
-                               f"(this report reads version {SCHEMA_VERSION})")
+                               f"(this report reads versions 1 to {SCHEMA_VERSION})")
         self.path = path
         self.name = os.path.basename(path)
         self.run_id = _str(doc, "run_id", "", path)

@@ -4,7 +4,8 @@
  *
  * Case params: n points of dimension d, m initial anchors; k blob centers (default m);
  * orig=1 for the original system's own test configuration (anneal_original_test_config), else
- * the contract's defaults; iters=N caps max_iter (conformance cases). A case's op is
+ * the contract's defaults; iters=N caps max_iter (conformance cases); file=1 when the points
+ * come from --input FILE (the case's `input`) instead of the blobs. A case's op is
  * "compress" (the whole run); its kernel variants are those of `assign`. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +13,7 @@
 
 #include "anneal.h"
 #include "anneal_case.h"
+#include "xpb_vectors.h"
 #include "xpb_workload.h"
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
@@ -57,10 +59,11 @@ anneal_config anneal_case_config(const xpb_case *c)
     return cfg;
 }
 
-static xpb_status push(const shape *s, xpb_case_list *l, xpb_error *e)
+static xpb_status push(const shape *s, const char *input, xpb_case_list *l, xpb_error *e)
 {
     xpb_case c;
     memset(&c, 0, sizeof c);
+    c.input = input;
     c.workload = &xpb_workload_anneal;
     c.op = XPB_OP_ANNEAL_COMPRESS;
     c.dtype = XPB_DTYPE_F32;
@@ -73,6 +76,8 @@ static xpb_status push(const shape *s, xpb_case_list *l, xpb_error *e)
         xpb_case_set_param(&c, "orig", 1);
     if (s->iters)
         xpb_case_set_param(&c, "iters", s->iters);
+    if (input)
+        xpb_case_set_param(&c, "file", 1);
     c.elements = (uint64_t)s->n;
     c.bytes_read = 4 * (uint64_t)s->n * (uint64_t)s->d;
     xpb_case_make_id(&c);
@@ -90,8 +95,35 @@ static xpb_status check_shape(const shape *s, xpb_error *err)
     return XPB_OK;
 }
 
+/* --input FILE: one case over the file's vectors (read once here to check it and learn n, d). */
+static xpb_status add_file_case(const xpb_sizes *sizes, xpb_case_list *l, xpb_error *err)
+{
+    xpb_vectors v;
+    xpb_status st = xpb_vectors_read(sizes->input, &v, err);
+    if (st == XPB_ERR_IO) { /* an unreadable --input is a usage error (exit 2), like a malformed one */
+        char msg[XPB_ERROR_MSG_LEN];
+        snprintf(msg, sizeof msg, "%s", err->msg);
+        return xpb_fail(err, XPB_ERR_USAGE, "%s", msg);
+    }
+    if (st)
+        return st;
+    shape s = {v.n, v.d, v.n < 256 ? v.n : 256, 0, 0, 0};
+    xpb_vectors_free(&v);
+    int64_t val = 0;
+    xpb_sizes_get(sizes, "m", &s.m);
+    if (xpb_sizes_get(sizes, "orig", &val))
+        s.orig = val != 0;
+    if (xpb_sizes_get(sizes, "iters", &val))
+        s.iters = val < 0 || val > 1000000 ? -1 : (int)val;
+    if ((st = check_shape(&s, err)))
+        return st;
+    return push(&s, sizes->input, l, err);
+}
+
 static xpb_status add_cases(const char *preset_name, const xpb_sizes *sizes, xpb_case_list *l, xpb_error *err)
 {
+    if (sizes && sizes->input)
+        return add_file_case(sizes, l, err);
     if (sizes && sizes->count > 0) { /* n, d, m (k, orig, iters optional) */
         shape s = {0};
         int64_t v = 0;
@@ -103,14 +135,14 @@ static xpb_status add_cases(const char *preset_name, const xpb_sizes *sizes, xpb
         if (xpb_sizes_get(sizes, "iters", &v))
             s.iters = v < 0 || v > 1000000 ? -1 : (int)v;
         xpb_status st = check_shape(&s, err);
-        return st ? st : push(&s, l, err);
+        return st ? st : push(&s, NULL, l, err);
     }
     for (size_t i = 0; i < COUNT(presets); i++) {
         if (strcmp(presets[i].name, preset_name) != 0)
             continue;
         xpb_status st = XPB_OK;
         for (size_t j = 0; j < presets[i].n && !st; j++)
-            st = push(&presets[i].s[j], l, err);
+            st = push(&presets[i].s[j], NULL, l, err);
         return st;
     }
     return XPB_OK;
@@ -139,10 +171,23 @@ static xpb_status make_data(const xpb_case *c, uint64_t seed, xpb_case_data *d, 
     int64_t n = xpb_case_param(c, "n", 1), dim = xpb_case_param(c, "d", 1), m = xpb_case_param(c, "m", 1);
     int64_t k = xpb_case_param(c, "k", m);
     size_t bytes = (size_t)n * (size_t)dim * sizeof(float);
-    float *x = malloc(bytes);
-    if (!x)
-        return xpb_fail(err, XPB_ERR_OUT_OF_MEMORY, "cannot allocate %zu bytes of host memory for the points", bytes);
-    anneal_blobs(x, n, dim, k, seed);
+    float *x;
+    if (c->input) { /* the file of --input (checked when the case was made) */
+        xpb_vectors v;
+        xpb_status st = xpb_vectors_read(c->input, &v, err);
+        if (st)
+            return st;
+        if (v.n != n || v.d != dim) {
+            xpb_vectors_free(&v);
+            return xpb_fail(err, XPB_ERR_IO, "%s changed while running", c->input);
+        }
+        x = v.data;
+    } else {
+        if (!(x = malloc(bytes)))
+            return xpb_fail(err, XPB_ERR_OUT_OF_MEMORY, "cannot allocate %zu bytes of host memory for the points",
+                            bytes);
+        anneal_blobs(x, n, dim, k, seed);
+    }
     d->n_in = 1;
     d->in_name[0] = "x";
     d->in[0] = x;
@@ -187,4 +232,5 @@ const xpb_workload_i xpb_workload_anneal = {
     .tolerance_text = tolerance_text,
     .run = anneal_run,
     .variant_op = XPB_OP_ANNEAL_ASSIGN,
+    .reads_input = true,
 };
