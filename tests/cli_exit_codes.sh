@@ -36,6 +36,16 @@ for b in cuda vulkan; do
   fi
 done
 expect 0 "" run --backend cpu --size n=1000 --validate-only
+# anneal --input: real files run; a missing, malformed, wrong-dtype, wrong-rank or truncated one is exit 2
+data=$(dirname "$0")/data
+expect 0 "" run --backend cpu --input "$data/blobs500x16.npy" --size m=8 --validate-only
+expect 0 "" run --backend cpu --input "$data/blobs500x16.fvecs" --size m=8 --validate-only
+expect 2 "cannot read" run --backend cpu --input "$data/no-such-file.npy"
+expect 2 "float32" run --backend cpu --input "$data/bad_float64.npy"
+expect 2 "2-D|rank|shape" run --backend cpu --input "$data/bad_rank3.npy"
+expect 2 "truncated|trailing|bytes" run --backend cpu --input "$data/bad_truncated.fvecs"
+expect 2 "does not read input files" run --backend cpu --workload gemm --input "$data/blobs500x16.npy"
+expect 2 "bad anneal size" run --backend cpu --input "$data/blobs500x16.npy" --size m=501
 # --size gives every input class of a row op; input=NAME keeps one (ids carry it by name)
 ids=$("$bin" run --backend cpu --size rows=3,cols=7 --validate-only --filter softmax 2>/dev/null | grep -c "input=")
 ids_one=$("$bin" run --backend cpu --size rows=3,cols=7,input=peak --validate-only 2>/dev/null | grep -cE "^softmax +rows=3,cols=7,input=peak ")
