@@ -6,7 +6,9 @@
 # every input class, validate-only on cpu, cuda, vulkan), sanitize (compute-sanitizer memcheck
 # and racecheck over the CUDA conformance cases), ew (default elementwise preset on cpu, cuda,
 # vulkan), rows (the row ops on cuda and vulkan with PyTorch's beside them), gemm (default gemm
-# preset plus 8192^3 on every backend). XPB_BENCH_ARGS adds `run`
+# preset plus 8192^3 on every backend), anneal (the annealing workload validated on every backend,
+# timed at 10K and at the 1M-point assign size, PyTorch peers; XPB_ANNEAL_DEFAULT=1 adds the
+# default preset's 100K x 384 case). XPB_BENCH_ARGS adds `run`
 # options, XPB_BENCH_FILTER restricts the benchmarks (regex on case ids).
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -75,6 +77,29 @@ has ew && bench elementwise --backend cpu,cuda,vulkan --workload elementwise --p
 has gemm && XPB_BENCH_FILTER="^gemm/|elementwise/copy/n=268435456/" \
   bench gemm --backend cpu,cuda,vulkan --workload gemm,elementwise --preset default
 has gemm && bench gemm8192 --backend cuda,vulkan --workload gemm --size m=8192,n=8192,k=8192
+if has anneal; then # annealing: validated everywhere, then timed, with the PyTorch peers in the same call
+  stamp "anneal: validate conformance and quick on cpu, cuda, vulkan (validation layer on)"
+  for preset in conformance quick; do
+    XPB_VULKAN_VALIDATION=1 $bin run --workload anneal --backend cpu,cuda,vulkan --preset $preset --validate-only \
+        --out "$out/anneal-validate-$preset.json" > "$out/anneal-validate-$preset.txt" 2>&1 || status=1
+    tail -1 "$out/anneal-validate-$preset.txt" | tee -a "$out/bench.txt"
+    grep -E "failed-validation|error" "$out/anneal-validate-$preset.txt" | grep -v "^\[" | head -20 | tee -a "$out/bench.txt"
+  done
+  bench anneal-10k --workload anneal --backend cpu,cuda,vulkan --size n=10000,d=128,m=256,orig=1
+  bench anneal-assign-1m --workload anneal --backend cuda,vulkan --size n=1000000,d=128,m=1024,iters=3
+  [ -n "${XPB_ANNEAL_DEFAULT:-}" ] && bench anneal-default --workload anneal --backend cuda,vulkan --preset default
+  python3 scripts/torch-peer-anneal.py > "$out/torch-anneal.txt" 2>&1 || status=1
+  cat "$out/torch-anneal.txt" >> "$out/bench.txt"
+  python3 - "$out" <<'PY' | tee -a "$out/bench.txt"
+import glob, json, sys
+for f in sorted(glob.glob(sys.argv[1] + "/anneal-*.json")):
+    for c in json.load(open(f))["cases"]:
+        r = c.get("run", {})
+        ops = " ".join(f"{o['op']}={o['seconds'] * 1e3:.3f}ms/{o['launches']}" for o in r.get("ops", []))
+        print(f"{c['id'][:60]:60s} {c['device']:9s} {c['variant']:8s} {c['status']:18s} "
+              f"total={r.get('total_s', 0) * 1e3:.3f}ms it={r.get('iterations')} {ops} | {r.get('check', {}).get('summary', c.get('message', ''))[:200]}")
+PY
+fi
 stamp "done (status $status)"
 grep -E "^(gemm|gemv) " "$out/bench.txt" | grep -E "4096,n=4096|8192|16384" | tail -40
 exit $status
