@@ -24,7 +24,12 @@
     X(xpb_cuda_gemm_cublas_fp16)                                                                \
     X(xpb_cuda_gemm_tiled)                                                                      \
     X(xpb_cuda_gemv_cublas)                                                                     \
-    X(xpb_cuda_gemv)
+    X(xpb_cuda_gemv)                                                                            \
+    X(xpb_cuda_anneal_init)                                                                     \
+    X(xpb_cuda_anneal_assign)                                                                   \
+    X(xpb_cuda_anneal_stats)                                                                    \
+    X(xpb_cuda_anneal_update)                                                                   \
+    X(xpb_cuda_anneal_changes)
 
 #define XPB_CUDA_DECLARE(k) extern const xpb_kernel k;
 #define XPB_CUDA_ENTRY(k) &k,

@@ -20,6 +20,11 @@ static const xpb_kernel *const kernels[] = {
     &xpb_vulkan_gemm_tiled,
     &xpb_vulkan_gemm_coopmat,
     &xpb_vulkan_gemv,
+    &xpb_vulkan_anneal_init,
+    &xpb_vulkan_anneal_assign,
+    &xpb_vulkan_anneal_stats,
+    &xpb_vulkan_anneal_update,
+    &xpb_vulkan_anneal_changes,
     NULL,
 };
 

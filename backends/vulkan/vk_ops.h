@@ -23,6 +23,11 @@ extern const xpb_kernel xpb_vulkan_rope;
 extern const xpb_kernel xpb_vulkan_gemm_tiled;
 extern const xpb_kernel xpb_vulkan_gemm_coopmat;
 extern const xpb_kernel xpb_vulkan_gemv;
+extern const xpb_kernel xpb_vulkan_anneal_init;
+extern const xpb_kernel xpb_vulkan_anneal_assign;
+extern const xpb_kernel xpb_vulkan_anneal_stats;
+extern const xpb_kernel xpb_vulkan_anneal_update;
+extern const xpb_kernel xpb_vulkan_anneal_changes;
 
 /* ---- elementwise (eltwise.c, shaders/eltwise.glsl) -------------------------------------------- */
 
@@ -67,5 +72,34 @@ xpb_status vkb_gemm_check(vkb_ctx *c, const xpb_gemm_args *a, xpb_error *why);
 /* Bindings 0..3: A (m x k), B (k x n), c_in (c itself when beta == 0: never read), c (m x n).
  * XPB_ERR_USAGE when beta != 0 and c_in has no buffer. */
 xpb_status vkb_gemm_bindings(const xpb_gemm_args *a, vkb_binding out[4], xpb_error *err);
+
+/* ---- annealing compression (anneal_init.c, anneal_assign.c, anneal_stats.c, anneal_update.c,
+ * anneal_changes.c) ------------------------------------------------------------------------------ */
+
+/* Workgroup size of the anneal shaders (fewer where the device allows fewer invocations). */
+#define VKB_ANNEAL_BLOCK 256
+
+/* The sizes every anneal op takes (xpb_ops.h): 1 <= n < 2^31, 1 <= d <= 4096, 1 <= m <= n.
+ * XPB_ERR_USAGE otherwise, naming the op. */
+static inline xpb_status vkb_anneal_check_sizes(const char *op, int64_t n, int64_t d, int64_t m,
+                                                xpb_error *why)
+{
+    if (n < 1 || n >= ((int64_t)1 << 31) || d < 1 || d > 4096 || m < 1 || m > n)
+        return xpb_fail(why, XPB_ERR_USAGE,
+                        "anneal %s: sizes n=%lld d=%lld m=%lld outside 1 <= n < 2^31, 1 <= d <= 4096, "
+                        "1 <= m <= n", op, (long long)n, (long long)d, (long long)m);
+    return XPB_OK;
+}
+
+/* Lanes that sum one row's d products together (a power of two, 1..32): about 4 units (vec4 when
+ * d % 4 == 0, else floats) per lane. Fixed by d, so a distance's summation order is too. */
+static inline uint32_t vkb_anneal_row_lanes(int64_t d)
+{
+    int64_t units = d % 4 == 0 ? d / 4 : d, want = (units + 3) / 4;
+    uint32_t l = 1;
+    while (l < 32 && (int64_t)l < want)
+        l *= 2;
+    return l;
+}
 
 #endif

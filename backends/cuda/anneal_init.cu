@@ -1,0 +1,129 @@
+/* anneal_init.cu - anneal init: farthest-point anchors (harness/xpb_ops.h, xpb_anneal_init_args).
+ *
+ * The m choices are sequential (each depends on the last), so the op is m launches of one step
+ * kernel, queued back to back with no host round trip: the step that fills anchor s learns which
+ * point that is from a 64-bit slot the previous step wrote on the device.
+ *
+ * Step s (one launch): p = 0 for s = 0, else the winner recorded in slot[s - 1]. Block 0 copies
+ * x[p] into anchors[s] (bit for bit) and writes chosen[s] = p. Unless s is the last anchor, every
+ * warp then takes points i (grid-stride), computes dist(x_i, x_p) in the direct form (fp32, one
+ * warp per point), folds it into the running min-distance mind[i] (scratch) and keeps the
+ * largest key (bits(mind[i]) << 32 | ~i): mind >= 0, so its bits order like its value, and ~i
+ * makes the lowest index win a tie. The block's largest key goes to slot[s] with one integer
+ * atomicMax, which is order-independent, so the winner is deterministic.
+ *
+ * Scratch: slot (m uint64, zeroed once per launch with cudaMemsetAsync: 0 is below every real
+ * key, whose low half ~i >= 2^31 is never 0) and mind (n floats). */
+#include "cuda_anneal.cuh"
+
+#define XPB_INIT_THREADS 256
+#define XPB_INIT_WARPS (XPB_INIT_THREADS / 32)
+
+template <bool VEC>
+__global__ void __launch_bounds__(XPB_INIT_THREADS)
+xpb_anneal_init_step(const float *__restrict__ x, float *__restrict__ anchors,
+                     uint32_t *__restrict__ chosen, float *__restrict__ mind,
+                     unsigned long long *__restrict__ slot, int n, int d, int s, int m)
+{
+    __shared__ unsigned long long warp_best[XPB_INIT_WARPS];
+    const uint32_t p = s == 0 ? 0u : ~(uint32_t)slot[s - 1];
+    const float *xp = x + (int64_t)p * d;
+    if (blockIdx.x == 0) {
+        for (int k = threadIdx.x; k < d; k += blockDim.x)
+            anchors[(int64_t)s * d + k] = xp[k];
+        if (threadIdx.x == 0)
+            chosen[s] = p;
+    }
+    if (s == m - 1)
+        return; /* the last anchor: nobody needs distances to it */
+
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    unsigned long long best = 0;
+    const int64_t stride = (int64_t)gridDim.x * XPB_INIT_WARPS; /* 64-bit: i + stride may pass 2^31 */
+    for (int64_t i = (int64_t)blockIdx.x * XPB_INIT_WARPS + warp; i < n; i += stride) {
+        const float dd = xpb_anneal_warp_dist<VEC>(x + i * d, xp, d);
+        const float md = s == 0 ? dd : fminf(mind[i], dd);
+        if (lane == 0) {
+            mind[i] = md;
+            const unsigned long long key =
+                (unsigned long long)__float_as_uint(md) << 32 | (unsigned long long)~(uint32_t)i;
+            best = key > best ? key : best;
+        }
+    }
+    best = xpb_anneal_warp_max(best);
+    if (lane == 0)
+        warp_best[warp] = best;
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        for (int w = 1; w < XPB_INIT_WARPS; w++)
+            best = warp_best[w] > best ? warp_best[w] : best;
+        if (best != 0)
+            atomicMax(&slot[s], best);
+    }
+}
+
+static xpb_status init_supports(void *ctx, const void *vargs, xpb_error *why)
+{
+    (void)ctx;
+    const xpb_anneal_init_args *a = static_cast<const xpb_anneal_init_args *>(vargs);
+    return xpb_anneal_check_sizes("anneal/init", a->n, a->d, a->m, why);
+}
+
+template <bool VEC>
+static xpb_status init_enqueue(const xpb_cuda_ctx *ctx, const float *x, float *anchors,
+                               uint32_t *chosen, float *mind, unsigned long long *slot, int n, int d,
+                               int m, xpb_error *err)
+{
+    /* At most 4 blocks per SM: enough warps to cover the latency of a point's loads, and few
+     * blocks, since every block ends with an atomicMax on the same slot. */
+    const int64_t needed = ((int64_t)n + XPB_INIT_WARPS - 1) / XPB_INIT_WARPS;
+    const int64_t cap = (int64_t)ctx->sm_count * 4;
+    const unsigned grid = (unsigned)(needed < cap ? needed : cap);
+    for (int s = 0; s < m; s++) {
+        const unsigned blocks = s == m - 1 ? 1u : grid; /* the last step only copies a row */
+        xpb_anneal_init_step<VEC><<<blocks, XPB_INIT_THREADS, 0, ctx->stream>>>(x, anchors, chosen, mind, slot, n, d, s, m);
+        XPB_CUDA_CHECK_LAUNCH(err, "anneal/init");
+    }
+    return XPB_OK;
+}
+
+static xpb_status init_launch(void *vctx, const void *vargs, void *state, xpb_error *err)
+{
+    (void)state;
+    const xpb_cuda_ctx *ctx = static_cast<const xpb_cuda_ctx *>(vctx);
+    const xpb_anneal_init_args *a = static_cast<const xpb_anneal_init_args *>(vargs);
+    xpb_status st = xpb_anneal_check_sizes("anneal/init", a->n, a->d, a->m, err);
+    if (st != XPB_OK)
+        return st;
+    const size_t n = (size_t)a->n, d = (size_t)a->d, m = (size_t)a->m;
+    void *x = NULL, *anchors = NULL, *chosen = NULL;
+    xpb_anneal_carver sc;
+    if ((st = xpb_anneal_view(&a->x, n * d * 4, "anneal/init: x", &x, err)) != XPB_OK ||
+        (st = xpb_anneal_view(&a->anchors, m * d * 4, "anneal/init: anchors", &anchors, err)) != XPB_OK ||
+        (st = xpb_anneal_view(&a->chosen, m * 4, "anneal/init: chosen", &chosen, err)) != XPB_OK ||
+        (st = xpb_anneal_scratch(&a->scratch, a->n, a->m, "anneal/init: scratch", &sc, err)) != XPB_OK)
+        return st;
+    unsigned long long *slot = static_cast<unsigned long long *>(xpb_anneal_carve(&sc, m * 8));
+    float *mind = static_cast<float *>(xpb_anneal_carve(&sc, n * 4));
+    if (sc.used > XPB_ANNEAL_SCRATCH_BYTES(n, m))
+        return xpb_fail(err, XPB_ERR_USAGE, "anneal/init: scratch layout needs %zu bytes", sc.used);
+    if ((st = xpb_cuda_activate(ctx, err)) != XPB_OK)
+        return st;
+
+    XPB_CUDA_CHECK(err, cudaMemsetAsync(slot, 0, m * 8, ctx->stream));
+    const bool vec = d % 4 == 0 && xpb_cuda_aligned16(x);
+    return vec ? init_enqueue<true>(ctx, static_cast<const float *>(x), static_cast<float *>(anchors),
+                                    static_cast<uint32_t *>(chosen), mind, slot, (int)n, (int)d, (int)m, err)
+               : init_enqueue<false>(ctx, static_cast<const float *>(x), static_cast<float *>(anchors),
+                                     static_cast<uint32_t *>(chosen), mind, slot, (int)n, (int)d, (int)m, err);
+}
+
+extern "C" const xpb_kernel xpb_cuda_anneal_init = {
+    /* .op        = */ XPB_OP_ANNEAL_INIT,
+    /* .variant   = */ "default",
+    /* .precision = */ "fp32",
+    /* .supports  = */ init_supports,
+    /* .prepare   = */ NULL,
+    /* .release   = */ NULL,
+    /* .launch    = */ init_launch,
+};

@@ -1,0 +1,122 @@
+/* cuda_anneal.cuh - what the five annealing-compression kernels (anneal_*.cu) share: the size
+ * checks of the contract (harness/xpb_ops.h), view resolution for uint32/uint64 data, carving
+ * the `scratch` view into aligned pieces, the warp-per-point squared distance, and integer /
+ * double warp reductions (cuda_common.cuh's reductions are float-only).
+ *
+ * Determinism: every reduction here has a fixed shape (xor butterfly, then lane 0's value is
+ * broadcast), so a float or double result does not depend on timing. */
+#ifndef XPB_CUDA_ANNEAL_CUH
+#define XPB_CUDA_ANNEAL_CUH
+
+#include <stdint.h>
+
+#include "cuda_common.cuh"
+
+#define XPB_ANNEAL_MAX_D 4096
+#define XPB_ANNEAL_ALIGN 256 /* every piece carved from scratch starts on this boundary */
+
+/* The contract's sizes: 1 <= n < 2^31, 1 <= d <= 4096, 1 <= m <= n. XPB_ERR_USAGE (the harness
+ * passed arguments outside the contract) with the reason. what: "anneal/assign". */
+static inline xpb_status xpb_anneal_check_sizes(const char *what, int64_t n, int64_t d, int64_t m,
+                                                xpb_error *err)
+{
+    if (n < 1 || n > INT32_MAX)
+        return xpb_fail(err, XPB_ERR_USAGE, "%s: n = %lld outside 1 .. 2^31 - 1", what, (long long)n);
+    if (d < 1 || d > XPB_ANNEAL_MAX_D)
+        return xpb_fail(err, XPB_ERR_USAGE, "%s: d = %lld outside 1 .. %d", what, (long long)d,
+                        XPB_ANNEAL_MAX_D);
+    if (m < 1 || m > n)
+        return xpb_fail(err, XPB_ERR_USAGE, "%s: m = %lld outside 1 .. n = %lld", what, (long long)m,
+                        (long long)n);
+    return XPB_OK;
+}
+
+/* Resolves a view of `bytes` bytes (a multiple of 4: float, uint32 or uint64 data) to a device
+ * pointer, bounds-checked like xpb_cuda_view_f32. */
+static inline xpb_status xpb_anneal_view(const xpb_view *v, size_t bytes, const char *what,
+                                         void **out, xpb_error *err)
+{
+    float *p = NULL;
+    const xpb_status st = xpb_cuda_view_f32(v, (int64_t)(bytes / sizeof(float)), what, &p, err);
+    *out = p;
+    return st;
+}
+
+/* Hands out consecutive pieces of the scratch view, each XPB_ANNEAL_ALIGN-aligned. The caller
+ * checks `used` against the scratch size before launching anything. */
+typedef struct xpb_anneal_carver {
+    char *base;
+    size_t used;
+} xpb_anneal_carver;
+
+static inline void *xpb_anneal_carve(xpb_anneal_carver *c, size_t bytes)
+{
+    void *p = c->base + c->used;
+    c->used += (bytes + XPB_ANNEAL_ALIGN - 1) / XPB_ANNEAL_ALIGN * XPB_ANNEAL_ALIGN;
+    return p;
+}
+
+/* Resolves the scratch view (XPB_ANNEAL_SCRATCH_BYTES(n, m) bytes) into a carver. */
+static inline xpb_status xpb_anneal_scratch(const xpb_view *v, int64_t n, int64_t m, const char *what,
+                                            xpb_anneal_carver *c, xpb_error *err)
+{
+    void *p = NULL;
+    const xpb_status st = xpb_anneal_view(v, XPB_ANNEAL_SCRATCH_BYTES(n, m), what, &p, err);
+    c->base = static_cast<char *>(p);
+    c->used = 0;
+    return st;
+}
+
+/* ---- device helpers -------------------------------------------------------------------------- */
+
+/* Sum over the warp by an xor butterfly; every lane returns lane 0's result. Every lane of the
+ * warp must call it. T: unsigned, unsigned long long or double. */
+template <typename T>
+__device__ __forceinline__ T xpb_anneal_warp_sum(T v)
+{
+#pragma unroll
+    for (int o = 16; o > 0; o >>= 1)
+        v += __shfl_xor_sync(XPB_FULL_MASK, v, o);
+    return __shfl_sync(XPB_FULL_MASK, v, 0);
+}
+
+__device__ __forceinline__ unsigned long long xpb_anneal_warp_max(unsigned long long v)
+{
+#pragma unroll
+    for (int o = 16; o > 0; o >>= 1) {
+        const unsigned long long w = __shfl_xor_sync(XPB_FULL_MASK, v, o);
+        v = w > v ? w : v;
+    }
+    return v; /* integer max: every lane already holds the same value */
+}
+
+/* Squared distance sum_k (a_k - b_k)^2 of two rows of d floats, by one warp (lane l takes
+ * elements 4l.. in float4 steps of 128 when VEC: d % 4 == 0 and both rows 16-byte aligned;
+ * elements l, l + 32, ... otherwise). Every lane of the warp must call it and gets the same
+ * value. The direct form: a point's distance to itself is exactly 0. */
+template <bool VEC>
+__device__ __forceinline__ float xpb_anneal_warp_dist(const float *__restrict__ a,
+                                                      const float *__restrict__ b, int d)
+{
+    const int lane = threadIdx.x & 31;
+    float s = 0.0f;
+    if constexpr (VEC) {
+        for (int k = 4 * lane; k < d; k += 128) {
+            const float4 u = *reinterpret_cast<const float4 *>(a + k);
+            const float4 v = *reinterpret_cast<const float4 *>(b + k);
+            const float t0 = u.x - v.x, t1 = u.y - v.y, t2 = u.z - v.z, t3 = u.w - v.w;
+            s = fmaf(t0, t0, s);
+            s = fmaf(t1, t1, s);
+            s = fmaf(t2, t2, s);
+            s = fmaf(t3, t3, s);
+        }
+    } else {
+        for (int k = lane; k < d; k += 32) {
+            const float t = a[k] - b[k];
+            s = fmaf(t, t, s);
+        }
+    }
+    return xpb_warp_allreduce<32>(s, xpb_sum_op());
+}
+
+#endif
