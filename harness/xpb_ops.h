@@ -102,7 +102,9 @@ typedef struct xpb_gemm_args {
  * contents undefined on entry and on exit) and must not allocate device memory per launch.
  * 1 <= n < 2^31, 1 <= d <= 4096, 1 <= m <= n. Kernels of these ops are deterministic: the same
  * inputs give the same bits (no float atomics). */
-#define XPB_ANNEAL_SCRATCH_BYTES(n, m) ((size_t)(n) * 8u + (size_t)(m) * 64u + 65536u)
+/* 16 MiB beyond the per-point and per-anchor needs: room for a block of distances (the CPU's
+ * BLAS tile of thousands of points x m), so a kernel never calls a library on slivers. */
+#define XPB_ANNEAL_SCRATCH_BYTES(n, m) ((size_t)(n) * 8u + (size_t)(m) * 64u + ((size_t)16u << 20))
 
 /* init: farthest-point anchors. chosen[0] = 0. mind[i] = dist(x_i, x_chosen[0]) (direct form:
  * sum over k of (x_ik - a_k)^2). For j = 1 .. m-1: chosen[j] = the i with the largest mind[i],

@@ -1,12 +1,18 @@
 /* anneal_assign.c - anneal assign: each point's nearest anchor (ties to the lowest index) and its
  * distance. Distances GEMM-style, ||x||^2 - 2 x.a + ||a||^2, with the x.a tile from BLAS
- * (cblas_sgemm, all cores) for a block of points at a time, so the n x m matrix is never
- * stored whole: the block's rows fit the scratch (at least 2n/m rows). */
+ * (cblas_sgemm) for a block of points at a time, so the n x m matrix is never stored whole.
+ *
+ * Threads: the OpenMP team takes blocks of points and each thread calls a single-threaded sgemm
+ * on its own block, then takes the argmin of it while it is in cache. Letting OpenBLAS's own
+ * pthreads run a multi-threaded sgemm between OpenMP regions made both pools spin against each
+ * other (measured on the H100 host's 16 cores: 0.6 GFLOP/s); so OpenBLAS is set to one thread for
+ * the call and restored after (kernels run synchronously, nothing else calls BLAS meanwhile). */
 #include <cblas.h>
+#include <omp.h>
 
 #include "cpu_anneal.h"
 
-#define MAX_BLOCK_ROWS 4096
+#define BLOCK_ROWS 256
 
 static xpb_status assign_launch(void *ctx, const void *args_, void *state, xpb_error *err)
 {
@@ -31,22 +37,32 @@ static xpb_status assign_launch(void *ctx, const void *args_, void *state, xpb_e
     const float *x = px, *an = pa;
     uint32_t *asg = pg;
     float *dist = pd;
-    /* scratch: ||a||^2 (m floats, rounded up to 64), then the block of x.a products */
-    float *anorm = ps, *tile = anorm + (m + 63) / 64 * 64;
-    int64_t rows = (int64_t)((scratch / 4 - (size_t)(tile - anorm)) / (size_t)m);
-    rows = rows > MAX_BLOCK_ROWS ? MAX_BLOCK_ROWS : rows > n ? n : rows;
-#pragma omp parallel for schedule(static) if (m * d >= XPB_CPU_PARALLEL_MIN)
+    /* scratch: ||a||^2 (m floats, rounded up to 64), then one block of x.a products per thread */
+    float *anorm = ps, *tiles = anorm + (m + 63) / 64 * 64;
+    int threads = omp_get_max_threads();
+    size_t per_thread = (scratch / 4 - (size_t)(tiles - anorm)) / (size_t)threads;
+    int64_t rows = (int64_t)(per_thread / (size_t)m);
+    rows = rows > BLOCK_ROWS ? BLOCK_ROWS : rows;
+    if (rows < 1)
+        return xpb_fail(err, XPB_ERR_UNSUPPORTED, "cpu: assign: m = %lld anchors need more scratch than "
+                        "XPB_ANNEAL_SCRATCH_BYTES gives %d threads", (long long)m, threads);
     for (int64_t j = 0; j < m; j++) {
         float s = 0.0f;
         for (int64_t k = 0; k < d; k++)
             s += an[j * d + k] * an[j * d + k];
         anorm[j] = s;
     }
-    for (int64_t r0 = 0; r0 < n; r0 += rows) {
-        int64_t nr = n - r0 < rows ? n - r0 : rows;
+#ifdef OPENBLAS_VERSION
+    int blas_threads = openblas_get_num_threads();
+    openblas_set_num_threads(1);
+#endif
+    int64_t blocks = (n + rows - 1) / rows;
+#pragma omp parallel for schedule(dynamic, 1) if (blocks > 1)
+    for (int64_t b = 0; b < blocks; b++) {
+        float *tile = tiles + (size_t)omp_get_thread_num() * (size_t)rows * (size_t)m;
+        int64_t r0 = b * rows, nr = n - r0 < rows ? n - r0 : rows;
         cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (blasint)nr, (blasint)m, (blasint)d, 1.0f, x + r0 * d,
                     (blasint)d, an, (blasint)d, 0.0f, tile, (blasint)m);
-#pragma omp parallel for schedule(static) if (nr * m >= XPB_CPU_PARALLEL_MIN)
         for (int64_t r = 0; r < nr; r++) {
             const float *xi = x + (r0 + r) * d;
             float xn = 0.0f;
@@ -63,6 +79,9 @@ static xpb_status assign_launch(void *ctx, const void *args_, void *state, xpb_e
             dist[r0 + r] = best > 0.0f ? best : 0.0f; /* +0, never -0 */
         }
     }
+#ifdef OPENBLAS_VERSION
+    openblas_set_num_threads(blas_threads);
+#endif
     return XPB_OK;
 }
 

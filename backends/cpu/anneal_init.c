@@ -1,10 +1,12 @@
 /* anneal_init.c - anneal init: farthest-point anchors (xpb_ops.h). A running min-distance per
  * point in scratch; each step updates it against the newest anchor and takes the argmax (ties
- * to the lowest index: each thread keeps its first best, and the threads' bests are merged in
- * thread order, which is index order under a static schedule). */
+ * to the lowest index: each thread keeps its first best of a contiguous static share, and the
+ * threads' bests are merged in thread order, which is index order). */
 #include <omp.h>
 
 #include "cpu_anneal.h"
+
+#define MAX_THREADS 1024
 
 static xpb_status init_launch(void *ctx, const void *args_, void *state, xpb_error *err)
 {
@@ -20,41 +22,47 @@ static xpb_status init_launch(void *ctx, const void *args_, void *state, xpb_err
     if (!st)
         st = xpb_cpu_anneal_view(a->chosen, (size_t)m * 4, "chosen", &pc, err);
     if (!st)
-        st = xpb_cpu_anneal_view(a->scratch, (size_t)n * 4, "scratch", &ps, err);
+        st = xpb_cpu_anneal_view(a->scratch, (size_t)n * 4 + MAX_THREADS * 12, "scratch", &ps, err);
     if (st)
         return st;
     const float *x = px;
-    float *anchors = pa, *mind = ps;
+    float *anchors = pa;
     uint32_t *chosen = pc;
-    int64_t pick = 0;
-    for (int64_t j = 0; j < m; j++) {
-        chosen[j] = (uint32_t)pick;
-        memcpy(anchors + j * d, x + pick * d, (size_t)d * sizeof(float));
-        if (j == m - 1)
-            break;
-        const float *aj = anchors + j * d;
-        float best_v = -1.0f;
-        int64_t best_i = 0;
-#pragma omp parallel if (n * d >= XPB_CPU_PARALLEL_MIN)
-        {
+    /* scratch: each thread's best (index, value) of the step, then the running min-distances */
+    int64_t *best_i = ps;
+    float *best_v = (float *)(best_i + MAX_THREADS), *mind = best_v + MAX_THREADS;
+    int threads = omp_get_max_threads() < MAX_THREADS ? omp_get_max_threads() : MAX_THREADS;
+    chosen[0] = 0;
+    memcpy(anchors, x, (size_t)d * sizeof(float));
+    /* One team for all steps (a fork per step costs more than a step of a small case). */
+#pragma omp parallel num_threads(threads) if (n * d >= XPB_CPU_PARALLEL_MIN)
+    {
+        int t = omp_get_thread_num(), nt = omp_get_num_threads();
+        for (int64_t j = 0; j + 1 < m; j++) {
+            const float *aj = anchors + j * d;
             float bv = -1.0f;
             int64_t bi = 0;
 #pragma omp for schedule(static)
             for (int64_t i = 0; i < n; i++) {
-                float t = xpb_cpu_dist2(x + i * d, aj, d);
-                float v = j == 0 || t < mind[i] ? t : mind[i];
+                float dd = xpb_cpu_dist2(x + i * d, aj, d);
+                float v = j == 0 || dd < mind[i] ? dd : mind[i];
                 mind[i] = v;
                 if (v > bv)
                     bv = v, bi = i;
             }
-#pragma omp for ordered schedule(static, 1)
-            for (int th = 0; th < omp_get_num_threads(); th++) {
-#pragma omp ordered
-                if (bv > best_v)
-                    best_v = bv, best_i = bi;
+            best_v[t] = bv, best_i[t] = bi;
+#pragma omp barrier
+#pragma omp single
+            { /* threads hold consecutive index ranges in thread order: the first best wins ties */
+                int64_t pick = best_i[0];
+                float pv = best_v[0];
+                for (int q = 1; q < nt; q++)
+                    if (best_v[q] > pv)
+                        pv = best_v[q], pick = best_i[q];
+                chosen[j + 1] = (uint32_t)pick;
+                memcpy(anchors + (j + 1) * d, x + pick * d, (size_t)d * sizeof(float));
             }
         }
-        pick = best_i;
     }
     return XPB_OK;
 }
