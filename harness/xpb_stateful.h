@@ -34,6 +34,8 @@ typedef struct xpb_run_outcome {
     int64_t op_launches[XPB_OP_COUNT];
     double h2d_s, d2h_s; /* transfers during one run (host clock), the initial upload apart */
     uint64_t h2d_bytes, d2h_bytes;
+    double run_s;        /* host clock from the first op to the result read back: the run's
+                          * time, without buffer set-up and the initial upload              */
     double upload_s;     /* the initial upload of the inputs                         */
     uint64_t upload_bytes;
     /* validation, level 1: each op on the run's first iteration against fp64 (in
