@@ -130,7 +130,7 @@ static xpb_status launch(void *ctx, const void *args, void *state, xpb_error *er
 
     /* norms: L lanes per row, n + m rows */
     uint32_t block = vkb_block_size(c, VKB_ANNEAL_BLOCK), lanes = vkb_anneal_row_lanes(a->d);
-    uint64_t rows_per_group = block / lanes, rows = (uint64_t)a->n + (uint64_t)a->m;
+    uint64_t rows_per_group = VKB_ANNEAL_ROWS_PER_LANES * (block / lanes), rows = (uint64_t)a->n + (uint64_t)a->m;
     vkb_binding nbind[3] = {b[0], b[1], b[4]};
     vkb_spec nspec = {3, {block, lanes, vec}};
     norms_push np = {(uint32_t)a->n, (uint32_t)a->d, (uint32_t)a->m, 0};

@@ -26,7 +26,7 @@ static changes_cfg choose(const vkb_ctx *c, const xpb_anneal_changes_args *a)
     changes_cfg g;
     g.block = vkb_block_size(c, VKB_ANNEAL_BLOCK);
     g.lanes = vkb_anneal_row_lanes(a->d);
-    uint64_t pts = g.block / g.lanes, units = c->caps.sm_count ? c->caps.sm_count : 64;
+    uint64_t pts = VKB_ANNEAL_ROWS_PER_LANES * (g.block / g.lanes), units = c->caps.sm_count ? c->caps.sm_count : 64;
     uint64_t groups = ((uint64_t)a->n + pts - 1) / pts;
     if (groups > 8 * units)
         groups = 8 * units;

@@ -30,7 +30,7 @@ static init_cfg choose(const vkb_ctx *c, const xpb_anneal_init_args *a)
     g.block = vkb_block_size(c, VKB_ANNEAL_BLOCK);
     g.lanes = vkb_anneal_row_lanes(a->d);
     g.a4 = (uint32_t)((a->d + 3) / 4);
-    uint64_t pts = g.block / g.lanes, units = c->caps.sm_count ? c->caps.sm_count : 64;
+    uint64_t pts = VKB_ANNEAL_ROWS_PER_LANES * (g.block / g.lanes), units = c->caps.sm_count ? c->caps.sm_count : 64;
     uint64_t groups = ((uint64_t)a->n + pts - 1) / pts;
     if (groups > 8 * units)
         groups = 8 * units;
@@ -53,7 +53,7 @@ static xpb_status supports(void *ctx, const void *args, xpb_error *why)
     if (st)
         return st;
     init_cfg g = choose(c, a);
-    uint64_t shared = 16ull * g.a4 + 12ull * g.block;
+    uint64_t shared = 16ull * g.a4 + (4ull * VKB_ANNEAL_ROWS_PER_LANES + 8) * g.block;
     if (shared > c->caps.props.limits.maxComputeSharedMemorySize)
         return xpb_fail(why, XPB_ERR_UNSUPPORTED,
                         "anneal init needs %llu bytes of shared memory for d = %lld; the device has %u",

@@ -92,7 +92,9 @@ static inline xpb_status vkb_anneal_check_sizes(const char *op, int64_t n, int64
 }
 
 /* Lanes that sum one row's d products together (a power of two, 1..32): about 4 units (vec4 when
- * d % 4 == 0, else floats) per lane. Fixed by d, so a distance's summation order is too. */
+ * d % 4 == 0, else floats) per lane. Fixed by d, so a distance's summation order is too. Each
+ * group of lanes takes VKB_ANNEAL_ROWS_PER_LANES rows per pass (the shaders' Q). */
+#define VKB_ANNEAL_ROWS_PER_LANES 4
 static inline uint32_t vkb_anneal_row_lanes(int64_t d)
 {
     int64_t units = d % 4 == 0 ? d / 4 : d, want = (units + 3) / 4;

@@ -34,7 +34,8 @@ layout(push_constant) uniform Push {
 
 layout(std430, set = 0, binding = 0) readonly buffer X { float xs[]; };
 layout(std430, set = 0, binding = 0) readonly buffer X4 { vec4 xs4[]; };
-layout(std430, set = 0, binding = 1) writeonly buffer An { float anchors[]; };
+layout(std430, set = 0, binding = 0) readonly buffer Xu { uint xu[]; };
+layout(std430, set = 0, binding = 1) writeonly buffer An { uint anchors[]; }; // copied as bits
 layout(std430, set = 0, binding = 2) writeonly buffer Ch { uint chosen[]; };
 layout(std430, set = 0, binding = 3) buffer Sf { float mind[]; };
 layout(std430, set = 0, binding = 3) buffer Su { uint su[]; };
@@ -111,7 +112,7 @@ void main()
         if (tid == 0u)
             chosen[pc.step] = p;
         for (uint k = tid; k < pc.d; k += B)
-            anchors[pc.step * pc.d + k] = xs[p * pc.d + k];
+            anchors[pc.step * pc.d + k] = xu[p * pc.d + k];
     }
     if (pc.step + 1u >= pc.m)
         return; // the last step only chooses
