@@ -154,8 +154,8 @@ static void test_results_read(void)
     CHECK(parse_fails_with("{\"cases\": [{\"id\": \"a", "truncated results file"));
     CHECK(parse_fails_with("[1, 2]", "not an xpubench results file"));
     CHECK(parse_fails_with("{\"schema\": \"other\", \"schema_version\": 1}", "schema is 'other'"));
-    CHECK(parse_fails_with("{\"schema\": \"xpubench-results\", \"schema_version\": 2, \"cases\": []}",
-                           "schema_version 2 is not supported"));
+    CHECK(parse_fails_with("{\"schema\": \"xpubench-results\", \"schema_version\": 9, \"cases\": []}",
+                           "schema_version 9 is not supported"));
     CHECK(parse_fails_with("{\"schema\": \"xpubench-results\", \"schema_version\": 1}", "cases: missing"));
     CHECK(parse_fails_with("{\"schema\": \"xpubench-results\", \"schema_version\": 1, \"cases\": [{\"id\": 3}]}",
                            "cases[0].id: expected a string"));
