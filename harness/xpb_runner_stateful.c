@@ -29,8 +29,8 @@ typedef struct stateful_ctx {
 
 static void outcome_free(xpb_run_outcome *o)
 {
-    free(o->steps);
-    o->steps = NULL;
+    free(o->steps), free(o->init_anchors), free(o->final_anchors), free(o->final_assign);
+    o->steps = NULL, o->init_anchors = NULL, o->final_anchors = NULL, o->final_assign = NULL;
 }
 
 static void session_init(xpb_session *s, xpb_device *dev, const xpb_kernel *k)

@@ -53,6 +53,13 @@ typedef struct xpb_run_outcome {
     int parted_at;       /* first iteration whose energy or anchor count differs beyond the
                           * energy tolerance, or -1 */
     char summary[XPB_RUN_TEXT_LEN]; /* the checks in words, first failure first */
+    /* the run's state, kept by the validated run only (NULL otherwise; freed with the run), for
+     * the dump and the retrieval report: anchors after init (init_anchors x d floats), and the
+     * final anchors (anchors x d) and assignments (one per point) */
+    float *init_anchors;
+    int64_t init_anchor_count;
+    float *final_anchors;
+    uint32_t *final_assign;
 } xpb_run_outcome;
 
 #endif

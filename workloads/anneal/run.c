@@ -289,7 +289,15 @@ xpb_status anneal_run(const xpb_case *c, const xpb_case_data *d, xpb_session *s,
             st = download(s, g.anchors, af, (size_t)(g.m * dim) * sizeof(float), err);
         if (!st)
             st = download(s, g.asg[cur ^ 1], as, (size_t)n * sizeof(uint32_t), err);
+        if (!st && validating) { /* kept for the dump and the retrieval report */
+            out->final_anchors = af, out->final_assign = as;
+            af = NULL, as = NULL;
+        }
         free(af), free(as);
+    }
+    if (validating) {
+        out->init_anchors = h.anchors0, out->init_anchor_count = cfg.m;
+        h.anchors0 = NULL;
     }
     out->run_s = xpb_clock_now() - t_start;
     host_copy_free(&h);
