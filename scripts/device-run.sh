@@ -8,7 +8,9 @@
 # vulkan), rows (the row ops on cuda and vulkan with PyTorch's beside them), gemm (default gemm
 # preset plus 8192^3 on every backend), anneal (the annealing workload validated on every backend,
 # timed at 10K and at the 1M-point assign size, PyTorch peers; XPB_ANNEAL_DEFAULT=1 adds the
-# default preset's 100K x 384 case). XPB_BENCH_ARGS adds `run`
+# default preset's 100K x 384 case), vktune (the Vulkan anneal assign at the 1M-point size for
+# each tile configuration in XPB_VKTUNE_TILES, with the driver's pipeline statistics: registers,
+# spills; the Vulkan tiled GEMM of the same dot products beside it). XPB_BENCH_ARGS adds `run`
 # options, XPB_BENCH_FILTER restricts the benchmarks (regex on case ids).
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -99,6 +101,21 @@ for f in sorted(glob.glob(sys.argv[1] + "/anneal-*.json")):
         print(f"{c['id'][:60]:60s} {c['device']:9s} {c['variant']:8s} {c['status']:18s} "
               f"total={r.get('total_s', 0) * 1e3:.3f}ms it={r.get('iterations')} {ops} | {r.get('check', {}).get('summary', c.get('message', ''))[:200]}")
 PY
+fi
+if has vktune; then
+  for tile in ${XPB_VKTUNE_TILES:-default 128x128x8/8x8 64x64x16/4x4 128x64x16/8x4 64x128x16/4x8}; do
+    [ "$tile" = default ] && t= || t=$tile
+    stamp "vktune: vulkan anneal assign 1M x 128 x 1024, tile ${tile}"
+    XPB_VULKAN_ANNEAL_TILE=$t XPB_VULKAN_PIPELINE_STATS=1 $bin run --workload anneal --backend vulkan \
+        --size n=1000000,d=128,m=1024,iters=2 --out "$out/vktune-${tile//\//_}.json" > "$out/vktune.txt" 2> "$out/vktune-stats.txt" \
+      || status=1
+    grep -E "anneal_assign|tiled" "$out/vktune-stats.txt" | sort -u | cut -c1-400 | tee -a "$out/bench.txt"
+    python3 -c 'import json,sys; c=json.load(open(sys.argv[1]))["cases"][0]; o={x["op"]: x for x in c["run"]["ops"]}["assign"]; print(sys.argv[2], c["status"], "assign %.3f ms per launch" % (o["seconds"] / o["launches"] * 1e3))' \
+        "$out/vktune-${tile//\//_}.json" "$tile" | tee -a "$out/bench.txt"
+  done
+  XPB_VULKAN_PIPELINE_STATS=1 bench vktune-gemm --workload gemm --backend cuda,vulkan --size m=131072,n=1024,k=128
+  grep -E "pipeline tiled" "$out/bench-stderr.log" | sort -u | cut -c1-400 | tee -a "$out/bench.txt"
+  grep -E "^gemm " "$out/bench.txt" | tail -8
 fi
 stamp "done (status $status)"
 grep -E "^(gemm|gemv) " "$out/bench.txt" | grep -E "4096,n=4096|8192|16384" | tail -40

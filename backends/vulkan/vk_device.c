@@ -37,18 +37,32 @@ static xpb_status create_device(vkb_ctx *c, xpb_error *err)
         .queueCount = 1,
         .pQueuePriorities = &priority,
     };
-    const char *exts[3];
+    const char *exts[4];
     uint32_t n_exts = 0;
     bool push = c->caps.ext_push_descriptor && !push_descriptor_disabled();
     if (push)
         exts[n_exts++] = VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME;
     if (c->caps.ext_portability_subset)
         exts[n_exts++] = "VK_KHR_portability_subset";
+    VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR pe = {
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR,
+        .pipelineExecutableInfo = VK_TRUE,
+    };
+    c->pipeline_stats = vkb_pipeline_stats_wanted() && c->caps.ext_pipeline_executable;
+    if (vkb_pipeline_stats_wanted() && !c->pipeline_stats)
+        fprintf(stderr, "XPB_VULKAN_PIPELINE_STATS: %s has no VK_KHR_pipeline_executable_properties\n",
+                c->caps.props.deviceName);
+    if (c->pipeline_stats)
+        exts[n_exts++] = VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME;
     /* vulkan/coopmat: VK_NV_cooperative_matrix and the features its shader needs, only where
      * vkb_coopmat_query found them all (vk_coopmat.c). */
     vkb_coopmat_chain coopmat;
     const char *coopmat_ext;
     const void *next = vkb_coopmat_chain_init(c, &coopmat, NULL, &coopmat_ext);
+    if (c->pipeline_stats) {
+        pe.pNext = (void *)next;
+        next = &pe;
+    }
     if (coopmat_ext)
         exts[n_exts++] = coopmat_ext;
     VkPhysicalDeviceFeatures features = {.shaderFloat64 = c->caps.float64};
@@ -68,7 +82,8 @@ static xpb_status create_device(vkb_ctx *c, xpb_error *err)
         snprintf(c->coopmat.why, sizeof c->coopmat.why,
                  "vkCreateDevice failed with VK_NV_cooperative_matrix enabled (%s)", vkb_result_name(r));
         c->coopmat.nv = false;
-        ci.pNext = NULL;
+        pe.pNext = NULL;
+        ci.pNext = c->pipeline_stats ? &pe : NULL;
         ci.enabledExtensionCount = n_exts - 1;
         r = vkCreateDevice(c->phys, &ci, NULL, &c->dev);
     }

@@ -275,6 +275,7 @@ static xpb_status query_caps(VkPhysicalDevice pd, vkb_caps *c, bool *usable, xpb
     bool sm_builtins = ext_listed(e, n, VK_NV_SHADER_SM_BUILTINS_EXTENSION_NAME);
     c->ext_push_descriptor = ext_listed(e, n, VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME);
     c->ext_portability_subset = ext_listed(e, n, "VK_KHR_portability_subset");
+    c->ext_pipeline_executable = ext_listed(e, n, VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME);
     free(e);
 
     query_properties(pd, c, size_control, sm_builtins);

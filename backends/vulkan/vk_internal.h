@@ -101,6 +101,7 @@ typedef struct vkb_caps {
     bool float64;                /* shaderFloat64                                          */
     bool ext_push_descriptor;    /* VK_KHR_push_descriptor                                 */
     bool ext_portability_subset; /* VK_KHR_portability_subset (must be enabled if listed) */
+    bool ext_pipeline_executable; /* VK_KHR_pipeline_executable_properties                */
     uint32_t sm_count;           /* VK_NV_shader_sm_builtins, 0 when unknown               */
 } vkb_caps;
 
@@ -151,6 +152,7 @@ typedef struct vkb_ctx {
     VkQueue queue;
     bool lost;
     uint32_t max_groups; /* grid cap: maxComputeWorkGroupCount[0], or XPB_VULKAN_MAX_GROUPS */
+    bool pipeline_stats; /* XPB_VULKAN_PIPELINE_STATS and the extension enabled (vk_pipeline_stats.c) */
     vkb_coopmat coopmat;
 
     /* command recording (vk_command.c) */
@@ -276,6 +278,9 @@ xpb_status vkb_dispatch(vkb_ctx *c, const vkb_shader *sh, const vkb_spec *spec,
 /* After the batch's fence: descriptor pools can be reused. */
 void vkb_descriptors_reset(vkb_ctx *c);
 void vkb_pipelines_destroy(vkb_ctx *c);
+/* XPB_VULKAN_PIPELINE_STATS=1: the driver's statistics of each new pipeline to stderr. */
+bool vkb_pipeline_stats_wanted(void);
+void vkb_pipeline_stats_print(vkb_ctx *c, VkPipeline pipe, const vkb_shader *sh, const vkb_spec *spec);
 
 /* ---- helpers for kernels ---------------------------------------------------------------------- */
 

@@ -100,9 +100,11 @@ static xpb_status pipeline_create(vkb_ctx *c, const vkb_shader *sh, const vkb_sp
             .pSpecializationInfo = spec->n ? &si : NULL,
         },
         .layout = p->layout,
+        .flags = c->pipeline_stats ? VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR : 0,
     };
     VK_CHECK_GOTO(st, c, err, vkCreateComputePipelines(c->dev, VK_NULL_HANDLE, 1, &ci, NULL, &p->pipe),
                   fail);
+    vkb_pipeline_stats_print(c, p->pipe, sh, spec);
     vkDestroyShaderModule(c->dev, module, NULL);
     return XPB_OK;
 fail:

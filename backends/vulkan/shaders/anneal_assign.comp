@@ -169,20 +169,25 @@ void main()
                         acc[i][j] += xv[i / 4u][i % 4u] * av[j];
             }
             if (last_slice) { // anchor tile nt is complete: distances, per-row best
+                // Branch-free on purpose: with data-dependent branches in this loop nest the
+                // NVIDIA compiler stopped unrolling it at TM = 8 and put acc in local memory
+                // (13x slower; XPB_VULKAN_PIPELINE_STATS shows it as Local Memory Size).
                 const uint n0 = nt * BN;
                 [[unroll]] for (uint j = 0u; j < TN / 4u; j++) {
+                    const uint col0 = n0 + j * 4u * THREADS_N + 4u * tx;
+                    vec4 an;
+                    bvec4 in_m;
                     [[unroll]] for (uint c = 0u; c < 4u; c++) {
-                        uint col = n0 + j * 4u * THREADS_N + 4u * tx + c;
-                        if (col < pc.m) {
-                            float an = norms[pc.n + col];
-                            [[unroll]] for (uint i = 0u; i < TM; i++) {
-                                float dd = (xn[i] - 2.0 * acc[i][j][c]) + an;
-                                dd = dd > 0.0 ? dd : 0.0;
-                                if (bj[i] == NONE || dd < bd[i]) {
-                                    bd[i] = dd;
-                                    bj[i] = col;
-                                }
-                            }
+                        in_m[c] = col0 + c < pc.m;
+                        an[c] = norms[pc.n + min(col0 + c, pc.m - 1u)];
+                    }
+                    [[unroll]] for (uint i = 0u; i < TM; i++) {
+                        vec4 dd = (vec4(xn[i]) - 2.0 * acc[i][j]) + an;
+                        dd = mix(vec4(0.0), dd, greaterThan(dd, vec4(0.0))); // -0.0, NaN -> +0.0
+                        [[unroll]] for (uint c = 0u; c < 4u; c++) {
+                            bool take = all(bvec2(in_m[c], any(bvec2(bj[i] == NONE, dd[c] < bd[i]))));
+                            bd[i] = take ? dd[c] : bd[i];
+                            bj[i] = take ? col0 + c : bj[i];
                         }
                     }
                 }
