@@ -90,9 +90,16 @@ static xpb_status run_case(xpb_device *dev, const xpb_case *c, xpb_result *out, 
     return st;
 }
 
+/* An op of a stateful workload (anneal stats) has no cases of its own: it runs inside the
+ * workload's runs, which validate it op by op. Its mutant runs in every case of the workload. */
+static bool case_runs(const xpb_case *c, xpb_op op, bool stateful)
+{
+    return stateful || c->op == op;
+}
+
 /* Cases of op in the presets, grouped by size: the random-input case last, so that a mutant
  * stops at the first class that catches it. */
-static xpb_status collect(xpb_op op, const char *presets, xpb_case_list *out, xpb_error *err)
+static xpb_status collect(xpb_op op, bool stateful, const char *presets, xpb_case_list *out, xpb_error *err)
 {
     char buf[128];
     snprintf(buf, sizeof buf, "%s", presets);
@@ -102,10 +109,12 @@ static xpb_status collect(xpb_op op, const char *presets, xpb_case_list *out, xp
         const xpb_workload_i *w = xpb_workload_find(xpb_op_get(op)->workload);
         xpb_status st = w->add_cases(p, NULL, &all, err);
         for (size_t i = 0; i < all.count && !st; i++)
-            if (all.items[i].op == op && xpb_case_param(&all.items[i], XPB_INPUT_KEY, 0) != XPB_INPUT_RANDOM)
+            if (case_runs(&all.items[i], op, stateful) &&
+                xpb_case_param(&all.items[i], XPB_INPUT_KEY, 0) != XPB_INPUT_RANDOM)
                 st = xpb_case_list_push(out, &all.items[i], err);
         for (size_t i = 0; i < all.count && !st; i++)
-            if (all.items[i].op == op && xpb_case_param(&all.items[i], XPB_INPUT_KEY, 0) == XPB_INPUT_RANDOM)
+            if (case_runs(&all.items[i], op, stateful) &&
+                xpb_case_param(&all.items[i], XPB_INPUT_KEY, 0) == XPB_INPUT_RANDOM)
                 st = xpb_case_list_push(out, &all.items[i], err);
         xpb_case_list_free(&all);
         if (st)
@@ -130,12 +139,22 @@ static cell *cell_for(column *col, const char *size)
 static int run_mutant(const xpb_mutant *m, const char *presets, column *col)
 {
     xpb_backend_i backend = *xpb_backend_find("cpu");
-    const xpb_kernel *list[] = {m->kernel, NULL};
+    /* A stateful op's mutant goes first among the CPU kernels (the run takes the first kernel of
+     * each op); the runs use the conformance preset only (the default one's fp64 reference runs
+     * take minutes). */
+    const xpb_workload_i *w = xpb_workload_find(xpb_op_get(m->kernel->op)->workload);
+    bool stateful = w->run != NULL;
+    const xpb_kernel *list[128] = {m->kernel, NULL};
+    size_t nk = 1;
+    for (const xpb_kernel *const *k = backend.kernels; stateful && *k && nk + 1 < 128; k++)
+        list[nk++] = *k;
+    list[nk] = NULL;
     backend.kernels = list;
     xpb_device dev;
     xpb_error err = {{0}};
     xpb_case_list cases = {0};
-    if (xpb_device_open(&backend, 0, &dev, &err) || collect(m->kernel->op, presets, &cases, &err)) {
+    if (xpb_device_open(&backend, 0, &dev, &err) ||
+        collect(m->kernel->op, stateful, stateful ? "conformance" : presets, &cases, &err)) {
         fprintf(stderr, "test_mutants: %s: %s\n", m->name, err.msg);
         return 1;
     }

@@ -9,6 +9,7 @@ K(layernorm_control) K(layernorm_sample_var) K(layernorm_eps_outside_sqrt) K(lay
 K(gemm_control) K(gemm_skips_last_k) K(gemm_skips_last_k_tile)
 K(gemv_control) K(gemv_row_short)
 K(rope_control) K(rope_position_plus_1)
+K(anneal_stats_control) K(anneal_stats_trim_top_extra) K(anneal_stats_order_by_index) K(anneal_stats_var_over_c)
 #undef K
 
 /* With one column, x - mean is 0 in every row: the output is b whatever rstd is. */
@@ -16,6 +17,20 @@ static bool one_column(const xpb_case *c, const char **why)
 {
     *why = "cols = 1: x - mean is 0, so the output is b whatever the variance and rstd";
     return xpb_case_param(c, "cols", 0) == 1;
+}
+
+/* Anneal: with fewer than 10 points no anchor has t = floor(0.1 c) > 0, so the order of the
+ * points does not matter; with one point there is nothing to drop and the variance is 0. */
+static bool no_trim(const xpb_case *c, const char **why)
+{
+    *why = "n < 10: no anchor has 10 points, so t = floor(0.1 c) = 0 and nothing is trimmed";
+    return xpb_case_param(c, "n", 0) < 10;
+}
+
+static bool one_point(const xpb_case *c, const char **why)
+{
+    *why = "n = 1: the only anchor has one point: nothing to drop, and its variance is 0 whatever the divisor";
+    return xpb_case_param(c, "n", 0) < 2;
 }
 
 #define M(name, bug) static const xpb_mutant m_##name = {#name, bug, &xpb_mutant_##name, false, NULL};
@@ -39,6 +54,10 @@ CONTROL(gemv_control)
 M(gemv_row_short, "one row of A (B^T) read one element short: the last output misses a term")
 CONTROL(rope_control)
 M(rope_position_plus_1, "the position is off by one (p + 1)")
+CONTROL(anneal_stats_control)
+M_IF(anneal_stats_trim_top_extra, "the trimmed mean drops one point too many at the top", one_point)
+M_IF(anneal_stats_order_by_index, "the points are trimmed in index order, not by distance", no_trim)
+M_IF(anneal_stats_var_over_c, "the variance is divided by c, not c - 1", one_point)
 
 const xpb_mutant *const xpb_mutants[] = {
     &m_softmax_control,   &m_softmax_sum_skips_last, &m_softmax_no_max,
@@ -47,5 +66,6 @@ const xpb_mutant *const xpb_mutants[] = {
     &m_gemm_control,      &m_gemm_skips_last_k,      &m_gemm_skips_last_k_tile,
     &m_gemv_control,      &m_gemv_row_short,
     &m_rope_control,      &m_rope_position_plus_1,
+    &m_anneal_stats_control, &m_anneal_stats_trim_top_extra, &m_anneal_stats_order_by_index, &m_anneal_stats_var_over_c,
     NULL,
 };

@@ -38,6 +38,9 @@ typedef enum mutant_bug {
     BUG_GEMM_SKIPS_LAST_K_TILE,   /* a k loop in tiles of 16 that drops the last tile   */
     BUG_GEMV_ROW_SHORT,           /* the last output's dot product is one term short    */
     BUG_ROPE_POSITION_PLUS_1,     /* the angle uses position p + 1                      */
+    BUG_STATS_TRIM_TOP_EXTRA,     /* anneal stats: one point too many dropped at the top */
+    BUG_STATS_ORDER_BY_INDEX,     /* anneal stats: trims by point index, not distance   */
+    BUG_STATS_VAR_OVER_C,         /* anneal stats: variance divided by c, not c - 1     */
 } mutant_bug;
 
 /* Defines `const xpb_kernel xpb_mutant_<name>` for op, whose launch calls
