@@ -19,7 +19,10 @@ static void usage(FILE *f)
             "       xpubench compare --machines A.json B.json ... [--price NAME=USD]... [--markdown F] [--json F]\n\n"
             "Per case (id, device, variant): ratio of median kernel times new/base with a 95%% confidence\n"
             "interval, a Mann-Whitney U test on the raw samples, and a verdict: slower or faster needs\n"
-            "p < alpha and a shift of at least the threshold; noisy when the samples cannot tell.\n\n"
+            "p < alpha and a shift of at least the threshold; noisy when the samples cannot tell.\n"
+            "A stateful case (anneal) is also compared per op, a sample being one run's time in the op,\n"
+            "with both iteration counts: when they differ, per-run times are incomparable (no verdict);\n"
+            "ops of files without per-run samples are info-only. A slower op is a regression too.\n\n"
             "  --threshold X   minimum effect, as a fraction or a percentage (default 0.05 = 5%%)\n"
             "  --alpha X       significance level of the U test (default 0.05)\n"
             "  --max-cv X      robust coefficient of variation (IQR/1.349/median) above which a case\n"
@@ -33,7 +36,7 @@ static void usage(FILE *f)
             "                  file, relative to the first file, with geometric means\n"
             "  --price N=USD   with --machines: the price of machine N (its hostname or file name)\n\n"
             "exit codes: 0 no regression, 2 usage error or unreadable/corrupt results file,\n"
-            "4 a case got slower or newly failed validation (or errored)\n");
+            "4 a case (or an op of a stateful case) got slower or newly failed validation (or errored)\n");
 }
 
 typedef struct compare_opts {

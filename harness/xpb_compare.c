@@ -16,6 +16,8 @@ const char *xpb_verdict_name(xpb_verdict v)
     case XPB_VERDICT_FASTER: return "faster";
     case XPB_VERDICT_SLOWER: return "slower";
     case XPB_VERDICT_NOISY: return "noisy";
+    case XPB_VERDICT_INCOMPARABLE: return "incomparable";
+    case XPB_VERDICT_COUNT: break;
     }
     return "?";
 }

@@ -16,7 +16,11 @@
  *   slower  : ratio >= 1+threshold, p < alpha and the interval above 1;
  *   faster  : ratio <= 1/(1+threshold), p < alpha and the interval below 1;
  *   noisy   : a shift outside the band that is not significant;
- *   same    : otherwise (the shift is inside the band). */
+ *   same    : otherwise (the shift is inside the band).
+ * A stateful case (a "run" object on both sides) is compared as a whole (its timing.kernel
+ * samples are whole runs) and per op (each op's time in every breakdown run), by the same rules;
+ * when the two runs' iteration counts differ, xpb_compare_files makes every one of those
+ * verdicts incomparable instead. */
 #ifndef XPB_COMPARE_H
 #define XPB_COMPARE_H
 
@@ -31,6 +35,9 @@ typedef enum xpb_verdict {
     XPB_VERDICT_FASTER,
     XPB_VERDICT_SLOWER,
     XPB_VERDICT_NOISY,
+    XPB_VERDICT_INCOMPARABLE, /* runs of a stateful case with different iteration counts: a run's
+                               * time measures different work (set by xpb_compare_files only) */
+    XPB_VERDICT_COUNT
 } xpb_verdict;
 
 typedef struct xpb_compare_opts {
@@ -52,7 +59,7 @@ typedef struct xpb_shift {
     char why[160];                    /* one line: why noisy, or the evidence for a verdict */
 } xpb_shift;
 
-const char *xpb_verdict_name(xpb_verdict v); /* "same", "faster", "slower", "noisy" */
+const char *xpb_verdict_name(xpb_verdict v); /* "same", "faster", "slower", "noisy", "incomparable" */
 
 /* Median of v[0..n) (NaN when n == 0); v is not reordered. */
 double xpb_median_of(const double *v, size_t n);
@@ -75,13 +82,27 @@ xpb_shift xpb_compare_samples(const double *base, size_t nb, double base_median,
 
 /* ---- two results files, case by case (xpb_compare_match.c) -------------------------------------- */
 
+/* One op of a stateful case (run.ops[], matched by name). Its samples are the op's device time
+ * in each breakdown run, one per independent run, so the same statistics apply as to a case. */
+typedef struct xpb_compare_op {
+    const char *op;   /* the op's name, in either file */
+    bool tested;      /* both sides have per-run samples: a verdict, counted. Otherwise (a file
+                       * without them timed one run, or the op is on one side only) the medians
+                       * are information only: never a verdict, never a regression */
+    xpb_shift shift;
+} xpb_compare_op;
+
 typedef struct xpb_compare_row {
     const xpb_rcase *base, *next; /* NULL in base: added; NULL in next: removed */
     bool has_shift;               /* both sides validated and timed */
-    xpb_shift shift;
+    xpb_shift shift;              /* a stateful case: the whole run's time (the total) */
     bool status_changed;
     bool new_failure; /* next failed validation or errored, and base did not have that status */
     bool failing;     /* next failed validation or errored (a JUnit failure) */
+    bool stateful;    /* has_shift and both sides have a run object: ops[] below */
+    bool iterations_differ; /* then the total and every tested op are XPB_VERDICT_INCOMPARABLE */
+    xpb_compare_op *ops;    /* base's ops in order, then those only in next; owned */
+    size_t n_ops;
 } xpb_compare_row;
 
 #define XPB_COMPARE_MAX_WARNINGS 16
@@ -91,7 +112,10 @@ typedef struct xpb_comparison {
     xpb_compare_opts opts;
     xpb_compare_row *rows; /* sorted by case id, device, variant */
     size_t n_rows;
-    size_t n_verdict[4];   /* indexed by xpb_verdict */
+    size_t n_verdict[XPB_VERDICT_COUNT];    /* cases, indexed by xpb_verdict */
+    size_t n_op_verdict[XPB_VERDICT_COUNT]; /* tested ops of stateful cases */
+    size_t n_op_info;                       /* ops compared as information only */
+    size_t n_stateful;                      /* rows with ops */
     size_t n_added, n_removed, n_status_changed, n_new_failures;
     char warnings[XPB_COMPARE_MAX_WARNINGS][320]; /* fingerprint differences */
     int n_warnings;
@@ -103,19 +127,21 @@ xpb_status xpb_compare_files(const xpb_results_file *base, const xpb_results_fil
                              const xpb_compare_opts *o, xpb_comparison *out, xpb_error *err);
 void xpb_comparison_free(xpb_comparison *c);
 
-/* True when some case got slower or newly failed: `xpubench compare` then exits 4. */
+/* True when some case or tested op got slower, or a case newly failed: `xpubench compare`
+ * then exits 4. */
 bool xpb_comparison_regressed(const xpb_comparison *c);
 
 /* ---- output (xpb_compare_write.c) --------------------------------------------------------------- */
 
-/* The console table: changed cases first (slower, faster, noisy), `same` ones only when
- * all_rows; then added, removed and status changes, warnings and a summary line. */
+/* The console table: changed cases first (slower, faster, noisy, incomparable), `same` ones
+ * only when all_rows; then every stateful case with its iteration counts, total and ops; then
+ * added, removed and status changes, warnings and a summary line. */
 void xpb_comparison_print(FILE *f, const xpb_comparison *c, bool all_rows);
 
 /* Each writes path through a temporary file renamed over it; on failure returns XPB_ERR_IO with
  * err filled and leaves no partial file. Markdown: a summary for a CI job page; JSON: every row
  * (schema "xpubench-compare" version 1, docs/reports.md); JUnit XML: one test per case, a
- * failure for a regression or a validation failure/error. */
+ * failure for a regression (the case or one of its ops) or a validation failure/error. */
 xpb_status xpb_comparison_write_markdown(const char *path, const xpb_comparison *c, xpb_error *err);
 xpb_status xpb_comparison_write_json(const char *path, const xpb_comparison *c, xpb_error *err);
 xpb_status xpb_comparison_write_junit(const char *path, const xpb_comparison *c, xpb_error *err);

@@ -39,7 +39,66 @@ static bool is_failure(const char *status)
     return strcmp(status, "failed-validation") == 0 || strcmp(status, "error") == 0;
 }
 
-static void fill_row(xpb_comparison *cmp, xpb_compare_row *r)
+/* A run's time measures different work when the runs' iteration counts differ: no verdict on
+ * it; the ratio per iteration (per launch, for an op) is given as information. */
+static void not_comparable(xpb_shift *s, const xpb_compare_row *r, const char *per, double base_count,
+                           double new_count)
+{
+    double scaled = s->ratio * base_count / new_count;
+    s->verdict = XPB_VERDICT_INCOMPARABLE;
+    int len = snprintf(s->why, sizeof s->why, "iterations differ (%.0f -> %.0f): per-run times are not comparable",
+                       r->base->iterations, r->next->iterations);
+    if (isfinite(scaled) && len > 0 && (size_t)len < sizeof s->why)
+        snprintf(s->why + len, sizeof s->why - (size_t)len, "; per %s new/base %.3f", per, scaled);
+}
+
+static const xpb_rop *find_op(const xpb_rcase *c, const char *name)
+{
+    for (size_t i = 0; i < c->n_ops; i++)
+        if (strcmp(c->ops[i].op, name) == 0)
+            return &c->ops[i];
+    return NULL;
+}
+
+/* One op of a stateful case; b or n is NULL when the op is on one side only. */
+static void compare_op(xpb_comparison *cmp, xpb_compare_row *r, const xpb_rop *b, const xpb_rop *n)
+{
+    xpb_compare_op *o = &r->ops[r->n_ops++];
+    o->op = b ? b->op : n->op;
+    o->tested = b && n && b->n_samples && n->n_samples;
+    if (o->tested) {
+        o->shift = xpb_compare_samples(b->samples, b->n_samples, b->seconds, b->cv, n->samples, n->n_samples,
+                                       n->seconds, n->cv, &cmp->opts);
+        if (r->iterations_differ)
+            not_comparable(&o->shift, r, "launch", b->launches, n->launches);
+        cmp->n_op_verdict[o->shift.verdict]++;
+        return;
+    }
+    o->shift = xpb_compare_samples(NULL, 0, b ? b->seconds : NAN, NAN, NULL, 0, n ? n->seconds : NAN, NAN,
+                                   &cmp->opts);
+    snprintf(o->shift.why, sizeof o->shift.why, "%s", !b ? "the op is only in the new run" : !n ?
+             "the op is only in the base run" : "a side has no per-run samples (an older file): one run, no test");
+    cmp->n_op_info++;
+}
+
+/* The ops of a stateful case, matched by name: base's in order, then those only in next. */
+static xpb_status compare_ops(xpb_comparison *cmp, xpb_compare_row *r)
+{
+    const xpb_rcase *b = r->base, *n = r->next;
+    r->ops = calloc(b->n_ops + n->n_ops + 1, sizeof *r->ops);
+    if (!r->ops)
+        return XPB_ERR_OUT_OF_MEMORY;
+    r->stateful = true;
+    cmp->n_stateful++;
+    for (size_t i = 0; i < b->n_ops; i++)
+        compare_op(cmp, r, &b->ops[i], find_op(n, b->ops[i].op));
+    for (size_t j = 0; j < n->n_ops; j++)
+        if (!find_op(b, n->ops[j].op))
+            compare_op(cmp, r, NULL, &n->ops[j]);
+    return XPB_OK;
+}
+
+static xpb_status fill_row(xpb_comparison *cmp, xpb_compare_row *r)
 {
     const xpb_rcase *b = r->base, *n = r->next;
     if (!b) {
@@ -59,8 +118,16 @@ static void fill_row(xpb_comparison *cmp, xpb_compare_row *r)
         r->has_shift = true;
         r->shift = xpb_compare_samples(b->samples, b->n_samples, b->median_s, b->cv, n->samples,
                                        n->n_samples, n->median_s, n->cv, &cmp->opts);
+        bool stateful = b->has_run && n->has_run;
+        r->iterations_differ = stateful && isfinite(b->iterations) && isfinite(n->iterations) &&
+                               b->iterations != n->iterations;
+        if (r->iterations_differ)
+            not_comparable(&r->shift, r, "iteration", b->iterations, n->iterations);
         cmp->n_verdict[r->shift.verdict]++;
+        if (stateful)
+            return compare_ops(cmp, r);
     }
+    return XPB_OK;
 }
 
 static void warn(xpb_comparison *c, const char *fmt, const char *what, const char *a, const char *b)
@@ -119,21 +186,28 @@ xpb_status xpb_compare_files(const xpb_results_file *base, const xpb_results_fil
         return xpb_fail(err, XPB_ERR_OUT_OF_MEMORY, "compare: out of memory");
     }
     size_t i = 0, j = 0;
-    while (i < base->n_cases || j < next->n_cases) {
+    xpb_status st = XPB_OK;
+    while (!st && (i < base->n_cases || j < next->n_cases)) {
         xpb_compare_row *r = &out->rows[out->n_rows++];
         int d = i == base->n_cases ? 1 : j == next->n_cases ? -1 : cmp_key(pb[i], pn[j]);
         r->base = d <= 0 ? pb[i++] : NULL;
         r->next = d >= 0 ? pn[j++] : NULL;
-        fill_row(out, r);
+        st = fill_row(out, r);
     }
     free(pb);
     free(pn);
+    if (st) {
+        xpb_comparison_free(out);
+        return xpb_fail(err, st, "compare: out of memory");
+    }
     compare_fingerprints(out);
     return XPB_OK;
 }
 
 void xpb_comparison_free(xpb_comparison *c)
 {
+    for (size_t i = 0; c->rows && i < c->n_rows; i++)
+        free(c->rows[i].ops);
     free(c->rows);
     c->rows = NULL;
     c->n_rows = 0;
@@ -141,5 +215,6 @@ void xpb_comparison_free(xpb_comparison *c)
 
 bool xpb_comparison_regressed(const xpb_comparison *c)
 {
-    return c->n_verdict[XPB_VERDICT_SLOWER] > 0 || c->n_new_failures > 0;
+    return c->n_verdict[XPB_VERDICT_SLOWER] > 0 || c->n_op_verdict[XPB_VERDICT_SLOWER] > 0 ||
+           c->n_new_failures > 0;
 }

@@ -45,6 +45,45 @@ static const char *fmt_ratio(const xpb_shift *s, char *buf, size_t n)
 
 static const xpb_rcase *any_side(const xpb_compare_row *r) { return r->next ? r->next : r->base; }
 
+/* An op's verdict as printed: its verdict when tested, else "info-only". */
+static const char *op_verdict_name(const xpb_compare_op *o)
+{
+    return o->tested ? xpb_verdict_name(o->shift.verdict) : "info-only";
+}
+
+static bool op_slower(const xpb_compare_op *o) { return o->tested && o->shift.verdict == XPB_VERDICT_SLOWER; }
+
+/* "18 slower, 0 faster, 2 same, 0 noisy" (+ ", 1 incomparable" when some are) into buf; em
+ * around the slower count ("**" in Markdown). Returns buf. */
+static const char *counts_text(const size_t counts[XPB_VERDICT_COUNT], const char *em, char *buf, size_t n)
+{
+    int len = snprintf(buf, n, "%s%zu slower%s, %zu faster, %zu same, %zu noisy", em, counts[XPB_VERDICT_SLOWER], em,
+                       counts[XPB_VERDICT_FASTER], counts[XPB_VERDICT_SAME], counts[XPB_VERDICT_NOISY]);
+    if (counts[XPB_VERDICT_INCOMPARABLE] && len > 0 && (size_t)len < n)
+        snprintf(buf + len, n - (size_t)len, ", %zu incomparable", counts[XPB_VERDICT_INCOMPARABLE]);
+    return buf;
+}
+
+/* The ops' counts for a summary ("; ops of stateful cases: ..."), or "" without stateful cases. */
+static const char *op_counts_text(const xpb_comparison *c, const char *em, char *buf, size_t n)
+{
+    char counts[160];
+    buf[0] = '\0';
+    if (c->n_stateful)
+        snprintf(buf, n, "; ops of stateful cases: %s, %zu info-only", counts_text(c->n_op_verdict, em, counts,
+                 sizeof counts), c->n_op_info);
+    return buf;
+}
+
+/* base, new, ratio [CI], p, verdict (why): the cells of a shift in the console tables. */
+static void print_shift_cells(FILE *f, const xpb_shift *s, const char *verdict)
+{
+    char tb[32], tn[32], rt[64], pv[16];
+    fprintf(f, "%11s %11s  %-24s %6s  %s (%s)\n", xpb_format_seconds(s->median_base, tb, sizeof tb),
+            xpb_format_seconds(s->median_new, tn, sizeof tn), fmt_ratio(s, rt, sizeof rt),
+            fmt_p(s->p_value, pv, sizeof pv), verdict, s->why);
+}
+
 /* Shown in the main table: a shift that is not `same` (or every shift when all). */
 static bool shown(const xpb_compare_row *r, bool all)
 {
@@ -60,18 +99,40 @@ static void print_shift_table(FILE *f, const xpb_comparison *c, bool all)
     fprintf(f, "%-*s %-9s %-10s %11s %11s  %-24s %6s  %s\n", w, "case", "device", "variant", "base", "new",
             "new/base [95% CI]", "p", "verdict");
     static const xpb_verdict order[] = {XPB_VERDICT_SLOWER, XPB_VERDICT_FASTER, XPB_VERDICT_NOISY,
-                                        XPB_VERDICT_SAME};
+                                        XPB_VERDICT_INCOMPARABLE, XPB_VERDICT_SAME};
     for (size_t o = 0; o < sizeof order / sizeof order[0]; o++)
         for (size_t i = 0; i < c->n_rows; i++) {
             const xpb_compare_row *r = &c->rows[i];
             if (!shown(r, all) || r->shift.verdict != order[o])
                 continue;
-            char tb[32], tn[32], rt[64], pv[16];
-            fprintf(f, "%-*s %-9s %-10s %11s %11s  %-24s %6s  %s (%s)\n", w, r->next->id, r->next->device,
-                    r->next->variant, xpb_format_seconds(r->shift.median_base, tb, sizeof tb),
-                    xpb_format_seconds(r->shift.median_new, tn, sizeof tn), fmt_ratio(&r->shift, rt, sizeof rt),
-                    fmt_p(r->shift.p_value, pv, sizeof pv), xpb_verdict_name(r->shift.verdict), r->shift.why);
+            fprintf(f, "%-*s %-9s %-10s ", w, r->next->id, r->next->device, r->next->variant);
+            print_shift_cells(f, &r->shift, xpb_verdict_name(r->shift.verdict));
         }
+}
+
+/* Every stateful case: its iteration counts and energies, then the total and each op. */
+static void print_stateful(FILE *f, const xpb_comparison *c)
+{
+    if (!c->n_stateful)
+        return;
+    fputs("stateful cases: total = the whole run (timing.kernel); an op = its device time in a breakdown run "
+          "(run.ops[].per_run); a sample is one run\n", f);
+    for (size_t i = 0; i < c->n_rows; i++) {
+        const xpb_compare_row *r = &c->rows[i];
+        if (!r->stateful)
+            continue;
+        const xpb_rcase *b = r->base, *n = r->next;
+        fprintf(f, "%s %s %s: iterations %.0f -> %.0f%s, energy %.4g -> %.4g\n", n->id, n->device, n->variant,
+                b->iterations, n->iterations, r->iterations_differ ? " (differ: per-run times not comparable)" : "",
+                b->energy, n->energy);
+        fprintf(f, "  %-10s %11s %11s  %-24s %6s  %s\n", "part", "base", "new", "new/base [95% CI]", "p", "verdict");
+        fprintf(f, "  %-10s ", "total");
+        print_shift_cells(f, &r->shift, xpb_verdict_name(r->shift.verdict));
+        for (size_t k = 0; k < r->n_ops; k++) {
+            fprintf(f, "  %-10s ", r->ops[k].op);
+            print_shift_cells(f, &r->ops[k].shift, op_verdict_name(&r->ops[k]));
+        }
+    }
 }
 
 void xpb_comparison_print(FILE *f, const xpb_comparison *c, bool all_rows)
@@ -82,6 +143,7 @@ void xpb_comparison_print(FILE *f, const xpb_comparison *c, bool all_rows)
     for (int i = 0; i < c->n_warnings; i++)
         fprintf(f, "warning: fingerprints differ: %s\n", c->warnings[i]);
     print_shift_table(f, c, all_rows);
+    print_stateful(f, c);
     for (size_t i = 0; i < c->n_rows; i++) {
         const xpb_compare_row *r = &c->rows[i];
         const xpb_rcase *x = any_side(r);
@@ -92,11 +154,11 @@ void xpb_comparison_print(FILE *f, const xpb_comparison *c, bool all_rows)
             fprintf(f, "status changed: %s %s %s: %s -> %s%s%s\n", x->id, x->device, x->variant, r->base->status,
                     r->next->status, r->next->message[0] ? ": " : "", r->next->message);
     }
-    fprintf(f, "summary: %zu slower, %zu faster, %zu same, %zu noisy; %zu added, %zu removed, %zu status "
-               "changes; %zu new validation failures or errors -> %s\n",
-            c->n_verdict[XPB_VERDICT_SLOWER], c->n_verdict[XPB_VERDICT_FASTER], c->n_verdict[XPB_VERDICT_SAME],
-            c->n_verdict[XPB_VERDICT_NOISY], c->n_added, c->n_removed, c->n_status_changed, c->n_new_failures,
-            xpb_comparison_regressed(c) ? "REGRESSION" : "ok");
+    char counts[160], ops[200];
+    fprintf(f, "summary: %s%s; %zu added, %zu removed, %zu status changes; %zu new validation failures or "
+               "errors -> %s\n", counts_text(c->n_verdict, "", counts, sizeof counts),
+            op_counts_text(c, "", ops, sizeof ops), c->n_added, c->n_removed, c->n_status_changed,
+            c->n_new_failures, xpb_comparison_regressed(c) ? "REGRESSION" : "ok");
 }
 
 /* ---- Markdown --------------------------------------------------------------------------------- */
@@ -111,16 +173,56 @@ static void md_text(FILE *f, const char *s)
     }
 }
 
-static void md_row(FILE *f, const xpb_compare_row *r)
+/* "| id | device | variant |" of a case. */
+static void md_case_cells(FILE *f, const xpb_rcase *x)
+{
+    fputs("| ", f);
+    md_text(f, x->id);
+    fprintf(f, " | %s | ", x->device);
+    md_text(f, x->variant);
+    fputs(" |", f);
+}
+
+/* " base | new | ratio | p | **verdict** |" and the end of the row. */
+static void md_shift_cells(FILE *f, const xpb_shift *s, const char *verdict)
 {
     char tb[32], tn[32], rt[64], pv[16];
-    fputs("| ", f);
-    md_text(f, r->next->id);
-    fprintf(f, " | %s | ", r->next->device);
-    md_text(f, r->next->variant);
-    fprintf(f, " | %s | %s | %s | %s | **%s** |\n", xpb_format_seconds(r->shift.median_base, tb, sizeof tb),
-            xpb_format_seconds(r->shift.median_new, tn, sizeof tn), fmt_ratio(&r->shift, rt, sizeof rt),
-            fmt_p(r->shift.p_value, pv, sizeof pv), xpb_verdict_name(r->shift.verdict));
+    fprintf(f, " %s | %s | %s | %s | **%s** |\n", xpb_format_seconds(s->median_base, tb, sizeof tb),
+            xpb_format_seconds(s->median_new, tn, sizeof tn), fmt_ratio(s, rt, sizeof rt),
+            fmt_p(s->p_value, pv, sizeof pv), verdict);
+}
+
+static void md_row(FILE *f, const xpb_compare_row *r)
+{
+    md_case_cells(f, r->next);
+    md_shift_cells(f, &r->shift, xpb_verdict_name(r->shift.verdict));
+}
+
+/* Every stateful case: total and ops, with the iteration counts of both sides. */
+static void md_stateful(FILE *f, const xpb_comparison *c)
+{
+    if (!c->n_stateful)
+        return;
+    fputs("\n### Stateful cases: the whole run and each op\n\nA sample is one run: the total is the whole run's "
+          "time, an op its device time in a breakdown run. A different iteration count makes per-run times "
+          "incomparable; *info-only* ops come from a file without per-run samples (one breakdown run) and are "
+          "never a verdict.\n\n| case | device | variant | iterations | part | base | new | new/base [95% CI] | "
+          "p | verdict |\n| --- | --- | --- | --- | --- | ---: | ---: | --- | ---: | --- |\n", f);
+    for (size_t i = 0; i < c->n_rows; i++) {
+        const xpb_compare_row *r = &c->rows[i];
+        if (!r->stateful)
+            continue;
+        md_case_cells(f, r->next);
+        fprintf(f, " %.0f -> %.0f | total |", r->base->iterations, r->next->iterations);
+        md_shift_cells(f, &r->shift, xpb_verdict_name(r->shift.verdict));
+        for (size_t k = 0; k < r->n_ops; k++) {
+            md_case_cells(f, r->next);
+            fputs(" | ", f);
+            md_text(f, r->ops[k].op);
+            fputs(" |", f);
+            md_shift_cells(f, &r->ops[k].shift, op_verdict_name(&r->ops[k]));
+        }
+    }
 }
 
 static void md_table(FILE *f, const xpb_comparison *c, bool same)
@@ -142,10 +244,10 @@ xpb_status xpb_comparison_write_markdown(const char *path, const xpb_comparison 
     fprintf(f, "## xpubench compare: %s\n\n", bad ? "regression" : "no regression");
     fprintf(f, "Base `%s` (%s) vs new `%s` (%s); minimum effect %.3g%%, alpha %.3g.\n\n", c->base->run_id,
             c->base->git_commit, c->next->run_id, c->next->git_commit, c->opts.threshold * 100, c->opts.alpha);
-    fprintf(f, "**%zu slower**, %zu faster, %zu same, %zu noisy; %zu added, %zu removed; %zu status changes, "
-               "%zu new validation failures or errors.\n\n",
-            c->n_verdict[XPB_VERDICT_SLOWER], c->n_verdict[XPB_VERDICT_FASTER], c->n_verdict[XPB_VERDICT_SAME],
-            c->n_verdict[XPB_VERDICT_NOISY], c->n_added, c->n_removed, c->n_status_changed, c->n_new_failures);
+    char counts[200], ops[240];
+    fprintf(f, "%s%s; %zu added, %zu removed; %zu status changes, %zu new validation failures or errors.\n\n",
+            counts_text(c->n_verdict, "**", counts, sizeof counts), op_counts_text(c, "**", ops, sizeof ops),
+            c->n_added, c->n_removed, c->n_status_changed, c->n_new_failures);
     for (int i = 0; i < c->n_warnings; i++) {
         fputs("> **Warning:** fingerprints differ: ", f);
         md_text(f, c->warnings[i]);
@@ -154,18 +256,15 @@ xpb_status xpb_comparison_write_markdown(const char *path, const xpb_comparison 
     if (c->n_warnings)
         fputc('\n', f);
     md_table(f, c, false);
+    md_stateful(f, c);
     if (c->n_status_changed || c->n_added || c->n_removed) {
         fputs("\n| case | device | variant | base | new | message |\n| --- | --- | --- | --- | --- | --- |\n", f);
         for (size_t i = 0; i < c->n_rows; i++) {
             const xpb_compare_row *r = &c->rows[i];
             if (r->base && r->next && !r->status_changed)
                 continue;
-            const xpb_rcase *x = any_side(r);
-            fputs("| ", f);
-            md_text(f, x->id);
-            fprintf(f, " | %s | ", x->device);
-            md_text(f, x->variant);
-            fprintf(f, " | %s | %s | ", r->base ? r->base->status : "(added)", r->next ? r->next->status : "(removed)");
+            md_case_cells(f, any_side(r));
+            fprintf(f, " %s | %s | ", r->base ? r->base->status : "(added)", r->next ? r->next->status : "(removed)");
             md_text(f, r->next ? r->next->message : "");
             fputs(" |\n", f);
         }
@@ -188,6 +287,23 @@ static cJSON *file_json(const xpb_results_file *f)
     return o;
 }
 
+/* The fields of a shift, into o. */
+static void shift_json(cJSON *o, const xpb_shift *s, const char *verdict)
+{
+    xpb_json_add_number(o, "base_median_s", s->median_base);
+    xpb_json_add_number(o, "new_median_s", s->median_new);
+    cJSON_AddNumberToObject(o, "base_n", (double)s->n_base);
+    cJSON_AddNumberToObject(o, "new_n", (double)s->n_new);
+    xpb_json_add_number(o, "base_cv", s->cv_base);
+    xpb_json_add_number(o, "new_cv", s->cv_new);
+    xpb_json_add_number(o, "ratio", s->ratio);
+    xpb_json_add_number(o, "ratio_ci_lo", s->ratio_lo);
+    xpb_json_add_number(o, "ratio_ci_hi", s->ratio_hi);
+    xpb_json_add_number(o, "p_value", s->p_value);
+    cJSON_AddStringToObject(o, "verdict", verdict);
+    cJSON_AddStringToObject(o, "why", s->why);
+}
+
 static cJSON *row_json(const xpb_compare_row *r)
 {
     const xpb_rcase *x = any_side(r);
@@ -203,20 +319,21 @@ static cJSON *row_json(const xpb_compare_row *r)
     if (r->next && r->next->message[0])
         cJSON_AddStringToObject(o, "new_message", r->next->message);
     cJSON_AddBoolToObject(o, "new_failure", r->new_failure);
-    if (r->has_shift) {
-        const xpb_shift *s = &r->shift;
-        xpb_json_add_number(o, "base_median_s", s->median_base);
-        xpb_json_add_number(o, "new_median_s", s->median_new);
-        cJSON_AddNumberToObject(o, "base_n", (double)s->n_base);
-        cJSON_AddNumberToObject(o, "new_n", (double)s->n_new);
-        xpb_json_add_number(o, "base_cv", s->cv_base);
-        xpb_json_add_number(o, "new_cv", s->cv_new);
-        xpb_json_add_number(o, "ratio", s->ratio);
-        xpb_json_add_number(o, "ratio_ci_lo", s->ratio_lo);
-        xpb_json_add_number(o, "ratio_ci_hi", s->ratio_hi);
-        xpb_json_add_number(o, "p_value", s->p_value);
-        cJSON_AddStringToObject(o, "verdict", xpb_verdict_name(s->verdict));
-        cJSON_AddStringToObject(o, "why", s->why);
+    if (r->has_shift)
+        shift_json(o, &r->shift, xpb_verdict_name(r->shift.verdict));
+    if (r->stateful) {
+        cJSON *run = cJSON_AddObjectToObject(o, "run");
+        xpb_json_add_number(run, "base_iterations", r->base->iterations);
+        xpb_json_add_number(run, "new_iterations", r->next->iterations);
+        cJSON_AddBoolToObject(run, "iterations_differ", r->iterations_differ);
+        cJSON *ops = cJSON_AddArrayToObject(run, "ops");
+        for (size_t k = 0; k < r->n_ops; k++) {
+            cJSON *e = cJSON_CreateObject();
+            cJSON_AddStringToObject(e, "op", r->ops[k].op);
+            cJSON_AddBoolToObject(e, "tested", r->ops[k].tested);
+            shift_json(e, &r->ops[k].shift, op_verdict_name(&r->ops[k]));
+            cJSON_AddItemToArray(ops, e);
+        }
     }
     return o;
 }
@@ -246,8 +363,13 @@ xpb_status xpb_comparison_write_json(const char *path, const xpb_comparison *c, 
     for (int i = 0; i < c->n_warnings; i++)
         cJSON_AddItemToArray(w, cJSON_CreateString(c->warnings[i]));
     cJSON *s = cJSON_AddObjectToObject(root, "summary");
-    for (int v = 0; v < 4; v++)
+    cJSON *ops = cJSON_CreateObject();
+    for (int v = 0; v < XPB_VERDICT_COUNT; v++) {
         cJSON_AddNumberToObject(s, xpb_verdict_name((xpb_verdict)v), (double)c->n_verdict[v]);
+        cJSON_AddNumberToObject(ops, xpb_verdict_name((xpb_verdict)v), (double)c->n_op_verdict[v]);
+    }
+    cJSON_AddNumberToObject(ops, "info_only", (double)c->n_op_info);
+    cJSON_AddItemToObject(s, "ops", ops);
     cJSON_AddNumberToObject(s, "added", (double)c->n_added);
     cJSON_AddNumberToObject(s, "removed", (double)c->n_removed);
     cJSON_AddNumberToObject(s, "status_changed", (double)c->n_status_changed);
@@ -281,10 +403,32 @@ static void xml_text(FILE *f, const char *s)
     }
 }
 
+/* The case or one of its tested ops got slower. */
+static bool row_slower(const xpb_compare_row *r)
+{
+    bool slower = r->has_shift && r->shift.verdict == XPB_VERDICT_SLOWER;
+    for (size_t k = 0; k < r->n_ops; k++)
+        slower = slower || op_slower(&r->ops[k]);
+    return slower;
+}
+
+/* "[; ]PART slower: new/base RATIO, WHY" inside a failure message ("; " after the first). */
+static void junit_slower(FILE *f, const char *part, const xpb_shift *s, bool *first)
+{
+    char rt[64];
+    if (!*first)
+        fputs("; ", f);
+    *first = false;
+    xml_text(f, part);
+    fputs(part[0] ? " slower: new/base " : "slower: new/base ", f);
+    xml_text(f, fmt_ratio(s, rt, sizeof rt));
+    fputs(", ", f);
+    xml_text(f, s->why);
+}
+
 static void junit_case(FILE *f, const xpb_compare_row *r)
 {
     const xpb_rcase *x = any_side(r);
-    char rt[64];
     fputs("    <testcase classname=\"", f);
     xml_text(f, x->device);
     fputc('.', f);
@@ -296,11 +440,14 @@ static void junit_case(FILE *f, const xpb_compare_row *r)
         fprintf(f, "<failure type=\"%s\" message=\"", r->next->status);
         xml_text(f, r->next->message);
         fputs("\"/>", f);
-    } else if (r->has_shift && r->shift.verdict == XPB_VERDICT_SLOWER) {
-        fputs("<failure type=\"regression\" message=\"slower: new/base ", f);
-        xml_text(f, fmt_ratio(&r->shift, rt, sizeof rt));
-        fputs(", ", f);
-        xml_text(f, r->shift.why);
+    } else if (row_slower(r)) {
+        bool first = true;
+        fputs("<failure type=\"regression\" message=\"", f);
+        if (r->has_shift && r->shift.verdict == XPB_VERDICT_SLOWER)
+            junit_slower(f, r->stateful ? "total" : "", &r->shift, &first);
+        for (size_t k = 0; k < r->n_ops; k++)
+            if (op_slower(&r->ops[k]))
+                junit_slower(f, r->ops[k].op, &r->ops[k].shift, &first);
         fputs("\"/>", f);
     } else if (!r->next || !r->has_shift) {
         fputs("<skipped message=\"", f);
@@ -319,7 +466,7 @@ xpb_status xpb_comparison_write_junit(const char *path, const xpb_comparison *c,
     size_t failures = 0, skipped = 0;
     for (size_t i = 0; i < c->n_rows; i++) {
         const xpb_compare_row *r = &c->rows[i];
-        if (r->failing || (r->has_shift && r->shift.verdict == XPB_VERDICT_SLOWER))
+        if (r->failing || row_slower(r))
             failures++;
         else if (!r->next || !r->has_shift)
             skipped++;

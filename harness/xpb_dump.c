@@ -120,12 +120,32 @@ static void append_regex_quoted(char *buf, size_t n, size_t *o, const char *src)
     buf[*o] = '\0';
 }
 
+/* Appends ' --input 'FILE'' (shell-quoted) to buf[*o..n). */
+static void append_input(char *buf, size_t n, size_t *o, const char *file)
+{
+    *o += (size_t)snprintf(buf + *o, n - *o, " --input '");
+    for (; *file && *o + 6 < n; file++) {
+        if (*file == '\'')
+            *o += (size_t)snprintf(buf + *o, n - *o, "'\\''");
+        else
+            buf[(*o)++] = *file;
+    }
+    if (*o < n)
+        *o += (size_t)snprintf(buf + *o, n - *o, "'");
+}
+
 void xpb_dump_rerun_command(const xpb_case *c, const char *device, uint64_t seed, char *buf, size_t n)
 {
     size_t o = (size_t)snprintf(buf, n, "xpubench run --backend %s --workload %s", device ? device : "cpu",
                                 c->workload->name);
+    if (c->input && o < n)
+        append_input(buf, n, &o, c->input);
+    bool first = true;
     for (int i = 0; i < c->n_params && o < n; i++) {
-        o += (size_t)snprintf(buf + o, n - o, "%s", i ? "," : " --size ");
+        if (c->input && !c->workload->knows_size_key(c->params[i].key))
+            continue; /* a param --input implies (file=1) */
+        o += (size_t)snprintf(buf + o, n - o, "%s", first ? " --size " : ",");
+        first = false;
         if (o < n)
             o += (size_t)xpb_param_format(&c->params[i], buf + o, n - o);
     }
@@ -172,6 +192,21 @@ static cJSON *array_entry(const char *file, const char *descr, const size_t *sha
     for (int i = 0; i < nd; i++)
         cJSON_AddItemToArray(s, cJSON_CreateNumber((double)shape[i]));
     return o;
+}
+
+xpb_status xpb_dump_array(const char *dir, const char *file, const char *descr, size_t elem_size,
+                          const size_t *shape, int nd, const void *data, cJSON *into, const char *key,
+                          xpb_error *err)
+{
+    char path[PATH_LEN];
+    if (!join_path(path, sizeof path, dir, file))
+        return xpb_fail(err, XPB_ERR_IO, "dump directory path too long: %s", dir);
+    xpb_status st = xpb_npy_write(path, descr, elem_size, shape, nd, data, err);
+    if (st)
+        return st;
+    cJSON_DeleteItemFromObjectCaseSensitive(into, key);
+    cJSON_AddItemToObject(into, key, array_entry(file, descr, shape, nd));
+    return XPB_OK;
 }
 
 /* Reference and tolerance of output 0, computed unit range by unit range and streamed. */
@@ -235,21 +270,19 @@ static xpb_status write_inputs(const char *dir, const char *stem, const xpb_case
         }
         const char *name = d->in_name[i] ? d->in_name[i] : "in";
         int nd = xpb_dump_shape(c, name, d->in_bytes[i] / es, shape);
-        char file[PATH_LEN], path[PATH_LEN], key[64];
+        char file[PATH_LEN], key[64];
         snprintf(file, sizeof file, "%s.in.%s.npy", stem, name);
-        if (!join_path(path, sizeof path, dir, file))
-            return xpb_fail(err, XPB_ERR_IO, "dump directory path too long: %s", dir);
-        xpb_status st = xpb_npy_write(path, descr, es, shape, nd, d->in[i], err);
+        snprintf(key, sizeof key, "in.%s", name);
+        xpb_status st = xpb_dump_array(dir, file, descr, es, shape, nd, d->in[i], arrays, key, err);
         if (st)
             return st;
-        snprintf(key, sizeof key, "in.%s", name);
-        cJSON_AddItemToObject(arrays, key, array_entry(file, descr, shape, nd));
     }
     return XPB_OK;
 }
 
 /* The sidecar already there, when it describes this case and seed and its arrays exist. */
-static cJSON *reusable_sidecar(const char *path, const char *dir, const char *case_id, const char *seed)
+static cJSON *reusable_sidecar(const char *path, const char *dir, const char *case_id, const char *seed,
+                               const char *section)
 {
     FILE *f = fopen(path, "rb");
     if (!f)
@@ -268,7 +301,7 @@ static cJSON *reusable_sidecar(const char *path, const char *dir, const char *ca
     const cJSON *arrays = cJSON_GetObjectItem(root, "arrays"), *a;
     bool ok = cJSON_IsString(id) && !strcmp(id->valuestring, case_id) && cJSON_IsString(sd) &&
               !strcmp(sd->valuestring, seed) && cJSON_IsObject(arrays) &&
-              cJSON_IsObject(cJSON_GetObjectItem(root, "outputs"));
+              cJSON_IsObject(cJSON_GetObjectItem(root, section));
     cJSON_ArrayForEach(a, arrays)
     {
         const cJSON *file = cJSON_GetObjectItem(a, "file");
@@ -280,11 +313,11 @@ static cJSON *reusable_sidecar(const char *path, const char *dir, const char *ca
     return ok ? root : NULL;
 }
 
-static cJSON *new_sidecar(const xpb_case *c, const char *seed)
+static cJSON *new_sidecar(const xpb_case *c, const char *seed, int schema_version, const char *section)
 {
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "schema", "xpubench-dump");
-    cJSON_AddNumberToObject(o, "schema_version", 1);
+    cJSON_AddNumberToObject(o, "schema_version", schema_version);
     cJSON_AddStringToObject(o, "case_id", c->id);
     cJSON_AddStringToObject(o, "workload", c->workload->name);
     cJSON_AddStringToObject(o, "op", xpb_op_get(c->op)->name);
@@ -299,7 +332,7 @@ static cJSON *new_sidecar(const xpb_case *c, const char *seed)
     cJSON_AddNumberToObject(w, "bytes_written", (double)c->bytes_written);
     cJSON_AddNumberToObject(w, "flops", c->flops);
     cJSON_AddObjectToObject(o, "arrays");
-    cJSON_AddObjectToObject(o, "outputs");
+    cJSON_AddObjectToObject(o, section);
     return o;
 }
 
@@ -307,18 +340,17 @@ static xpb_status write_output(const char *dir, const char *stem, const xpb_case
                                const float *out, size_t out_elements, uint64_t seed, const char *device,
                                const char *variant, cJSON *outputs, xpb_error *err)
 {
-    char tag[128], file[PATH_LEN], path[PATH_LEN], key[128], rerun[1024];
+    char tag[128], file[PATH_LEN], key[128], rerun[1024];
     snprintf(key, sizeof key, "%s/%s", device ? device : "-", variant ? variant : "-");
     xpb_dump_stem(key, tag, sizeof tag);
     snprintf(file, sizeof file, "%s.out.%s.npy", stem, tag);
-    if (!join_path(path, sizeof path, dir, file))
-        return xpb_fail(err, XPB_ERR_IO, "dump directory path too long: %s", dir);
     size_t shape[4];
     int nd = xpb_dump_shape(c, "out", out_elements, shape);
-    xpb_status st = xpb_npy_write(path, xpb_npy_descr(XPB_DTYPE_F32), sizeof(float), shape, nd, out, err);
+    xpb_status st = xpb_dump_array(dir, file, xpb_npy_descr(XPB_DTYPE_F32), sizeof(float), shape, nd, out,
+                                   outputs, key, err);
     if (st)
         return st;
-    cJSON *e = array_entry(file, xpb_npy_descr(XPB_DTYPE_F32), shape, nd);
+    cJSON *e = cJSON_GetObjectItemCaseSensitive(outputs, key);
     if (device)
         cJSON_AddStringToObject(e, "device", device);
     if (variant)
@@ -326,14 +358,37 @@ static xpb_status write_output(const char *dir, const char *stem, const xpb_case
     cJSON_AddStringToObject(e, "precision", precision);
     xpb_dump_rerun_command(c, device, seed, rerun, sizeof rerun);
     cJSON_AddStringToObject(e, "rerun", rerun);
-    cJSON_DeleteItemFromObjectCaseSensitive(outputs, key);
-    cJSON_AddItemToObject(outputs, key, e);
     return XPB_OK;
 }
 
-static xpb_status write_sidecar(const char *path, cJSON *root, xpb_error *err)
+/* DIR/<stem>.json; false when it does not fit. */
+static bool sidecar_path(char *dst, size_t n, const char *dir, const char *stem)
 {
-    char *text = cJSON_Print(root), tmp[PATH_LEN + 64];
+    return snprintf(dst, n, "%s/%s.json", dir, stem) < (int)n;
+}
+
+xpb_status xpb_dump_sidecar_open(const char *dir, const char *stem, const xpb_case *c, uint64_t seed,
+                                 int schema_version, const char *section, cJSON **root, xpb_error *err)
+{
+    char sidecar[PATH_LEN], seed_text[32];
+    *root = NULL;
+    if (!sidecar_path(sidecar, sizeof sidecar, dir, stem))
+        return xpb_fail(err, XPB_ERR_IO, "dump directory path too long: %s", dir);
+    xpb_status st = make_dirs(dir, err);
+    if (st)
+        return st;
+    snprintf(seed_text, sizeof seed_text, "%" PRIu64, seed);
+    if (!(*root = reusable_sidecar(sidecar, dir, c->id, seed_text, section)))
+        *root = new_sidecar(c, seed_text, schema_version, section);
+    return *root ? XPB_OK : xpb_fail(err, XPB_ERR_OUT_OF_MEMORY, "out of memory building the sidecar of %s", c->id);
+}
+
+xpb_status xpb_dump_sidecar_commit(const char *dir, const char *stem, const cJSON *root, xpb_error *err)
+{
+    char path[PATH_LEN], tmp[PATH_LEN + 64];
+    if (!sidecar_path(path, sizeof path, dir, stem))
+        return xpb_fail(err, XPB_ERR_IO, "dump directory path too long: %s", dir);
+    char *text = cJSON_Print(root);
     if (!text)
         return xpb_fail(err, XPB_ERR_OUT_OF_MEMORY, "out of memory while building %s", path);
     FILE *f = xpb_file_begin(path, tmp, sizeof tmp, err);
@@ -351,46 +406,66 @@ xpb_status xpb_dump_case(const char *dir, const xpb_case *c, const xpb_case_data
     if (!precision || !*precision || !strcmp(precision, "-"))
         precision = "fp32";
     snprintf(tol_key, sizeof tol_key, "tolerance.%s", precision);
-    char stem[XPB_CASE_ID_LEN * 2], sidecar[PATH_LEN], seed_text[32];
+    char stem[XPB_CASE_ID_LEN * 2];
     xpb_dump_stem(c->id, stem, sizeof stem);
-    if (snprintf(sidecar, sizeof sidecar, "%s/%s.json", dir, stem) >= (int)sizeof sidecar)
-        return xpb_fail(err, XPB_ERR_IO, "dump directory path too long: %s", dir);
-    snprintf(seed_text, sizeof seed_text, "%" PRIu64, seed);
-    xpb_status st = make_dirs(dir, err);
+    cJSON *root;
+    xpb_status st = xpb_dump_sidecar_open(dir, stem, c, seed, 1, "outputs", &root, err);
     if (st)
         return st;
-    cJSON *root = reusable_sidecar(sidecar, dir, c->id, seed_text);
-    if (!root) {
-        root = new_sidecar(c, seed_text);
-        st = write_inputs(dir, stem, c, d, cJSON_GetObjectItem(root, "arrays"), err);
-    }
     cJSON *arrays = cJSON_GetObjectItem(root, "arrays");
+    if (!arrays->child) /* a new sidecar: the inputs are written once per case and seed */
+        st = write_inputs(dir, stem, c, d, arrays, err);
     if (!st && !cJSON_GetObjectItem(arrays, tol_key)) /* the bound depends on the precision */
         st = write_reference(dir, stem, c, d, precision, arrays, err);
-    cJSON *outputs = cJSON_GetObjectItem(root, "outputs");
-    if (!outputs)
-        outputs = cJSON_AddObjectToObject(root, "outputs");
     if (!st && out)
-        st = write_output(dir, stem, c, precision, out, out_elements, seed, device, variant, outputs, err);
+        st = write_output(dir, stem, c, precision, out, out_elements, seed, device, variant,
+                          cJSON_GetObjectItem(root, "outputs"), err);
     if (!st)
-        st = write_sidecar(sidecar, root, err);
+        st = xpb_dump_sidecar_commit(dir, stem, root, err);
     cJSON_Delete(root);
     return st;
 }
 
-void xpb_dump_after_validation(char *note, size_t note_len, const char *dump_dir, const char *fail_dir,
-                               bool failed, const xpb_case *c, const xpb_case_data *d, const char *precision,
-                               const float *out, uint64_t seed, const char *device, const char *variant,
-                               int *auto_dumps)
+/* What one dump writes: output 0 of a one-shot kernel (out), or a stateful run (run). */
+typedef struct dump_job {
+    const xpb_case *c;
+    const xpb_case_data *d;
+    const char *precision, *device, *variant;
+    uint64_t seed;
+    const float *out;
+    const xpb_run_outcome *run;
+} dump_job;
+
+static xpb_status write_job(const char *dir, const dump_job *j, xpb_error *err)
 {
-    const char *dir = dump_dir, *why = NULL;
-    size_t used = 0;
+    if (!j->run)
+        return xpb_dump_case(dir, j->c, j->d, j->precision, j->out, j->d->out_elements, j->seed, j->device,
+                             j->variant, err);
+    char stem[XPB_CASE_ID_LEN * 2];
+    xpb_dump_stem(j->c->id, stem, sizeof stem);
+    xpb_run_origin origin = {j->precision && *j->precision ? j->precision : "fp32", j->device, j->variant, j->seed};
+    return j->c->workload->dump_run(dir, stem, j->c, j->d, j->run, &origin, err);
+}
+
+static void after_validation(char *note, size_t note_len, const char *dump_dir, const char *fail_dir, bool failed,
+                             const dump_job *j, int *auto_dumps)
+{
+    const char *dir = NULL, *why = NULL;
+    size_t used = 0, bytes = j->d->out_elements * sizeof(float);
+    for (int i = 0; j->run && i < j->d->n_in; i++)
+        bytes += j->d->in_bytes[i];
     note[0] = '\0';
-    if (!dir && failed && fail_dir) {
+    if (j->run && !j->c->workload->dump_run) {
+        if (dump_dir || (failed && fail_dir))
+            why = "not written: this workload does not dump its runs";
+    } else if (dump_dir) {
+        dir = dump_dir;
+    } else if (failed && fail_dir) {
         if (auto_dumps && *auto_dumps >= XPB_DUMP_AUTO_MAX)
             why = "not dumped: the automatic dump limit of this run is reached (use --dump DIR)";
-        else if (d->out_elements * sizeof(float) > XPB_DUMP_AUTO_MAX_BYTES)
-            why = "not dumped automatically: the output is over 256 MiB (use --dump DIR)";
+        else if (bytes > XPB_DUMP_AUTO_MAX_BYTES)
+            why = j->run ? "not dumped automatically: the inputs are over 256 MiB (use --dump DIR)"
+                         : "not dumped automatically: the output is over 256 MiB (use --dump DIR)";
         else {
             dir = fail_dir;
             if (auto_dumps)
@@ -399,7 +474,7 @@ void xpb_dump_after_validation(char *note, size_t note_len, const char *dump_dir
     }
     char line[1024];
     if (failed) {
-        xpb_dump_rerun_command(c, device, seed, line, sizeof line);
+        xpb_dump_rerun_command(j->c, j->device, j->seed, line, sizeof line);
         used += (size_t)snprintf(note, note_len, "  rerun: %s\n", line);
     }
     if (!dir) {
@@ -408,14 +483,33 @@ void xpb_dump_after_validation(char *note, size_t note_len, const char *dump_dir
         return;
     }
     xpb_error err = {{0}};
-    if (xpb_dump_case(dir, c, d, precision, out, d->out_elements, seed, device, variant, &err) != XPB_OK) {
+    if (write_job(dir, j, &err) != XPB_OK) {
         if (used < note_len)
             snprintf(note + used, note_len - used, "  dump failed: %s\n", err.msg);
         return;
     }
     if (failed && used < note_len) {
-        xpb_dump_stem(c->id, line, sizeof line);
-        snprintf(note + used, note_len - used, "  dump: %s/%s.json (inputs, output, fp64 reference and tolerance "
-                 "as .npy)\n", dir, line);
+        xpb_dump_stem(j->c->id, line, sizeof line);
+        const char *what = j->run ? "inputs, configuration, the run's state and trajectory"
+                                  : "inputs, output, fp64 reference and tolerance";
+        snprintf(note + used, note_len - used, "  dump: %s/%s.json (%s as .npy)\n", dir, line, what);
     }
+}
+
+void xpb_dump_after_validation(char *note, size_t note_len, const char *dump_dir, const char *fail_dir,
+                               bool failed, const xpb_case *c, const xpb_case_data *d, const char *precision,
+                               const float *out, uint64_t seed, const char *device, const char *variant,
+                               int *auto_dumps)
+{
+    dump_job j = {c, d, precision, device, variant, seed, out, NULL};
+    after_validation(note, note_len, dump_dir, fail_dir, failed, &j, auto_dumps);
+}
+
+void xpb_dump_run_after_validation(char *note, size_t note_len, const char *dump_dir, const char *fail_dir,
+                                   bool failed, const xpb_case *c, const xpb_case_data *d,
+                                   const xpb_run_outcome *o, const char *precision, uint64_t seed,
+                                   const char *device, const char *variant, int *auto_dumps)
+{
+    dump_job j = {c, d, precision, device, variant, seed, NULL, o};
+    after_validation(note, note_len, dump_dir, fail_dir, failed, &j, auto_dumps);
 }

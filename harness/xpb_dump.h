@@ -1,8 +1,10 @@
 /* xpb_dump.h - `xpubench run --dump DIR` and the automatic dump of a case that failed validation:
  * the case's inputs, an output, the fp64 reference and its per-element tolerance as .npy files,
  * plus a JSON sidecar (case id, seed, params, files with dtype and shape, and the command that
- * reruns just that case). Layout in docs/reports.md. Files of one case share a stem:
- *   DIR/<stem>.json                    sidecar (schema "xpubench-dump", version 1)
+ * reruns just that case); for a stateful case, what its workload's dump_run writes (inputs,
+ * configuration, each run's state and trajectory; sidecar version 2; workloads/anneal/dump.c).
+ * Layout in docs/reports.md. Files of one case share a stem:
+ *   DIR/<stem>.json                    sidecar (schema "xpubench-dump", version 1; 2 for stateful cases)
  *   DIR/<stem>.in.<name>.npy           each input (x, y, w, ...), in the case's dtype
  *   DIR/<stem>.reference.npy           fp64 reference of output 0
  *   DIR/<stem>.tolerance.<precision>.npy   fp64 allowed |error| per element, per precision
@@ -48,6 +50,34 @@ void xpb_dump_after_validation(char *note, size_t note_len, const char *dump_dir
                                const float *out, uint64_t seed, const char *device, const char *variant,
                                int *auto_dumps);
 
+/* The same for one run of a stateful workload (xpb_workload_i.run), with the outcome o the
+ * validated run kept: the dump is the workload's own (xpb_workload_i.dump_run; when it has none,
+ * note says that it is not written). The automatic dump of a failed case follows the rules above,
+ * the size limit applying to its inputs; note names the sidecar. */
+void xpb_dump_run_after_validation(char *note, size_t note_len, const char *dump_dir, const char *fail_dir,
+                                   bool failed, const xpb_case *c, const xpb_case_data *d,
+                                   const xpb_run_outcome *o, const char *precision, uint64_t seed,
+                                   const char *device, const char *variant, int *auto_dumps);
+
+/* ---- the pieces, for a workload's own dump (xpb_workload_i.dump_run) ----------------------- */
+
+struct cJSON;
+
+/* Opens the sidecar DIR/<stem>.json of case c and seed to add to it, creating dir (with parents)
+ * when missing: *root = the one there when it describes this case and seed, has the object
+ * `section` ("outputs", "runs") and every file its "arrays" names exists; else a new one of
+ * schema_version with empty "arrays" and `section`. The caller frees *root (cJSON_Delete) after
+ * xpb_dump_sidecar_commit. XPB_ERR_IO / XPB_ERR_OUT_OF_MEMORY with err filled (*root NULL). */
+xpb_status xpb_dump_sidecar_open(const char *dir, const char *stem, const xpb_case *c, uint64_t seed,
+                                 int schema_version, const char *section, struct cJSON **root, xpb_error *err);
+/* Writes data as DIR/file, an .npy of `descr` (elem_size bytes an element) and shape[0..nd),
+ * and records it as into[key] = {file, dtype, shape}, replacing an entry of that key. */
+xpb_status xpb_dump_array(const char *dir, const char *file, const char *descr, size_t elem_size,
+                          const size_t *shape, int nd, const void *data, struct cJSON *into, const char *key,
+                          xpb_error *err);
+/* Writes root as DIR/<stem>.json through a temporary file renamed over it. */
+xpb_status xpb_dump_sidecar_commit(const char *dir, const char *stem, const struct cJSON *root, xpb_error *err);
+
 /* The file stem of a case id: '/' -> "__", '=' -> '-', every other character outside
  * [A-Za-z0-9._-] -> '_'. e.g. "elementwise__softmax__rows-4096_cols-4096__fp32". */
 void xpb_dump_stem(const char *case_id, char *buf, size_t n);
@@ -55,7 +85,8 @@ void xpb_dump_stem(const char *case_id, char *buf, size_t n);
 /* The shell command that reruns exactly case c on device (e.g. "cuda:0") with seed:
  *   xpubench run --backend cuda:0 --workload elementwise --size rows=4096,cols=4096
  *                --filter '^elementwise/softmax/rows=4096,cols=4096/fp32$' --seed 1
- * (one line; the id is regex-escaped and shell-quoted). */
+ * (one line; the id is regex-escaped and shell-quoted). A case whose data come from a file
+ * (c->input) gets --input FILE, and --size only the params that are size keys. */
 void xpb_dump_rerun_command(const xpb_case *c, const char *device, uint64_t seed, char *buf, size_t n);
 
 /* The shape of array `name` (an input name, or "out") of case c holding `elements` elements,

@@ -28,6 +28,7 @@ const char *xpb_npy_descr(xpb_dtype t)
 }
 
 const char *xpb_npy_descr_f64(void) { return little_endian() ? "<f8" : ">f8"; }
+const char *xpb_npy_descr_u32(void) { return little_endian() ? "<u4" : ">u4"; }
 
 /* "{'descr': '<f4', 'fortran_order': False, 'shape': (3, 4), }" padded with spaces and ended
  * by '\n' so that the data starts at a multiple of 64 bytes. Returns the header length. */

@@ -20,9 +20,10 @@ typedef struct xpb_npy_writer {
 } xpb_npy_writer;
 
 /* The descr of a dtype in this machine's byte order: "<f4", "<f2", "<i4", "|u1"; and of fp64
- * ("<f8", for the reference). */
+ * ("<f8", for the reference) and uint32. */
 const char *xpb_npy_descr(xpb_dtype t);
 const char *xpb_npy_descr_f64(void);
+const char *xpb_npy_descr_u32(void); /* "<u4": indices (anneal assignments) */
 
 /* Opens path's temporary sibling and writes the header of an array of `descr` (element size
  * elem_size bytes) and shape[0..ndim). On failure returns XPB_ERR_IO with err filled. */

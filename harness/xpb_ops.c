@@ -23,6 +23,7 @@ static const xpb_op_info ops[XPB_OP_COUNT] = {
     [XPB_OP_ANNEAL_STATS] = {XPB_OP_ANNEAL_STATS, "stats", "anneal"},
     [XPB_OP_ANNEAL_UPDATE] = {XPB_OP_ANNEAL_UPDATE, "update", "anneal"},
     [XPB_OP_ANNEAL_CHANGES] = {XPB_OP_ANNEAL_CHANGES, "changes", "anneal"},
+    [XPB_OP_ANNEAL_SEARCH] = {XPB_OP_ANNEAL_SEARCH, "search", "anneal"},
 };
 
 const xpb_op_info *xpb_op_get(xpb_op op)

@@ -40,6 +40,7 @@ typedef enum xpb_op {
     XPB_OP_ANNEAL_STATS,   /* xpb_anneal_stats_args   */
     XPB_OP_ANNEAL_UPDATE,  /* xpb_anneal_update_args  */
     XPB_OP_ANNEAL_CHANGES, /* xpb_anneal_changes_args */
+    XPB_OP_ANNEAL_SEARCH,  /* xpb_anneal_search_args  */
     XPB_OP_COUNT
 } xpb_op;
 
@@ -168,6 +169,22 @@ typedef struct xpb_anneal_changes_args {
     xpb_view scratch;
     int64_t n, d, m;
 } xpb_anneal_changes_args;
+
+/* search (the retrieval report's query path, workloads/anneal/retrieval.c): for every query q
+ * and anchor j, dist[q * m + j] = ||q||^2 - 2 q.a_j + ||a_j||^2 in fp32 (the GEMM form of assign,
+ * any summation order), clamped to >= +0.0f (never -0.0f or NaN for finite inputs); nq x m,
+ * row-major, every element written. The anchors are the compressed store (the final anchors
+ * rounded to fp16 and back, so exact in fp32), or, for the exact-search baseline, the points
+ * themselves (m = n). Sizes: 1 <= nq < 2^31, 1 <= d <= 4096, 1 <= m < 2^31, nq * m < 2^31 (no
+ * relation between m and nq). `scratch` holds XPB_ANNEAL_SEARCH_SCRATCH_BYTES(nq, m) bytes
+ * (room for both norms), contents undefined on entry and exit; deterministic like the others. */
+#define XPB_ANNEAL_SEARCH_SCRATCH_BYTES(nq, m) (((size_t)(nq) + (size_t)(m)) * 4u + 1024u)
+typedef struct xpb_anneal_search_args {
+    xpb_view queries, anchors; /* in:  nq x d, m x d fp32 */
+    xpb_view dist;             /* out: nq x m fp32        */
+    xpb_view scratch;
+    int64_t nq, d, m;
+} xpb_anneal_search_args;
 
 /* Static description of an op: names and the shape of its arguments. */
 typedef struct xpb_op_info {

@@ -97,6 +97,45 @@ static cJSON *validation_json(const xpb_validation *v)
     return o;
 }
 
+/* The retrieval report of a stateful run (docs/results-schema.md, run.retrieval): nothing when
+ * the run had no held-out queries. */
+static void retrieval_json(cJSON *run, const struct xpb_run_retrieval *q)
+{
+    if (q->queries <= 0)
+        return;
+    cJSON *j = cJSON_AddObjectToObject(run, "retrieval");
+    cJSON_AddNumberToObject(j, "queries", (double)q->queries);
+    cJSON_AddNumberToObject(j, "anchors", (double)q->anchors);
+    cJSON_AddItemToObject(j, "k", cJSON_CreateIntArray(q->k, 2));
+    cJSON *rc = cJSON_AddArrayToObject(j, "recall"), *ar = cJSON_AddArrayToObject(j, "anchor_recall");
+    for (int i = 0; i < 2; i++) { /* null where not computed (no search kernel) */
+        cJSON_AddItemToArray(rc, isfinite(q->recall[i]) ? cJSON_CreateNumber(q->recall[i]) : cJSON_CreateNull());
+        cJSON_AddItemToArray(ar, isfinite(q->anchor_recall[i]) ? cJSON_CreateNumber(q->anchor_recall[i])
+                                                               : cJSON_CreateNull());
+    }
+    const struct xpb_run_latency *l[4] = {&q->compressed, &q->compressed_op, &q->exact, &q->exact_op};
+    const char *names[4] = {"compressed_batch_s", "compressed_op_s", "exact_batch_s", "exact_op_s"};
+    bool timed[4] = {q->timed, q->timed, q->exact_timed, q->exact_timed};
+    cJSON *lat = cJSON_AddObjectToObject(j, "latency");
+    cJSON_AddNumberToObject(lat, "batches", q->batches);
+    for (int i = 0; i < 4; i++) {
+        if (!timed[i]) {
+            cJSON_AddNullToObject(lat, names[i]);
+            continue;
+        }
+        cJSON *e = cJSON_AddObjectToObject(lat, names[i]);
+        xpb_json_add_number(e, "median", l[i]->median);
+        xpb_json_add_number(e, "p05", l[i]->p05);
+        xpb_json_add_number(e, "p95", l[i]->p95);
+    }
+    if (q->exact_timed && q->compressed.median > 0)
+        xpb_json_add_number(lat, "exact_over_compressed", q->exact.median / q->compressed.median);
+    else
+        cJSON_AddNullToObject(lat, "exact_over_compressed");
+    if (q->note[0])
+        cJSON_AddStringToObject(j, "note", q->note);
+}
+
 /* A stateful workload's run: what it reached, where the time went, its trajectory and its
  * two-level validation (docs/results-schema.md, "run"). */
 static cJSON *run_outcome_json(const xpb_result *r)
@@ -114,7 +153,9 @@ static cJSON *run_outcome_json(const xpb_result *r)
         double sum = 0;
         for (int op = 0; op < XPB_OP_COUNT; op++)
             sum += o->op_seconds[op];
+        cJSON_AddNumberToObject(j, "breakdown_runs", o->op_runs);
         cJSON *ops = cJSON_AddArrayToObject(j, "ops");
+        double *col = o->op_runs > 0 ? malloc((size_t)o->op_runs * sizeof *col) : NULL;
         for (int op = 0; op < XPB_OP_COUNT; op++) {
             if (!o->op_launches[op])
                 continue;
@@ -123,8 +164,16 @@ static cJSON *run_outcome_json(const xpb_result *r)
             xpb_json_add_number(e, "seconds", o->op_seconds[op]);
             xpb_json_add_number(e, "share", sum > 0 ? o->op_seconds[op] / sum : 0);
             cJSON_AddNumberToObject(e, "launches", (double)o->op_launches[op]);
+            if (col && o->op_samples) { /* each breakdown run's time in the op: compare's samples */
+                for (int i = 0; i < o->op_runs; i++)
+                    col[i] = o->op_samples[(size_t)i * XPB_OP_COUNT + op];
+                xpb_samples raw = {col, (size_t)o->op_runs, (size_t)o->op_runs};
+                xpb_stats st = xpb_stats_compute(col, raw.n);
+                cJSON_AddItemToObject(e, "per_run", stats_json(&st, &raw));
+            }
             cJSON_AddItemToArray(ops, e);
         }
+        free(col);
         cJSON *x = cJSON_AddObjectToObject(j, "transfers");
         xpb_json_add_number(x, "upload_s", o->upload_s);
         cJSON_AddNumberToObject(x, "upload_bytes", (double)o->upload_bytes);
@@ -160,6 +209,7 @@ static cJSON *run_outcome_json(const xpb_result *r)
             cJSON_AddNullToObject(v, "parted_at");
     }
     cJSON_AddStringToObject(v, "summary", o->summary);
+    retrieval_json(j, &o->retrieval);
     return j;
 }
 

@@ -78,28 +78,48 @@ static xpb_status get_obj(ctx *c, const cJSON *o, const char *key, const cJSON *
     return XPB_OK;
 }
 
-static xpb_status read_samples(ctx *c, const cJSON *kernel, xpb_rcase *rc)
+/* samples_s of a timing object (timing.kernel, run.ops[].per_run) into a new array *v of *n
+ * finite values (NULL and 0 when absent or empty). */
+static xpb_status read_samples(ctx *c, const cJSON *o, double **v, size_t *n)
 {
-    const cJSON *a = cJSON_GetObjectItemCaseSensitive(kernel, "samples_s");
+    const cJSON *a = cJSON_GetObjectItemCaseSensitive(o, "samples_s");
     if (!a || cJSON_IsNull(a))
         return XPB_OK;
     if (!cJSON_IsArray(a))
         return bad(c, "samples_s", "expected an array of numbers");
-    int n = cJSON_GetArraySize(a);
-    if (n == 0)
+    int len = cJSON_GetArraySize(a);
+    if (len == 0)
         return XPB_OK;
-    rc->samples = malloc((size_t)n * sizeof *rc->samples);
-    if (!rc->samples)
+    *v = malloc((size_t)len * sizeof **v);
+    if (!*v)
         return xpb_fail(c->err, XPB_ERR_OUT_OF_MEMORY, "%s: out of memory", c->name);
     const cJSON *e;
     cJSON_ArrayForEach(e, a)
     {
         if (cJSON_IsNumber(e) && isfinite(e->valuedouble))
-            rc->samples[rc->n_samples++] = e->valuedouble;
+            (*v)[(*n)++] = e->valuedouble;
         else if (!cJSON_IsNull(e))
             return bad(c, "samples_s", "expected an array of numbers");
     }
     return XPB_OK;
+}
+
+/* The median, cv and samples of the timing object `key` of o (as stats_json writes it), with
+ * c->where extended to name it in messages. *found says whether o has it. */
+static xpb_status read_stats(ctx *c, const cJSON *o, const char *key, bool *found, double *median, double *cv,
+                             double **samples, size_t *n)
+{
+    const cJSON *t = NULL;
+    xpb_status st = get_obj(c, o, key, &t);
+    *found = t != NULL;
+    if (st || !t)
+        return st;
+    size_t len = strlen(c->where);
+    snprintf(c->where + len, sizeof c->where - len, "%s%s", len ? "." : "", key);
+    if (!(st = get_num(c, t, "median_s", median)) && !(st = get_num(c, t, "cv", cv)))
+        st = read_samples(c, t, samples, n);
+    c->where[len] = '\0';
+    return st;
 }
 
 static bool known_status(const char *s)
@@ -113,18 +133,12 @@ static bool known_status(const char *s)
 
 static xpb_status read_timing(ctx *c, const cJSON *o, xpb_rcase *rc)
 {
-    const cJSON *t = NULL, *k = NULL, *th = NULL, *pw = NULL;
+    const cJSON *t = NULL, *th = NULL, *pw = NULL;
     xpb_status st = get_obj(c, o, "timing", &t);
     if (!st && t) {
         size_t len = strlen(c->where);
         snprintf(c->where + len, sizeof c->where - len, ".timing");
-        st = get_obj(c, t, "kernel", &k);
-        if (!st && k) {
-            snprintf(c->where + len, sizeof c->where - len, ".timing.kernel");
-            rc->timed = true;
-            if (!(st = get_num(c, k, "median_s", &rc->median_s)) && !(st = get_num(c, k, "cv", &rc->cv)))
-                st = read_samples(c, k, rc);
-        }
+        st = read_stats(c, t, "kernel", &rc->timed, &rc->median_s, &rc->cv, &rc->samples, &rc->n_samples);
         c->where[len] = '\0';
     }
     if (!st)
@@ -135,6 +149,43 @@ static xpb_status read_timing(ctx *c, const cJSON *o, xpb_rcase *rc)
         st = get_obj(c, o, "power", &pw);
     if (!st)
         st = get_num(c, pw, "avg_w", &rc->avg_watts);
+    return st;
+}
+
+static xpb_status read_array(ctx *c, const cJSON *o, const char *key, bool required, size_t size,
+                             void **items, size_t *count,
+                             xpb_status (*fn)(ctx *, const cJSON *, void *));
+
+/* One entry of run.ops[]; per_run is absent in files written before the breakdown repeated. */
+static xpb_status read_op(ctx *c, const cJSON *o, void *dst)
+{
+    xpb_rop *p = dst;
+    double median;
+    if (!cJSON_IsObject(o))
+        return xpb_fail(c->err, XPB_ERR_USAGE, "%s: %s: expected an object", c->name, c->where);
+    xpb_status st = get_str(c, o, "op", p->op, sizeof p->op, true);
+    if (!st) st = get_num(c, o, "seconds", &p->seconds);
+    if (!st) st = get_num(c, o, "share", &p->share);
+    if (!st) st = get_num(c, o, "launches", &p->launches);
+    if (!st) st = read_stats(c, o, "per_run", &p->has_runs, &median, &p->cv, &p->samples, &p->n_samples);
+    return st;
+}
+
+/* The run object of a stateful workload's case, when present. */
+static xpb_status read_run(ctx *c, const cJSON *o, xpb_rcase *rc)
+{
+    const cJSON *r = NULL;
+    xpb_status st = get_obj(c, o, "run", &r);
+    rc->has_run = r != NULL;
+    if (st || !r)
+        return st;
+    size_t len = strlen(c->where);
+    snprintf(c->where + len, sizeof c->where - len, ".run");
+    if (!st) st = get_num(c, r, "iterations", &rc->iterations);
+    if (!st) st = get_bool(c, r, "converged", &rc->converged);
+    if (!st) st = get_num(c, r, "energy", &rc->energy);
+    if (!st) st = read_array(c, r, "ops", false, sizeof *rc->ops, (void **)&rc->ops, &rc->n_ops, read_op);
+    c->where[len] = '\0';
     return st;
 }
 
@@ -168,6 +219,7 @@ static xpb_status read_case(ctx *c, const cJSON *o, xpb_rcase *rc)
     if (!st) st = get_bool(c, v, "passed", &rc->passed);
     if (!st) st = get_num(c, v, "max_err_over_tol", &rc->max_err_over_tol);
     if (!st) st = read_timing(c, o, rc);
+    if (!st) st = read_run(c, o, rc);
     return st;
 }
 
@@ -381,8 +433,12 @@ xpb_status xpb_results_load(const char *path, xpb_results_file *out, xpb_error *
 
 void xpb_results_file_free(xpb_results_file *f)
 {
-    for (size_t i = 0; f->cases && i < f->n_cases; i++)
+    for (size_t i = 0; f->cases && i < f->n_cases; i++) {
+        for (size_t j = 0; f->cases[i].ops && j < f->cases[i].n_ops; j++)
+            free(f->cases[i].ops[j].samples);
+        free(f->cases[i].ops);
         free(f->cases[i].samples);
+    }
     free(f->cases);
     free(f->devices);
     memset(f, 0, sizeof *f);

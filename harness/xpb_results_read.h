@@ -1,5 +1,5 @@
-/* xpb_results_read.h - loads a results file (docs/results-schema.md, schema version 1) into plain
- * structs for compare and plot. Only the fields those commands use are kept.
+/* xpb_results_read.h - loads a results file (docs/results-schema.md, schema versions 1 and 2)
+ * into plain structs for compare and plot. Only the fields those commands use are kept.
  *
  * A file that is missing, empty, truncated, not JSON, not an xpubench results file, of another
  * schema version, or whose fields have the wrong types is refused with a one-line message naming
@@ -14,6 +14,16 @@
 
 #define XPB_RTEXT 128 /* names, devices, variants */
 #define XPB_RID 256   /* case ids */
+
+/* One entry of run.ops[] (a stateful workload): an op's device time in one run. */
+typedef struct xpb_rop {
+    char op[XPB_RTEXT];
+    double seconds, share, launches; /* seconds: the median over the breakdown runs        */
+    bool has_runs;                   /* per_run present; files without it timed one run     */
+    double cv;                       /* per_run.cv                                          */
+    double *samples;                 /* per_run.samples_s (one per run), finite values; owned */
+    size_t n_samples;
+} xpb_rop;
 
 /* One entry of cases[]. Numbers absent from the file (or null) are NaN. */
 typedef struct xpb_rcase {
@@ -33,6 +43,11 @@ typedef struct xpb_rcase {
     size_t n_samples;
     double gbps, gflops, speedup_vs_cpu; /* throughput */
     double avg_watts;          /* power.avg_w when the run sampled power (--power), else NaN */
+    bool has_run;              /* a stateful workload's run object (docs/results-schema.md) */
+    double iterations, energy; /* run.iterations, run.energy */
+    bool converged;
+    xpb_rop *ops;              /* run.ops[]; owned */
+    size_t n_ops;
 } xpb_rcase;
 
 /* One entry of system.devices[]. */

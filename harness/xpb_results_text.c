@@ -129,9 +129,29 @@ xpb_status xpb_results_write_markdown(const char *path, const xpb_run *run, xpb_
     return xpb_file_commit(f, tmp, path, err);
 }
 
+/* Stateful cases with held-out queries: the retrieval figures the table has no column for. */
+static void print_retrieval(FILE *f, const xpb_run *run)
+{
+    for (size_t i = 0; i < run->count; i++) {
+        const xpb_result *r = &run->results[i];
+        const struct xpb_run_retrieval *q = &r->run.retrieval;
+        if (!r->run.present || q->queries <= 0)
+            continue;
+        fprintf(f, "retrieval %s %s: %lld queries, recall@%d %.3f, recall@%d %.3f (anchor level %.3f, %.3f)",
+                r->c.id, r->device ? r->device->label : "-", (long long)q->queries, q->k[0], q->recall[0], q->k[1], q->recall[1],
+                q->anchor_recall[0], q->anchor_recall[1]);
+        if (q->timed)
+            fprintf(f, "; batch %.3g ms compressed", q->compressed.median * 1e3);
+        if (q->exact_timed)
+            fprintf(f, " vs %.3g ms exact", q->exact.median * 1e3);
+        fprintf(f, "\n");
+    }
+}
+
 void xpb_results_print_table(FILE *f, const xpb_run *run)
 {
     print_grouped(f, run, false);
+    print_retrieval(f, run);
     size_t counts[XPB_CASE_SKIPPED + 1] = {0};
     for (size_t i = 0; i < run->count; i++)
         counts[run->results[i].status]++;

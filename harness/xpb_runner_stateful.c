@@ -7,16 +7,27 @@
  *      from its first op to its result read back (run_s), with the inputs already on the device:
  *      buffer set-up and the initial upload are outside it (end to end includes them); the host
  *      logic and the per-iteration scalars the host needs are part of the run, as in real use;
- *   3. one more run with the device timer around every launch: the per-op breakdown. It syncs
- *      after every op, so its total is not the run's time; only its shares are used. */
+ *   3. the per-op breakdown: runs with the device timer around every launch. They sync after
+ *      every op, so their total is not the run's time (use the shares). Repeated, so that compare
+ *      can test each op: as many runs as the timed phase took samples, at least
+ *      BREAKDOWN_MIN_RUNS (compare's minimum for a verdict) and at most BREAKDOWN_MAX_RUNS,
+ *      stopping early once it has spent as long as the timed phase (at least
+ *      BREAKDOWN_MIN_BUDGET_S). Each run is independent (fresh buffers, inputs uploaded again),
+ *      so one run's total in an op is one sample; a launch is not (the iterations differ). */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "gbench_shim.h"
 #include "xpb_clock.h"
+#include "xpb_dump.h"
 #include "xpb_runner_internal.h"
 #include "xpb_session.h"
+
+#define BREAKDOWN_MIN_RUNS 5
+#define BREAKDOWN_MAX_RUNS 64
+#define BREAKDOWN_MIN_BUDGET_S 1.0
 
 typedef struct stateful_ctx {
     xpb_device *dev;
@@ -31,6 +42,8 @@ static void outcome_free(xpb_run_outcome *o)
 {
     free(o->steps), free(o->init_anchors), free(o->final_anchors), free(o->final_assign);
     o->steps = NULL, o->init_anchors = NULL, o->final_anchors = NULL, o->final_assign = NULL;
+    free(o->op_samples);
+    o->op_samples = NULL, o->op_runs = 0;
 }
 
 static void session_init(xpb_session *s, xpb_device *dev, const xpb_kernel *k)
@@ -112,15 +125,61 @@ static xpb_status validated_run(stateful_ctx *x, const xpb_run_config *cfg, xpb_
     return XPB_OK;
 }
 
+/* Median of v[0], v[stride], ... (n values, n <= BREAKDOWN_MAX_RUNS). */
+static double median_strided(const double *v, int n, size_t stride)
+{
+    double col[BREAKDOWN_MAX_RUNS];
+    for (int i = 0; i < n; i++)
+        col[i] = v[(size_t)i * stride];
+    return xpb_stats_compute(col, (size_t)n).median;
+}
+
+/* 3: the per-op breakdown, repeated (top of the file): up to `target` runs, no new one once
+ * `budget` seconds have passed. Keeps every run's per-op times in x->r->run.op_samples, their
+ * medians in op_seconds, the median transfers, and the launch counts of the first run. */
+static xpb_status breakdown_runs(stateful_ctx *x, int target, double budget, xpb_error *err)
+{
+    xpb_run_outcome *ro = &x->r->run;
+    double xfer[3][BREAKDOWN_MAX_RUNS]; /* h2d, d2h, upload of each run */
+    ro->op_runs = 0;
+    ro->op_samples = calloc((size_t)target * XPB_OP_COUNT, sizeof *ro->op_samples);
+    if (!ro->op_samples)
+        return xpb_fail(err, XPB_ERR_OUT_OF_MEMORY, "out of memory for the per-op samples");
+    xpb_status st = XPB_OK;
+    double t0 = xpb_clock_now(), dt;
+    while (!st && ro->op_runs < target && (ro->op_runs == 0 || xpb_clock_now() - t0 < budget)) {
+        xpb_run_outcome o;
+        if (!(st = one_run(x, true, &o, &dt, err))) {
+            int i = ro->op_runs++;
+            memcpy(ro->op_samples + (size_t)i * XPB_OP_COUNT, o.op_seconds, sizeof o.op_seconds);
+            xfer[0][i] = o.h2d_s, xfer[1][i] = o.d2h_s, xfer[2][i] = o.upload_s;
+            if (i == 0) {
+                memcpy(ro->op_launches, o.op_launches, sizeof o.op_launches);
+                ro->h2d_bytes = o.h2d_bytes, ro->d2h_bytes = o.d2h_bytes, ro->upload_bytes = o.upload_bytes;
+            }
+        }
+        outcome_free(&o);
+    }
+    if (st)
+        return st;
+    for (int op = 0; op < XPB_OP_COUNT; op++)
+        ro->op_seconds[op] = median_strided(ro->op_samples + op, ro->op_runs, XPB_OP_COUNT);
+    ro->h2d_s = median_strided(xfer[0], ro->op_runs, 1);
+    ro->d2h_s = median_strided(xfer[1], ro->op_runs, 1);
+    ro->upload_s = median_strided(xfer[2], ro->op_runs, 1);
+    return XPB_OK;
+}
+
 void xpb_run_stateful(xpb_device *dev, const xpb_kernel *k, const xpb_case *c, const xpb_case_data *d,
                       const xpb_run_config *cfg, xpb_result *r)
 {
     xpb_error err = {{0}};
     stateful_ctx x = {dev, c, d, k, r, NULL};
     xpb_status st = validated_run(&x, cfg, &err);
-    if (cfg->dump_dir) /* said, never silently skipped */
-        snprintf(r->dump_note, sizeof r->dump_note, "  dump: not written: --dump of a stateful case (%s) is "
-                 "not implemented yet (docs/workloads.md status)\n", c->workload->name);
+    if (!st) /* --dump DIR, and the automatic dump of a case that failed validation (xpb_dump.h) */
+        xpb_dump_run_after_validation(r->dump_note, sizeof r->dump_note, cfg->dump_dir, cfg->dump_fail_dir,
+                                      !r->validation.passed, c, d, &r->run, k->precision, cfg->seed,
+                                      dev->label, k->variant, cfg->dump_count);
     if (!st && r->validation.passed && !cfg->validate_only && !c->validate_only) {
         /* 2. warm-up (at least one run), then whole runs under Google Benchmark */
         double t0 = xpb_clock_now(), dt;
@@ -130,25 +189,23 @@ void xpb_run_stateful(xpb_device *dev, const xpb_kernel *k, const xpb_case *c, c
         x.e2e = &r->e2e_samples;
         xpb_gbench_config gc = {cfg->repetitions, cfg->min_time, 1};
         r->launches_per_sample = 1;
+        double timed_t0 = xpb_clock_now();
         if (!st)
             st = xpb_gbench_measure(c->id, timed_run, &x, &gc, &r->kernel_samples, &err);
+        double timed_s = xpb_clock_now() - timed_t0;
         x.e2e = NULL;
         r->kernel = xpb_stats_compute(r->kernel_samples.v, r->kernel_samples.n);
         r->e2e = xpb_stats_compute(r->e2e_samples.v, r->e2e_samples.n);
-        /* 3. the per-op breakdown */
-        xpb_run_outcome o = {0};
-        if (!st && !(st = one_run(&x, true, &o, &dt, &err))) {
-            memcpy(r->run.op_seconds, o.op_seconds, sizeof o.op_seconds);
-            memcpy(r->run.op_launches, o.op_launches, sizeof o.op_launches);
-            r->run.h2d_s = o.h2d_s, r->run.h2d_bytes = o.h2d_bytes;
-            r->run.d2h_s = o.d2h_s, r->run.d2h_bytes = o.d2h_bytes;
-            r->run.upload_s = o.upload_s, r->run.upload_bytes = o.upload_bytes;
-            r->upload_s = o.upload_s;
-            r->upload_bytes = o.upload_bytes;
-            r->download_bytes = o.d2h_bytes;
-            r->download_s = o.d2h_s;
+        /* 3. the per-op breakdown, repeated */
+        size_t n = r->kernel_samples.n;
+        int target = n < BREAKDOWN_MIN_RUNS ? BREAKDOWN_MIN_RUNS
+                     : n > BREAKDOWN_MAX_RUNS ? BREAKDOWN_MAX_RUNS : (int)n;
+        if (!st && !(st = breakdown_runs(&x, target, fmax(timed_s, BREAKDOWN_MIN_BUDGET_S), &err))) {
+            r->upload_s = r->run.upload_s;
+            r->upload_bytes = r->run.upload_bytes;
+            r->download_bytes = r->run.d2h_bytes;
+            r->download_s = r->run.d2h_s;
         }
-        outcome_free(&o);
         r->timed = st == XPB_OK;
     }
     if (st)

@@ -29,9 +29,13 @@ typedef struct xpb_run_outcome {
     double ratio;        /* compression ratio (annealing); 0 where none              */
     int64_t anchors;
     xpb_run_step *steps; /* iterations entries, malloc'd (freed with the run)         */
-    /* where the time went: the breakdown run (device timer around each launch) */
+    /* where the time went: the breakdown runs (device timer around each launch), repeated;
+     * op_seconds and the transfers are medians over them, op_launches those of one run */
     double op_seconds[XPB_OP_COUNT];
     int64_t op_launches[XPB_OP_COUNT];
+    double *op_samples;  /* op's time in breakdown run i: op_samples[i * XPB_OP_COUNT + op],
+                          * op_runs runs (malloc'd, freed with the run; the result's only)  */
+    int op_runs;
     double h2d_s, d2h_s; /* transfers during one run (host clock), the initial upload apart */
     uint64_t h2d_bytes, d2h_bytes;
     double run_s;        /* host clock from the first op to the result read back: the run's
@@ -60,6 +64,23 @@ typedef struct xpb_run_outcome {
     int64_t init_anchor_count;
     float *final_anchors;
     uint32_t *final_assign;
+    /* retrieval on held-out queries, from the validated run's final state (annealing:
+     * workloads/anneal/retrieval.c; docs/results-schema.md, run.retrieval); queries = 0: none */
+    struct xpb_run_retrieval {
+        int64_t queries;         /* held-out queries, one batch                               */
+        int k[2];                /* top-k sizes: 10 and 20, at most the point count            */
+        double recall[2];        /* mean |compressed top-k and exact top-k| / k                */
+        double anchor_recall[2]; /* exact top-k points whose anchor the compressed top-k holds */
+        int64_t anchors;         /* the compressed store's anchors (the search's m)            */
+        bool timed;              /* latency measured (the search op validated)                 */
+        bool exact_timed;        /* the exact-search baseline too (under its cap)              */
+        int batches;             /* timed batches of all queries, after one warm-up            */
+        /* per batch: host clock (upload + op + download + ranking) and the op's device time */
+        struct xpb_run_latency {
+            double median, p05, p95;
+        } compressed, compressed_op, exact, exact_op;
+        char note[256];          /* what was not measured, and why                             */
+    } retrieval;
 } xpb_run_outcome;
 
 #endif

@@ -79,6 +79,13 @@ typedef struct xpb_case_data {
     void (*host_free)(void *host);
 } xpb_case_data;
 
+/* Where a stateful run was made, for its dump (xpb_workload_i.dump_run): the kernel variant's
+ * precision ("fp32"), the device ("cuda:0"), the variant ("default") and the input seed. */
+typedef struct xpb_run_origin {
+    const char *precision, *device, *variant;
+    uint64_t seed;
+} xpb_run_origin;
+
 struct xpb_workload_i {
     const char *name;        /* "elementwise" */
     const char *description;
@@ -125,6 +132,14 @@ struct xpb_workload_i {
     xpb_op variant_op;
     /* True when the workload takes its data from --input FILE (xpb_vectors.h). */
     bool reads_input;
+    /* Stateful workloads, optional: the dump of one run (`--dump DIR`, or the automatic dump of
+     * a failed case; docs/reports.md): writes into dir, as files named <stem>.*, the case's
+     * inputs and configuration and what the validated run o produced on origin's device and
+     * variant, merged into the sidecar dir/<stem>.json (pieces in xpb_dump.h). Returns XPB_OK, or
+     * an error with err filled, which the runner reports without changing the case's result.
+     * NULL: the workload's runs are not dumped (the runner says so). */
+    xpb_status (*dump_run)(const char *dir, const char *stem, const xpb_case *c, const xpb_case_data *d,
+                           const xpb_run_outcome *o, const xpb_run_origin *origin, xpb_error *err);
 };
 
 #define XPB_ARGS_MAX 256

@@ -67,6 +67,25 @@ def current_view(runs):
     return cases
 
 
+def stateful_sections(canvas, cases, many):
+    """The stateful workloads' sections (anneal), when some case has a run object."""
+    import plots_run
+
+    if not any(c.outcome is not None for c in cases):
+        return []
+    return [
+        ("Stateful runs: energy against iteration", "Per stateful case: the energy after each iteration "
+         "(run.trajectory.energy), one line per device and variant on one plot (a run that failed validation "
+         "dashed); the dotted line and the star are the fp64 reference run's final energy and last iteration "
+         "(run.check). The y axis is logarithmic when the energies span more than a decade.",
+         plots_run.energy(canvas, cases, many)),
+        ("Stateful runs: time per op", "Per stateful case and device: each op's device time in one run "
+         "(run.ops[].seconds, the median over the breakdown runs) stacked, with the whole run's timed median "
+         "(the bar marks it); the ops' shares; and, apart, the transfers (the initial upload, and the host-device "
+         "copies during the run).", plots_run.op_time(canvas, cases, many)),
+    ]
+
+
 def build_sections(canvas, runs):
     import plots_dist
     import plots_perf
@@ -92,7 +111,7 @@ def build_sections(canvas, runs):
         ("History", "Median kernel time of each case, device and variant that two or more files of one host "
          "hold with different results, over those files.",
          plots_dist.history(canvas, unique_runs(runs))),
-    ]
+    ] + stateful_sections(canvas, cases, many)
 
 
 def write_report(args, runs):

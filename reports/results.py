@@ -1,4 +1,4 @@
-"""Loading xpubench results files (docs/results-schema.md, schema version 1) for the report.
+"""Loading xpubench results files (docs/results-schema.md, schema versions 1 and 2) for the report.
 
 Every problem with a file (missing, truncated, not JSON, another schema or version, wrong field
 types) raises ResultsError with a one-line message naming the file; report.py prints it and
@@ -44,6 +44,59 @@ def _str(parent, key, where, path, required=False):
     if not isinstance(v, str):
         raise ResultsError(f"{path}: {where}{key}: expected a string")
     return v
+
+
+def _num_list(parent, key, where, path):
+    """An array of numbers (nulls kept as None); [] when absent."""
+    v = parent.get(key)
+    if v is None:
+        return []
+    if not isinstance(v, list) or any(x is not None and (isinstance(x, bool) or not isinstance(x, (int, float)))
+                                      for x in v):
+        raise ResultsError(f"{path}: {where}{key}: expected an array of numbers")
+    return [_num(x) for x in v]
+
+
+class RunOp:
+    """One entry of run.ops[]: an op's device time in a breakdown run (seconds: the median over
+    the breakdown runs; samples: one per run, empty in files that timed one run)."""
+
+    def __init__(self, d, where, path):
+        if not isinstance(d, dict):
+            raise ResultsError(f"{path}: {where}: expected an object")
+        self.op = _str(d, "op", where + ".", path, True)
+        self.seconds = _num(d.get("seconds"))
+        self.share = _num(d.get("share"))
+        self.launches = _num(d.get("launches"))
+        per_run = _obj(d, "per_run", where + ".", path)
+        self.samples = [x for x in _num_list(per_run, "samples_s", where + ".per_run.", path) if x is not None]
+
+
+class RunOutcome:
+    """The run object of a stateful workload's case (docs/results-schema.md, "run")."""
+
+    def __init__(self, d, where, path):
+        self.iterations = _num(d.get("iterations"))
+        self.converged = bool(d.get("converged", False))
+        self.energy = _num(d.get("energy"))
+        self.ratio = _num(d.get("compression_ratio"))
+        self.total_s = _num(d.get("total_s"))
+        self.breakdown_runs = _num(d.get("breakdown_runs"))
+        ops = d.get("ops") or []
+        if not isinstance(ops, list):
+            raise ResultsError(f"{path}: {where}ops: expected an array")
+        self.ops = [RunOp(o, f"{where}ops[{i}]", path) for i, o in enumerate(ops)]
+        t = _obj(d, "transfers", where, path)
+        self.transfers = {k: _num(t.get(k)) for k in ("upload_s", "h2d_in_run_s", "d2h_in_run_s")}
+        traj = _obj(d, "trajectory", where, path)
+        self.energies = _num_list(traj, "energy", where + "trajectory.", path)
+        check = _obj(d, "check", where, path)
+        self.run_checked = bool(check.get("run_checked", False))
+        self.reference_energy = _num(check.get("reference_energy")) if self.run_checked else None
+        self.reference_iterations = _num(check.get("reference_iterations")) if self.run_checked else None
+        self.energy_rel_err = _num(check.get("energy_rel_err"))
+        self.parted_at = _num(check.get("parted_at"))
+        self.summary = _str(check, "summary", where + "check.", path)
 
 
 class Case:
@@ -99,6 +152,8 @@ class Case:
         self.speedup_vs_cpu = _num(th.get("speedup_vs_cpu"))
         self.speedup_cpu_from = ""  # set by the report when the CPU result comes from another file
         self.avg_watts = _num(_obj(d, "power", w, path).get("avg_w"))
+        run = _obj(d, "run", w, path)
+        self.outcome = RunOutcome(run, w + "run.", path) if run else None  # stateful workloads
 
     @property
     def timed_ok(self):

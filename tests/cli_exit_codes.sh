@@ -46,6 +46,12 @@ expect 2 "2-D|rank|shape" run --backend cpu --input "$data/bad_rank3.npy"
 expect 2 "truncated|trailing|bytes" run --backend cpu --input "$data/bad_truncated.fvecs"
 expect 2 "does not read input files" run --backend cpu --workload gemm --input "$data/blobs500x16.npy"
 expect 2 "bad anneal size" run --backend cpu --input "$data/blobs500x16.npy" --size m=501
+# queries=Q holds out the file's last Q rows for the retrieval report; at least one point must stay
+expect 0 "" run --backend cpu --input "$data/blobs500x16.npy" --size m=8,queries=50 --validate-only
+expect 2 "bad anneal size" run --backend cpu --input "$data/blobs500x16.npy" --size m=8,queries=500
+# real embeddings (300 rows of scripts/embed-docs.py's all-MiniLM-L6-v2 store): one of their 384
+# dimensions is ~1e-35 everywhere, so its variance underflows fp32 (the stats bound's FLT_MIN floor)
+expect 0 "" run --backend cpu --input "$data/docs300x384.npy" --size m=8,queries=30 --validate-only
 # --size gives every input class of a row op; input=NAME keeps one (ids carry it by name)
 ids=$("$bin" run --backend cpu --size rows=3,cols=7 --validate-only --filter softmax 2>/dev/null | grep -c "input=")
 ids_one=$("$bin" run --backend cpu --size rows=3,cols=7,input=peak --validate-only 2>/dev/null | grep -cE "^softmax +rows=3,cols=7,input=peak ")

@@ -66,6 +66,45 @@ run_compare 0 "warning: fingerprints differ: device cuda:0 differs: 'Synthetic G
   base.json other_gpu.json
 grep -q "driver of cuda:0 differs" out.txt && ok || bad "driver warning"
 
+# stateful cases (anneal): the total and each op, with the iteration counts of both sides
+synth ann_base.json --seed 11 --anneal
+synth ann_same.json --seed 12 --anneal
+synth ann_assign.json --seed 13 --anneal --op-shift assign=1.3
+synth ann_longer.json --seed 14 --anneal --iterations 36 --op-shift assign=1.3
+synth ann_old.json --seed 15 --anneal --no-per-run
+synth ann_old_slow.json --seed 16 --anneal --no-per-run --op-shift assign=1.5
+# the same build twice: no verdict "slower" anywhere, exit 0
+run_compare 0 "ops of stateful cases: 0 slower, 0 faster, 10 same, 0 noisy, 0 info-only" ann_base.json ann_same.json
+grep -qE "^anneal/compress/n=10000,d=128,m=256/fp32 cuda:0 default: iterations 31 -> 31" out.txt && ok ||
+  bad "no iteration counts for the stateful case"
+grep -qE "^  total .* same " out.txt && grep -qE "^  assign .* same " out.txt && ok || bad "total/op rows"
+! grep -q "slower (" out.txt && ok || bad "a 'slower' verdict comparing a build with itself"
+# one op 30% slower, the total the same: that op is flagged slower, exit 4, a JUnit failure naming it
+run_compare 4 "ops of stateful cases: 2 slower, 0 faster, 8 same" ann_base.json ann_assign.json \
+  --markdown ann.md --json ann.json --junit ann.xml
+grep -qE "^  assign .* slower \(" out.txt && grep -qE "^  total .* same " out.txt && ok || bad "assign not flagged"
+grep -q "| assign | .* | \*\*slower\*\* |" ann.md && ok || bad "markdown stateful table"
+"$py" - <<'PY' && ok || bad "JSON/JUnit of the stateful comparison"
+import json, xml.etree.ElementTree as ET
+j = json.load(open("ann.json"))
+assert j["regression"] is True and j["summary"]["ops"]["slower"] == 2, j["summary"]
+row = [c for c in j["cases"] if c["id"].startswith("anneal/") and c["device"] == "cuda:0"][0]
+assert row["run"]["base_iterations"] == 31 and row["run"]["iterations_differ"] is False
+ops = {o["op"]: o for o in row["run"]["ops"]}
+assert ops["assign"]["verdict"] == "slower" and ops["assign"]["tested"] and ops["stats"]["verdict"] == "same", ops
+fails = [t for t in ET.parse("ann.xml").getroot().iter("testcase") if t.find("failure") is not None]
+assert len(fails) == 2 and all("assign slower" in t.find("failure").get("message") for t in fails)
+PY
+# a different iteration count: said in the verdict text, never a regression
+run_compare 0 "2 incomparable; ops of stateful cases: 0 slower, 0 faster, 0 same, 0 noisy, 10 incomparable" \
+  ann_base.json ann_longer.json
+grep -q "incomparable (iterations differ (31 -> 36): per-run times are not comparable" out.txt && ok ||
+  bad "no 'iterations differ' verdict text"
+# older files (one breakdown run, no per-run samples): the ops are information only, labelled
+run_compare 0 "ops of stateful cases: 0 slower, 0 faster, 0 same, 0 noisy, 10 info-only" ann_old.json ann_old_slow.json
+grep -qE "^  assign .* 1\.5[0-9]* .* info-only \(a side has no per-run samples" out.txt && ok || bad "info-only op rows"
+run_compare 0 "10 info-only" ann_old.json ann_assign.json
+
 # machines side by side, with prices
 synth m2.json --seed 10 --host fastbox --shift 0.5
 run_compare 0 "all cases \(geometric mean\) +1\.00x over 9 +cases +2\.00x" --machines base.json m2.json \

@@ -6,18 +6,7 @@
 # (scripts/report-env.sh creates it). report_chromium.sh then opens the result in a browser.
 set -u
 bin=$1 work=$2
-here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/.." && pwd)
-py=${XPB_PYTHON:-$root/.venv/bin/python}
-if ! "$py" -c "import matplotlib" 2>/dev/null; then
-  echo "SKIP: no Python with matplotlib at $py (run scripts/report-env.sh to create .venv)"
-  exit 77
-fi
-export XPB_PYTHON=$py XPB_REPORT_SCRIPT=$root/reports/report.py
-rm -rf "$work" && mkdir -p "$work" && cd "$work" || exit 1
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+. "$(dirname "$0")/report_lib.sh"
 s="$py $here/synth_results.py"
 $s run1.json --created 2026-11-20T06:00:00Z --fail-case elementwise/add/n=1048576/fp32 &&
 $s run2.json --created 2026-11-21T06:00:00Z --shift 1.04 --seed 2 &&
@@ -58,5 +47,4 @@ if ! "$python_nompl" -c "import matplotlib" 2>/dev/null; then
   XPB_PYTHON=$python_nompl "$bin" report run1.json -o r3 >/dev/null 2>err.txt; rc=$?
   [ $rc -eq 3 ] && grep -q "scripts/report-env.sh" err.txt && ok || bad "no matplotlib: exit $rc $(cat err.txt)"
 fi
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

@@ -1,9 +1,13 @@
 #!/usr/bin/env python3
-"""synth_results.py OUT [options]: writes a synthetic xpubench results file (schema version 1)
-with known timing shifts, for the compare / report / plot tests. Standard library only.
+"""synth_results.py OUT [options]: writes a synthetic xpubench results file (schema version 1;
+version 2 with --anneal) with known timing shifts, for the compare / report / plot tests.
+Standard library only.
 
 Every case's launch times are median * shift * exp(N(0, noise)), seeded, so a test knows the
-true answer: --shift 1.10 --noise 0.01 is a clean 10% slowdown.
+true answer: --shift 1.10 --noise 0.01 is a clean 10% slowdown. --anneal adds a stateful case
+(anneal, docs/results-schema.md "run") on each device: whole runs as timing.kernel, a trajectory,
+and per-op breakdown runs (--op-shift assign=1.3 slows one op; --no-per-run writes the ops as
+files did before the breakdown repeated; --iterations N changes the run's length).
 """
 
 import argparse
@@ -52,6 +56,53 @@ def case(op, elements, device, variant, status="ok", message=None, kernel=None, 
     return c
 
 
+ANNEAL_OPS = (("init", 0.12), ("assign", 0.50), ("stats", 0.25), ("update", 0.05), ("changes", 0.08))
+
+
+def anneal_case(rng, a, device, variant, run_median, energy_scale):
+    """A validated, timed anneal case whose run object looks like xpubench's (a whole run is a
+    sample; the breakdown runs sync after every op, so their ops add up to more than the run)."""
+    n, d, m, it = 10000, 128, 256, a.iterations
+    backend = device.split(":")[0]
+    energy = [0.0113 * energy_scale + 0.5 * math.exp(-i / 2.5) for i in range(it)]
+    ref = 0.0113 * 1.0004
+    kernel = timing(rng, run_median * it / 31, a.shift, a.noise, a.samples)
+    ops = []
+    for name, share in ANNEAL_OPS:
+        med = run_median * it / 31 * share * 1.3 * a.shift * a.op_shift.get(name, 1.0)
+        per_run = timing(rng, med, 1.0, a.noise, a.runs)
+        e = {"op": name, "seconds": per_run["median_s"], "launches": 1 if name == "init" else it}
+        if not a.no_per_run:
+            e["per_run"] = per_run
+        ops.append(e)
+    total = sum(e["seconds"] for e in ops)
+    for e in ops:
+        e["share"] = e["seconds"] / total
+    run = {"iterations": it, "converged": True, "energy": energy[-1], "compression_ratio": 0.0206, "anchors": m,
+           "total_s": kernel["median_s"], "per_iteration_s": kernel["median_s"] / it, "ops": ops,
+           "transfers": {"upload_s": 2e-4 if backend != "cpu" else 1e-5, "upload_bytes": n * d * 4,
+                         "h2d_in_run_s": 0.0, "h2d_in_run_bytes": 0,
+                         "d2h_in_run_s": 3e-5 * it if backend != "cpu" else 1e-6 * it, "d2h_in_run_bytes": 12 * it},
+           "trajectory": {"energy": energy, "changes": [max(n >> (2 * i), 0) for i in range(it)],
+                          "anchors": [m] * it, "temperature": [0.99 ** i for i in range(it)]},
+           "check": {"ops_passed": True, "near_ties": 0, "run_checked": True, "run_passed": True,
+                     "reference_iterations": it, "reference_energy": ref, "reference_ratio": 0.0206,
+                     "energy_rel_err": abs(energy[-1] - ref) / ref, "energy_rel_tol": 0.01, "iteration_band": 2,
+                     "parted_at": None, "summary": "run matches the reference"}}
+    if not a.no_per_run:
+        run["breakdown_runs"] = a.runs
+    return {"id": f"anneal/compress/n={n},d={d},m={m}/fp32", "workload": "anneal", "op": "compress",
+            "dtype": "fp32", "params": {"n": n, "d": d, "m": m}, "backend": backend, "device": device,
+            "device_name": "Synthetic GPU" if backend == "cuda" else "Synthetic CPU", "software_device": False,
+            "variant": variant, "precision": "fp32", "status": "ok",
+            "work": {"elements": n, "bytes_read": n * d * 4, "bytes_written": 0, "flops": 0},
+            "validation": {"passed": True, "method": "per op (first iterations), whole run",
+                           "tolerance": "per op fp32 bounds; energy within 1%", "checked": n, "max_err_over_tol": 0.4},
+            "run": run, "timing": {"timer": "host-clock", "kernel": kernel},
+            "throughput": {"gbps": n * d * 4 / kernel["median_s"] / 1e9, "gflops": 0, "roof_gbps": 0,
+                           "roof_source": "unknown", "pct_of_roof": 0, "speedup_vs_cpu": None}}
+
+
 def build(a):
     rng = random.Random(a.seed)
     cases = []
@@ -67,6 +118,11 @@ def build(a):
     for c in cases:
         if c["device"] == "cuda:0" and "timing" in c and c["id"] in cpu:
             c["throughput"]["speedup_vs_cpu"] = cpu[c["id"]]["timing"]["kernel"]["median_s"] / c["timing"]["kernel"]["median_s"]
+    if a.anneal_only:
+        cases = []
+    if a.anneal or a.anneal_only:
+        cases.append(anneal_case(rng, a, "cpu:0", "blas", 0.16, 1.0))
+        cases.append(anneal_case(rng, a, "cuda:0", "default", 0.0019, 1.002))
     if a.problems:
         cases.append(case("rope", 4096, "cuda:0", "default", "unsupported", "the cuda backend has no kernel for rope"))
         cases.append(case("mul", 1 << 20, "cuda:0", "default", "failed-validation",
@@ -78,7 +134,7 @@ def build(a):
                {"id": "cuda:0", "backend": "cuda", "name": a.gpu, "driver": a.driver, "runtime": "CUDA 12.4",
                 "timer": "cuda-events", "peak_gflops_fp32": 60000.0, "peak_gbps": 3350.0, "is_gpu": True,
                 "software_device": False}]
-    return {"schema": "xpubench-results", "schema_version": 1,
+    return {"schema": "xpubench-results", "schema_version": 2 if a.anneal or a.anneal_only else 1,
             "run_id": f"{a.created.replace('-', '').replace(':', '')}-{a.host}-1", "created_utc": a.created,
             "xpubench": {"version": "0.1.0", "git_commit": a.commit, "build": {"type": "Release", "cuda": "ON"}},
             "config": {"preset": "synthetic", "seed": a.seed, "repetitions": 1},
@@ -100,7 +156,15 @@ def main():
     p.add_argument("--created", default="2026-11-20T06:00:00Z")
     p.add_argument("--fail-case", default="", help="this case id fails validation on cuda:0")
     p.add_argument("--problems", action="store_true", help="add failed, unsupported, error and skipped cases")
+    p.add_argument("--anneal", action="store_true", help="add a stateful anneal case on each device")
+    p.add_argument("--anneal-only", action="store_true", help="the anneal cases alone")
+    p.add_argument("--iterations", type=int, default=31, help="iterations of the anneal runs")
+    p.add_argument("--runs", type=int, default=12, help="breakdown runs of the anneal cases")
+    p.add_argument("--op-shift", action="append", default=[], metavar="OP=X",
+                   help="multiply one anneal op's breakdown times by X (repeatable)")
+    p.add_argument("--no-per-run", action="store_true", help="anneal ops without per_run (older files)")
     a = p.parse_args()
+    a.op_shift = {k: float(v) for k, v in (x.split("=", 1) for x in a.op_shift)}
     with open(a.out, "w") as f:
         json.dump(build(a), f, indent=1)
 

@@ -1,5 +1,5 @@
-/* test_compare.c - the statistics and verdicts of `xpubench compare`, results-file loading
- * errors, and the .npy header format. */
+/* test_compare.c - the statistics and verdicts of `xpubench compare` (cases, and the total and
+ * ops of stateful cases), results-file loading errors, and the .npy header format. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -168,6 +168,143 @@ static void test_results_read(void)
     CHECK(xpb_results_load("/nonexistent/r.json", &f, &err) == XPB_ERR_IO && strstr(err.msg, "cannot read"));
 }
 
+/* ---- stateful cases: the total and each op ----------------------------------------------------- */
+
+/* Appends the JSON array of n samples of median * exp(N(0, sigma)) to buf. */
+static void append_samples(char *buf, size_t cap, size_t n, double median, double sigma, uint64_t seed)
+{
+    double *v = lognormal(n, median, sigma, seed);
+    for (size_t i = 0; i < n; i++)
+        snprintf(buf + strlen(buf), cap - strlen(buf), "%s%.9g", i ? ", " : "[", v[i]);
+    snprintf(buf + strlen(buf), cap - strlen(buf), "]");
+    free(v);
+}
+
+typedef struct synth_run {
+    int iterations;
+    double assign_shift; /* the assign op's median against the others' */
+    bool per_run;        /* false: a file written before the breakdown repeated */
+    uint64_t seed;
+} synth_run;
+
+/* A results file with one anneal case: 20 whole runs of 10 ms; ops init, assign, stats with 12
+ * breakdown runs each (1% noise). */
+static char *anneal_results(const synth_run *sr)
+{
+    static const char *const ops[] = {"init", "assign", "stats"};
+    static const double med[] = {1e-3, 6e-3, 3e-3};
+    size_t cap = 1 << 16;
+    char *buf = calloc(cap, 1);
+    snprintf(buf, cap, "{\"schema\": \"xpubench-results\", \"schema_version\": 2, \"run_id\": \"r%llu\","
+             " \"cases\": [{\"id\": \"anneal/compress/n=1000,d=64,m=32/fp32\", \"backend\": \"cpu\","
+             " \"device\": \"cpu:0\", \"variant\": \"blas\", \"status\": \"ok\","
+             " \"validation\": {\"passed\": true}, \"timing\": {\"kernel\": {\"median_s\": 0.01, \"samples_s\": ",
+             (unsigned long long)sr->seed);
+    append_samples(buf, cap, 20, 1e-2, 0.01, sr->seed);
+    snprintf(buf + strlen(buf), cap - strlen(buf), "}}, \"run\": {\"iterations\": %d, \"converged\": true,"
+             " \"energy\": 0.0114, \"ops\": [", sr->iterations);
+    for (int k = 0; k < 3; k++) {
+        double m = med[k] * (k == 1 ? sr->assign_shift : 1.0);
+        snprintf(buf + strlen(buf), cap - strlen(buf), "%s{\"op\": \"%s\", \"seconds\": %.9g, \"launches\": %d",
+                 k ? ", " : "", ops[k], m, k ? sr->iterations : 1);
+        if (sr->per_run) {
+            snprintf(buf + strlen(buf), cap - strlen(buf), ", \"per_run\": {\"median_s\": %.9g, \"samples_s\": ", m);
+            append_samples(buf, cap, 12, m, 0.01, sr->seed * 10 + (uint64_t)k);
+            snprintf(buf + strlen(buf), cap - strlen(buf), "}");
+        }
+        snprintf(buf + strlen(buf), cap - strlen(buf), "}");
+    }
+    snprintf(buf + strlen(buf), cap - strlen(buf), "]}}]}");
+    return buf;
+}
+
+/* Compares two synthetic anneal files; the comparison owns nothing but its rows. */
+static bool compare_runs(const synth_run *a, const synth_run *b, xpb_results_file *fa, xpb_results_file *fb,
+                         xpb_comparison *cmp)
+{
+    const xpb_compare_opts o = XPB_COMPARE_OPTS_DEFAULT;
+    xpb_error err = {{0}};
+    char *ta = anneal_results(a), *tb = anneal_results(b);
+    bool ok = xpb_results_parse("a.json", ta, strlen(ta), fa, &err) == XPB_OK &&
+              xpb_results_parse("b.json", tb, strlen(tb), fb, &err) == XPB_OK &&
+              xpb_compare_files(fa, fb, &o, cmp, &err) == XPB_OK;
+    if (!ok)
+        fprintf(stderr, "  %s\n", err.msg);
+    free(ta);
+    free(tb);
+    return ok;
+}
+
+static const xpb_compare_op *row_op(const xpb_compare_row *r, const char *name)
+{
+    for (size_t k = 0; k < r->n_ops; k++)
+        if (!strcmp(r->ops[k].op, name))
+            return &r->ops[k];
+    return NULL;
+}
+
+static void test_stateful(void)
+{
+    xpb_results_file fa, fb;
+    xpb_comparison cmp;
+    /* the reader: iterations and per-op samples */
+    synth_run base = {31, 1.0, true, 1};
+    CHECK(compare_runs(&base, &base, &fa, &fb, &cmp));
+    CHECK(fa.cases[0].has_run && fa.cases[0].iterations == 31 && fa.cases[0].n_ops == 3);
+    CHECK(!strcmp(fa.cases[0].ops[1].op, "assign") && fa.cases[0].ops[1].n_samples == 12 && fa.cases[0].ops[1].has_runs);
+    CHECK(cmp.n_stateful == 1 && cmp.rows[0].stateful && cmp.rows[0].n_ops == 3);
+    xpb_comparison_free(&cmp), xpb_results_file_free(&fa), xpb_results_file_free(&fb);
+
+    /* the same build twice (independent samples): never slower, the total and each op same */
+    for (uint64_t seed = 2; seed < 12; seed++) {
+        synth_run a = {31, 1.0, true, seed}, b = {31, 1.0, true, seed + 100};
+        CHECK(compare_runs(&a, &b, &fa, &fb, &cmp));
+        CHECK(cmp.n_verdict[XPB_VERDICT_SLOWER] == 0 && cmp.n_op_verdict[XPB_VERDICT_SLOWER] == 0);
+        CHECK(cmp.rows[0].shift.verdict == XPB_VERDICT_SAME && cmp.n_op_verdict[XPB_VERDICT_SAME] == 3);
+        CHECK(!xpb_comparison_regressed(&cmp));
+        xpb_comparison_free(&cmp), xpb_results_file_free(&fa), xpb_results_file_free(&fb);
+    }
+
+    /* assign 30% slower, the total unchanged: the op is flagged, a regression (exit 4) */
+    synth_run slow = {31, 1.3, true, 3};
+    CHECK(compare_runs(&base, &slow, &fa, &fb, &cmp));
+    const xpb_compare_op *as = row_op(&cmp.rows[0], "assign"), *in = row_op(&cmp.rows[0], "init");
+    CHECK(as && as->tested && as->shift.verdict == XPB_VERDICT_SLOWER && as->shift.ratio > 1.25);
+    CHECK(in && in->shift.verdict == XPB_VERDICT_SAME && cmp.rows[0].shift.verdict == XPB_VERDICT_SAME);
+    CHECK(cmp.n_op_verdict[XPB_VERDICT_SLOWER] == 1 && xpb_comparison_regressed(&cmp));
+    xpb_comparison_free(&cmp), xpb_results_file_free(&fa), xpb_results_file_free(&fb);
+
+    /* a different iteration count: no verdict on time, said in the text, never a regression */
+    synth_run longer = {36, 1.3, true, 4};
+    CHECK(compare_runs(&base, &longer, &fa, &fb, &cmp));
+    CHECK(cmp.rows[0].iterations_differ && cmp.rows[0].shift.verdict == XPB_VERDICT_INCOMPARABLE);
+    CHECK(strstr(cmp.rows[0].shift.why, "iterations differ (31 -> 36): per-run times are not comparable") != NULL);
+    as = row_op(&cmp.rows[0], "assign");
+    CHECK(as && as->shift.verdict == XPB_VERDICT_INCOMPARABLE && strstr(as->shift.why, "per launch new/base"));
+    CHECK(cmp.n_op_verdict[XPB_VERDICT_INCOMPARABLE] == 3 && !xpb_comparison_regressed(&cmp));
+    xpb_comparison_free(&cmp), xpb_results_file_free(&fa), xpb_results_file_free(&fb);
+
+    /* an older file (one breakdown run, no per_run): the ops are information only */
+    synth_run old = {31, 1.0, false, 5}, old_slow = {31, 1.5, false, 6};
+    CHECK(compare_runs(&old, &old_slow, &fa, &fb, &cmp));
+    as = row_op(&cmp.rows[0], "assign");
+    CHECK(as && !as->tested && fabs(as->shift.ratio - 1.5) < 1e-6 && strstr(as->shift.why, "no per-run samples"));
+    CHECK(cmp.n_op_info == 3 && cmp.n_op_verdict[XPB_VERDICT_SLOWER] == 0 && !xpb_comparison_regressed(&cmp));
+    xpb_comparison_free(&cmp), xpb_results_file_free(&fa), xpb_results_file_free(&fb);
+    CHECK(compare_runs(&old, &slow, &fa, &fb, &cmp)); /* one side without samples: still information */
+    CHECK(cmp.n_op_info == 3 && !xpb_comparison_regressed(&cmp));
+    xpb_comparison_free(&cmp), xpb_results_file_free(&fa), xpb_results_file_free(&fb);
+
+    /* a wrong type inside run.ops[] is one line naming the field */
+    CHECK(parse_fails_with("{\"schema\": \"xpubench-results\", \"schema_version\": 2, \"cases\": [{\"id\": \"a\","
+                           " \"backend\": \"b\", \"device\": \"d\", \"variant\": \"v\", \"status\": \"ok\","
+                           " \"run\": {\"ops\": [{\"op\": \"assign\", \"per_run\": {\"samples_s\": {}}}]}}]}",
+                           "cases[0].run.ops[0].per_run.samples_s: expected an array of numbers"));
+    CHECK(parse_fails_with("{\"schema\": \"xpubench-results\", \"schema_version\": 2, \"cases\": [{\"id\": \"a\","
+                           " \"backend\": \"b\", \"device\": \"d\", \"variant\": \"v\", \"status\": \"ok\","
+                           " \"run\": {\"iterations\": \"many\"}}]}", "cases[0].run.iterations: expected a number"));
+}
+
 /* ---- .npy and dump names ---------------------------------------------------------------------- */
 
 static void test_npy(void)
@@ -222,6 +359,7 @@ int main(void)
     test_statistics();
     test_verdicts();
     test_results_read();
+    test_stateful();
     test_npy();
     XPB_TEST_END();
 }

@@ -115,6 +115,38 @@ int main(void)
     CHECK(xpb_results_write_markdown(path, &run, &err) == XPB_OK);
     unlink(path);
 
+    /* a stateful case: run.ops[] carries each op's time in every breakdown run (per_run) */
+    xpb_result st = res[0];
+    memset(&st.kernel_samples, 0, sizeof st.kernel_samples);
+    st.c.workload = xpb_workload_find("anneal");
+    st.c.op = XPB_OP_ANNEAL_COMPRESS;
+    st.run.present = true;
+    st.run.iterations = 4;
+    st.run.op_runs = 3;
+    double op_samples[3 * XPB_OP_COUNT] = {0};
+    for (int i = 0; i < 3; i++) {
+        op_samples[i * XPB_OP_COUNT + XPB_OP_ANNEAL_INIT] = (i + 1) * 1e-3;
+        op_samples[i * XPB_OP_COUNT + XPB_OP_ANNEAL_ASSIGN] = (i + 1) * 3e-3;
+    }
+    st.run.op_samples = op_samples;
+    st.run.op_seconds[XPB_OP_ANNEAL_INIT] = 2e-3, st.run.op_launches[XPB_OP_ANNEAL_INIT] = 1;
+    st.run.op_seconds[XPB_OP_ANNEAL_ASSIGN] = 6e-3, st.run.op_launches[XPB_OP_ANNEAL_ASSIGN] = 4;
+    xpb_run srun = {.run_id = "test-run", .results = &st, .count = 1, .devices = &dev, .n_devices = 1};
+    CHECK(xpb_results_write_json(path, &srun, &meta, &err) == XPB_OK);
+    text = slurp(path);
+    root = cJSON_Parse(text);
+    cJSON *rj = cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(root, "cases"), 0), "run");
+    CHECK(cJSON_GetObjectItem(rj, "breakdown_runs")->valueint == 3);
+    cJSON *ops = cJSON_GetObjectItem(rj, "ops"), *assign = cJSON_GetArrayItem(ops, 1);
+    CHECK(cJSON_GetArraySize(ops) == 2 && strcmp(str(assign, "op"), "assign") == 0);
+    CHECK_NEAR(cJSON_GetObjectItem(assign, "share")->valuedouble, 0.75, 1e-12);
+    cJSON *per_run = cJSON_GetObjectItem(assign, "per_run");
+    CHECK(cJSON_GetArraySize(cJSON_GetObjectItem(per_run, "samples_s")) == 3);
+    CHECK_NEAR(cJSON_GetObjectItem(per_run, "median_s")->valuedouble, 6e-3, 1e-15);
+    CHECK_NEAR(cJSON_GetArrayItem(cJSON_GetObjectItem(per_run, "samples_s"), 2)->valuedouble, 9e-3, 1e-15);
+    cJSON_Delete(root);
+    free(text);
+
     /* a write that cannot happen is an error and leaves nothing behind */
     CHECK(xpb_results_write_json("/nonexistent-dir/x.json", &run, &meta, &err) == XPB_ERR_IO);
     CHECK(access("/nonexistent-dir/x.json", F_OK) != 0);

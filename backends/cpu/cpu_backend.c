@@ -28,7 +28,8 @@
     X(xpb_cpu_anneal_assign)                                                                      \
     X(xpb_cpu_anneal_stats)                                                                       \
     X(xpb_cpu_anneal_update)                                                                      \
-    X(xpb_cpu_anneal_changes)
+    X(xpb_cpu_anneal_changes)                                                                     \
+    X(xpb_cpu_anneal_search)
 
 #define XPB_CPU_DECLARE(k) extern const xpb_kernel k;
 #define XPB_CPU_ADDRESS(k) &k,

@@ -29,7 +29,8 @@
     X(xpb_cuda_anneal_assign)                                                                   \
     X(xpb_cuda_anneal_stats)                                                                    \
     X(xpb_cuda_anneal_update)                                                                   \
-    X(xpb_cuda_anneal_changes)
+    X(xpb_cuda_anneal_changes)                                                                  \
+    X(xpb_cuda_anneal_search)
 
 #define XPB_CUDA_DECLARE(k) extern const xpb_kernel k;
 #define XPB_CUDA_ENTRY(k) &k,

@@ -25,6 +25,7 @@ static const xpb_kernel *const kernels[] = {
     &xpb_vulkan_anneal_stats,
     &xpb_vulkan_anneal_update,
     &xpb_vulkan_anneal_changes,
+    &xpb_vulkan_anneal_search,
     NULL,
 };
 

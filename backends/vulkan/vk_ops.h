@@ -28,6 +28,7 @@ extern const xpb_kernel xpb_vulkan_anneal_assign;
 extern const xpb_kernel xpb_vulkan_anneal_stats;
 extern const xpb_kernel xpb_vulkan_anneal_update;
 extern const xpb_kernel xpb_vulkan_anneal_changes;
+extern const xpb_kernel xpb_vulkan_anneal_search;
 
 /* ---- elementwise (eltwise.c, shaders/eltwise.glsl) -------------------------------------------- */
 

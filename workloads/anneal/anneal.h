@@ -2,9 +2,8 @@
  * Gaussian-blob input generator and the fp64 reference run that every backend's run is
  * validated against.
  *
- * Status (issue 7): the reference and the generator exist and are unit-tested
- * (tests/test_anneal_reference.c); the workload's cases, the backend ops (init, assign, stats,
- * update, changes) and the harness support for stateful runs do not exist yet. */
+ * The workload around them (cases, the run through a backend's ops, checks, dump, retrieval)
+ * is the rest of this directory; tests/test_anneal_reference.c tests these two. */
 #ifndef XPB_ANNEAL_H
 #define XPB_ANNEAL_H
 

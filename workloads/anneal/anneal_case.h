@@ -13,6 +13,11 @@ anneal_config anneal_case_config(const xpb_case *c);
 xpb_status anneal_run(const xpb_case *c, const xpb_case_data *d, xpb_session *s, int inject, xpb_validation *v,
                       xpb_run_outcome *out, xpb_error *err);
 
+/* xpb_workload_i.dump_run of the anneal workload (dump.c): points, configuration, and the run's
+ * anchors, assignments and trajectory as .npy with a JSON sidecar (docs/reports.md). */
+xpb_status anneal_dump_run(const char *dir, const char *stem, const xpb_case *c, const xpb_case_data *d,
+                           const xpb_run_outcome *o, const xpb_run_origin *origin, xpb_error *err);
+
 /* Level 1: each op's output on the run's own inputs against fp64 (docs/validation.md,
  * "Stateful workloads"). Every check adds its elements to v; the first failing element of the
  * run is described in first_fail. */
@@ -42,5 +47,63 @@ void anneal_check_update(anneal_checks *k, int64_t m, int64_t d, float lr_t, con
 /* changes: the energy of asg against anchors, and the count of asg != prev (prev NULL: all n). */
 void anneal_check_changes(anneal_checks *k, const float *x, int64_t n, int64_t d, int64_t m, const float *anchors,
                           const uint32_t *asg, const uint32_t *prev, float energy, uint32_t changes);
+
+/* search: the rows q = 0, stride, 2 stride, ... of dist (nq x m) against fp64 within the bound of
+ * the GEMM-form distance (as assign's), and dist >= +0. True when every checked element passed. */
+bool anneal_check_search(anneal_checks *k, const float *queries, int64_t nq, int64_t d, const float *anchors,
+                         int64_t m, int64_t stride, const float *dist);
+
+/* ---- retrieval on held-out queries (retrieval.c; docs/workloads.md section 3) ----------------- */
+
+#define ANNEAL_QUERIES_DEFAULT 100 /* the case param `queries` when absent; 0: no retrieval report */
+#define ANNEAL_TOPK_MAX 20         /* the report's k: 10 and 20 (at most the point count)        */
+
+/* The validated run's end state and what the report needs beside it. */
+typedef struct anneal_retrieval_in {
+    const float *x;            /* n x d points (host)                           */
+    int64_t n, d;
+    const float *queries;      /* nq x d held-out queries (host)                */
+    int64_t nq;
+    const float *anchors;      /* m x d final anchors, fp32 (rounded to fp16 here) */
+    int64_t m;
+    const uint32_t *assign;    /* n final assignments                           */
+    xpb_view x_dev;            /* the points on the device: the exact search's anchors */
+} anneal_retrieval_in;
+
+/* The report (xpb_run_outcome.retrieval): recall@10 and @20 of the compressed search against exact
+ * search, and the query latency of both on the session's device, with the search op validated
+ * on its first launch (into k; inject damages what it reads back). Its buffers stay allocated,
+ * so the runner's guard check covers them. XPB_OK also when the backend cannot search (said in
+ * out->note); an error only when the device or the host fails. */
+xpb_status anneal_retrieval(xpb_session *s, const anneal_retrieval_in *in, anneal_checks *k, int inject,
+                            struct xpb_run_retrieval *out, xpb_error *err);
+
+/* The host half, exposed for tests/test_anneal_retrieval.c. */
+/* fp16 (binary16, round to nearest even, overflow to inf) and back: the stored anchor value. */
+float anneal_fp16_round(float f);
+/* Points grouped by anchor, each anchor's points in index order (CSR: pts[start[j] .. start[j+1])). */
+typedef struct anneal_csr {
+    int64_t m;
+    int64_t *start; /* m + 1 */
+    uint32_t *pts;  /* n     */
+} anneal_csr;
+bool anneal_csr_build(anneal_csr *c, const uint32_t *assign, int64_t n, int64_t m); /* false: out of memory */
+void anneal_csr_free(anneal_csr *c);
+/* Exact top-k (k <= ANNEAL_TOPK_MAX) of each query among the n points: fp64 squared distance on
+ * the fp32 values, ties to the lowest index; idx is nq x k. */
+void anneal_exact_topk(const float *x, int64_t n, int64_t d, const float *queries, int64_t nq, int64_t k,
+                       uint32_t *idx);
+/* The same ranking over one row of n fp32 distances (the exact-search op's output). */
+void anneal_row_topk(const float *row, int64_t n, int64_t k, uint32_t *idx);
+/* Compressed top-k of one query from its m anchor distances: points ranked by their anchor's
+ * distance, ties (equal distances, also of different anchors) to the lowest point index.
+ * work: 2m int64 of workspace. Slots past the points the row can rank (only a broken row, NaN)
+ * are UINT32_MAX. */
+void anneal_compressed_topk(const float *dist, const anneal_csr *c, int64_t k, int64_t *work, uint32_t *idx);
+/* recall = mean over queries of |got top-k and exact top-k| / k; anchor_recall = mean of the share
+ * of exact top-k points whose anchor holds one of the got top-k points. got and exact are
+ * nq x kmax (their first k columns are the top-k: both rankings are total orders). */
+void anneal_recall(const uint32_t *got, const uint32_t *exact, const uint32_t *assign, int64_t nq, int64_t kmax,
+                   int64_t k, double *recall, double *anchor_recall);
 
 #endif

@@ -5,13 +5,16 @@
  *   direct distance sum_k (x_k - a_k)^2     |err| <= gamma_{d+2} D                (all terms >= 0)
  *   GEMM-form ||x||^2 - 2 x.a + ||a||^2      |err| <= gamma_{d+2} (||x||^2 + 2 sum|x_k a_k| + ||a||^2)
  *   trimmed mean of q points                 |err| <= gamma_{q+1} sum|x| / q
- *   variance around the kernel's mean        |err| <= gamma_{c+3} var              (terms >= 0)
+ *   variance around the kernel's mean        |err| <= gamma_{c+3} var + 2 FLT_MIN  (terms >= 0; a
+ *                                            square below FLT_MIN may flush to 0: c of them / (c-1))
  *   update (three fp32 operations)           |err| <= u |ref| + 2.01 u |step|
  *   energy (fp64 accumulation, one rounding) |err| <= (gamma_{d+2} + 3u) E
+ *   search (GEMM form, as assign)            |err| <= gamma_{d+2} (||q||^2 + 2 sum|q_k a_k| + ||a||^2)
  * A choice (init's farthest point, assign's nearest anchor) passes when its fp64 distance is
  * within the two distances' bounds of the best one; such a choice that differs from fp64's is a
  * near tie, counted and reported, never an error. Exact things (counts, changes, chosen[0], the
  * copied anchor rows) must be equal. */
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,14 +26,15 @@
 
 static double gamma_k(double k) { return k * U / (1.0 - k * U); }
 
-/* Adds one element; describes the first failure of the run. */
-static void add(anneal_checks *k, const char *what, int64_t index, double out, bool unwritten, double ref, double tol)
+/* Adds one element; describes the first failure of the run. True when it failed. */
+static bool add(anneal_checks *k, const char *what, int64_t index, double out, bool unwritten, double ref, double tol)
 {
     xpb_validation_add_f64(k->v, index, out, unwritten, ref, tol);
     bool bad = unwritten || isnan(out) || !(fabs(out - ref) <= tol);
     if (bad && !k->first_fail[0])
         snprintf(k->first_fail, sizeof k->first_fail, "%s[%lld] = %.9g%s, reference %.9g, tolerance %.3g", what,
                  (long long)index, out, unwritten ? " (unwritten)" : "", ref, tol);
+    return bad;
 }
 
 static bool poisoned_f(float f)
@@ -191,7 +195,7 @@ void anneal_check_stats(anneal_checks *k, const float *x, int64_t n, int64_t d, 
             add(k, "stats: mean", j * d + e, mean[j * d + e], poisoned_f(mean[j * d + e]), mu[e], tol_mu);
             double ref_var = c >= 2 ? v / (double)(c - 1) : 0;
             add(k, "stats: var", j * d + e, var[j * d + e], poisoned_f(var[j * d + e]), ref_var,
-                gamma_k((double)c + 3) * ref_var);
+                gamma_k((double)c + 3) * ref_var + 2 * FLT_MIN); /* squares below FLT_MIN may flush */
         }
     }
 done:
@@ -231,4 +235,42 @@ void anneal_check_changes(anneal_checks *k, const float *x, int64_t n, int64_t d
     add(k, "changes: assignments out of range before the energy; count", 0, (double)bad, false, 0, 0);
     add(k, "changes: energy", 0, energy, poisoned_f(energy), e, (gamma_k((double)d + 2) + 3 * U) * e);
     add(k, "changes: count", 1, changes, changes == XPB_POISON_BITS, (double)ch, 0);
+}
+
+bool anneal_check_search(anneal_checks *k, const float *queries, int64_t nq, int64_t d, const float *anchors,
+                         int64_t m, int64_t stride, const float *dist)
+{
+    double *ref = malloc((size_t)m * 2 * sizeof *ref);
+    if (!ref) {
+        add(k, "search: out of host memory for the check; query", 0, 1, false, 0, 0);
+        return false;
+    }
+    double g = gamma_k((double)d + 2);
+    int64_t bad = 0;
+    for (int64_t i = 0; i < nq; i += stride) {
+        const float *q = queries + i * d;
+        double qn = 0;
+        for (int64_t e = 0; e < d; e++)
+            qn += (double)q[e] * q[e];
+#pragma omp parallel for schedule(static)
+        for (int64_t j = 0; j < m; j++) {
+            const float *a = anchors + j * d;
+            double dd = 0, qa = 0, an = 0;
+            for (int64_t e = 0; e < d; e++) {
+                double t = (double)q[e] - a[e];
+                dd += t * t;
+                qa += fabs((double)q[e] * a[e]);
+                an += (double)a[e] * a[e];
+            }
+            ref[2 * j] = dd, ref[2 * j + 1] = g * (qn + 2 * qa + an);
+        }
+        for (int64_t j = 0; j < m; j++) {
+            float v = dist[i * m + j];
+            bool neg = signbit(v);
+            bad += add(k, neg ? "search: dist is negative (or -0), query * m + anchor" : "search: dist, query * m + anchor",
+                       i * m + j, v, poisoned_f(v), neg ? INFINITY : ref[2 * j], ref[2 * j + 1]);
+        }
+    }
+    free(ref);
+    return bad == 0;
 }

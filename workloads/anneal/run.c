@@ -303,6 +303,13 @@ xpb_status anneal_run(const xpb_case *c, const xpb_case_data *d, xpb_session *s,
     host_copy_free(&h);
     if (st || !validating)
         return st;
+    /* the retrieval report: held-out queries against the compressed store (retrieval.c) */
+    int64_t nq = d->n_in > 1 ? (int64_t)(d->in_bytes[1] / ((size_t)dim * sizeof(float))) : 0;
+    if (nq > 0) {
+        anneal_retrieval_in ri = {x, n, dim, d->in[1], nq, out->final_anchors, g.m, out->final_assign, g.x};
+        if ((st = anneal_retrieval(s, &ri, &chk, inject, &out->retrieval, err)))
+            return st;
+    }
 
     /* level 1 */
     out->near_ties = chk.near_ties;
@@ -351,8 +358,8 @@ xpb_status anneal_run(const xpb_case *c, const xpb_case_data *d, xpb_session *s,
     if (chk.first_fail[0])
         snprintf(ops, sizeof ops, "ops FAIL: %s", chk.first_fail);
     else
-        snprintf(ops, sizeof ops, "ops: init, assign, stats, update, changes within bounds (%lld near ties)",
-                 (long long)chk.near_ties);
+        snprintf(ops, sizeof ops, "ops: init, assign, stats, update, changes%s within bounds (%lld near ties)",
+                 nq > 0 && !isnan(out->retrieval.recall[0]) ? ", search" : "", (long long)chk.near_ties);
     bool run_first = ref && !out->run_passed && !chk.first_fail[0];
     snprintf(out->summary, sizeof out->summary, "%.380s; %.380s", run_first ? runmsg : ops, run_first ? ops : runmsg);
     return XPB_OK;

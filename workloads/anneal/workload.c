@@ -5,7 +5,11 @@
  * Case params: n points of dimension d, m initial anchors; k blob centers (default m);
  * orig=1 for the original system's own test configuration (anneal_original_test_config), else
  * the contract's defaults; iters=N caps max_iter (conformance cases); file=1 when the points
- * come from --input FILE (the case's `input`) instead of the blobs. A case's op is
+ * come from --input FILE (the case's `input`) instead of the blobs; queries=Q held-out queries
+ * for the retrieval report (retrieval.c; 0: no report; in the id only when it is not the
+ * default, default_queries()): generated cases draw them as blob points n .. n+Q-1 (default
+ * ANNEAL_QUERIES_DEFAULT); a file's are its last Q rows, n = rows - Q, only when --size names
+ * queries=Q (default 0: every row is a point, so a dump's points replay as they ran). A case's op is
  * "compress" (the whole run); its kernel variants are those of `assign`. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -59,7 +63,10 @@ anneal_config anneal_case_config(const xpb_case *c)
     return cfg;
 }
 
-static xpb_status push(const shape *s, const char *input, xpb_case_list *l, xpb_error *e)
+/* Held-out queries of a case that names none: generated cases have them, files only on request. */
+static int64_t default_queries(const char *input) { return input ? 0 : ANNEAL_QUERIES_DEFAULT; }
+
+static xpb_status push(const shape *s, int64_t queries, const char *input, xpb_case_list *l, xpb_error *e)
 {
     xpb_case c;
     memset(&c, 0, sizeof c);
@@ -78,20 +85,24 @@ static xpb_status push(const shape *s, const char *input, xpb_case_list *l, xpb_
         xpb_case_set_param(&c, "iters", s->iters);
     if (input)
         xpb_case_set_param(&c, "file", 1);
+    if (queries != default_queries(input))
+        xpb_case_set_param(&c, "queries", queries);
     c.elements = (uint64_t)s->n;
     c.bytes_read = 4 * (uint64_t)s->n * (uint64_t)s->d;
     xpb_case_make_id(&c);
     return xpb_case_list_push(l, &c, e);
 }
 
-static xpb_status check_shape(const shape *s, xpb_error *err)
+static xpb_status check_shape(const shape *s, int64_t queries, xpb_error *err)
 {
+    double rows = (double)s->n + (double)queries;
     if (s->n < 1 || s->n > ((int64_t)1 << 31) - 1 || s->d < 1 || s->d > 4096 || s->m < 1 || s->m > s->n ||
-        s->k < 0 || s->k > s->n || s->iters < 0 || (double)s->n * (double)s->d > (double)((int64_t)1 << 31))
+        s->k < 0 || s->k > s->n || s->iters < 0 || queries < 0 || rows > (double)(((int64_t)1 << 31) - 1) ||
+        rows * (double)s->d > (double)((int64_t)1 << 31))
         return xpb_fail(err, XPB_ERR_USAGE,
-                        "bad anneal size n=%lld,d=%lld,m=%lld,k=%lld (needs 1 <= m <= n < 2^31, 1 <= d <= 4096, "
-                        "n*d <= 2^31, 0 <= k <= n)", (long long)s->n, (long long)s->d, (long long)s->m,
-                        (long long)s->k);
+                        "bad anneal size n=%lld,d=%lld,m=%lld,k=%lld,queries=%lld (needs 1 <= m <= n, 0 <= queries, "
+                        "n + queries < 2^31, 1 <= d <= 4096, (n + queries)*d <= 2^31, 0 <= k <= n)", (long long)s->n,
+                        (long long)s->d, (long long)s->m, (long long)s->k, (long long)queries);
     return XPB_OK;
 }
 
@@ -107,7 +118,11 @@ static xpb_status add_file_case(const xpb_sizes *sizes, xpb_case_list *l, xpb_er
     }
     if (st)
         return st;
-    shape s = {v.n, v.d, v.n < 256 ? v.n : 256, 0, 0, 0};
+    /* held out: the last `queries` rows, when --size names them; the rest are compressed */
+    int64_t queries = 0;
+    xpb_sizes_get(sizes, "queries", &queries);
+    shape s = {v.n - queries, v.d, 0, 0, 0, 0};
+    s.m = s.n < 256 ? s.n : 256;
     xpb_vectors_free(&v);
     int64_t val = 0;
     xpb_sizes_get(sizes, "m", &s.m);
@@ -115,9 +130,9 @@ static xpb_status add_file_case(const xpb_sizes *sizes, xpb_case_list *l, xpb_er
         s.orig = val != 0;
     if (xpb_sizes_get(sizes, "iters", &val))
         s.iters = val < 0 || val > 1000000 ? -1 : (int)val;
-    if ((st = check_shape(&s, err)))
+    if ((st = check_shape(&s, queries, err)))
         return st;
-    return push(&s, sizes->input, l, err);
+    return push(&s, queries, sizes->input, l, err);
 }
 
 static xpb_status add_cases(const char *preset_name, const xpb_sizes *sizes, xpb_case_list *l, xpb_error *err)
@@ -126,7 +141,7 @@ static xpb_status add_cases(const char *preset_name, const xpb_sizes *sizes, xpb
         return add_file_case(sizes, l, err);
     if (sizes && sizes->count > 0) { /* n, d, m (k, orig, iters optional) */
         shape s = {0};
-        int64_t v = 0;
+        int64_t v = 0, queries = ANNEAL_QUERIES_DEFAULT;
         if (!xpb_sizes_get(sizes, "n", &s.n) || !xpb_sizes_get(sizes, "d", &s.d) || !xpb_sizes_get(sizes, "m", &s.m))
             return XPB_OK; /* not an anneal size */
         xpb_sizes_get(sizes, "k", &s.k);
@@ -134,15 +149,16 @@ static xpb_status add_cases(const char *preset_name, const xpb_sizes *sizes, xpb
             s.orig = v != 0;
         if (xpb_sizes_get(sizes, "iters", &v))
             s.iters = v < 0 || v > 1000000 ? -1 : (int)v;
-        xpb_status st = check_shape(&s, err);
-        return st ? st : push(&s, NULL, l, err);
+        xpb_sizes_get(sizes, "queries", &queries);
+        xpb_status st = check_shape(&s, queries, err);
+        return st ? st : push(&s, queries, NULL, l, err);
     }
     for (size_t i = 0; i < COUNT(presets); i++) {
         if (strcmp(presets[i].name, preset_name) != 0)
             continue;
         xpb_status st = XPB_OK;
         for (size_t j = 0; j < presets[i].n && !st; j++)
-            st = push(&presets[i].s[j], NULL, l, err);
+            st = push(&presets[i].s[j], ANNEAL_QUERIES_DEFAULT, NULL, l, err);
         return st;
     }
     return XPB_OK;
@@ -150,7 +166,7 @@ static xpb_status add_cases(const char *preset_name, const xpb_sizes *sizes, xpb
 
 static bool knows_size_key(const char *k)
 {
-    static const char *const keys[] = {"n", "d", "m", "k", "orig", "iters"};
+    static const char *const keys[] = {"n", "d", "m", "k", "orig", "iters", "queries"};
     for (size_t i = 0; i < COUNT(keys); i++)
         if (strcmp(k, keys[i]) == 0)
             return true;
@@ -169,29 +185,38 @@ static xpb_status make_data(const xpb_case *c, uint64_t seed, xpb_case_data *d, 
 {
     memset(d, 0, sizeof *d);
     int64_t n = xpb_case_param(c, "n", 1), dim = xpb_case_param(c, "d", 1), m = xpb_case_param(c, "m", 1);
-    int64_t k = xpb_case_param(c, "k", m);
-    size_t bytes = (size_t)n * (size_t)dim * sizeof(float);
-    float *x;
-    if (c->input) { /* the file of --input (checked when the case was made) */
+    int64_t k = xpb_case_param(c, "k", m), nq = xpb_case_param(c, "queries", default_queries(c->input));
+    size_t bytes = (size_t)n * (size_t)dim * sizeof(float), qbytes = (size_t)nq * (size_t)dim * sizeof(float);
+    float *x, *q = NULL;
+    if (c->input) { /* the file of --input (checked when the case was made): points, then the queries */
         xpb_vectors v;
         xpb_status st = xpb_vectors_read(c->input, &v, err);
         if (st)
             return st;
-        if (v.n != n || v.d != dim) {
+        if (v.n != n + nq || v.d != dim) {
             xpb_vectors_free(&v);
             return xpb_fail(err, XPB_ERR_IO, "%s changed while running", c->input);
         }
         x = v.data;
-    } else {
-        if (!(x = malloc(bytes)))
+    } else { /* the queries are blob points n .. n+nq-1: each point depends on its index alone */
+        if (!(x = malloc(bytes + qbytes)))
             return xpb_fail(err, XPB_ERR_OUT_OF_MEMORY, "cannot allocate %zu bytes of host memory for the points",
-                            bytes);
-        anneal_blobs(x, n, dim, k, seed);
+                            bytes + qbytes);
+        anneal_blobs(x, n + nq, dim, k, seed);
     }
-    d->n_in = 1;
+    if (nq > 0 && !(q = malloc(qbytes))) {
+        free(x);
+        return xpb_fail(err, XPB_ERR_OUT_OF_MEMORY, "cannot allocate %zu bytes of host memory for the queries", qbytes);
+    }
+    if (q)
+        memcpy(q, x + n * dim, qbytes);
+    d->n_in = q ? 2 : 1;
     d->in_name[0] = "x";
     d->in[0] = x;
     d->in_bytes[0] = bytes;
+    d->in_name[1] = "queries";
+    d->in[1] = q;
+    d->in_bytes[1] = q ? qbytes : 0;
     if ((double)n * (double)m * (double)dim > REFERENCE_MAX_NMD)
         return XPB_OK;
     anneal_result *ref = calloc(1, sizeof *ref);
@@ -233,4 +258,5 @@ const xpb_workload_i xpb_workload_anneal = {
     .run = anneal_run,
     .variant_op = XPB_OP_ANNEAL_ASSIGN,
     .reads_input = true,
+    .dump_run = anneal_dump_run,
 };
