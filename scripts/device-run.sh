@@ -118,5 +118,7 @@ if has vktune; then
   grep -E "^gemm " "$out/bench.txt" | tail -8
 fi
 stamp "done (status $status)"
+# The device tool brings back only a few files: everything in one archive that sorts first.
+(cd "$out" && tar czf 00-all-logs.tar.gz --exclude=00-all-logs.tar.gz -- * 2>/dev/null)
 grep -E "^(gemm|gemv) " "$out/bench.txt" | grep -E "4096,n=4096|8192|16384" | tail -40
 exit $status
