@@ -167,7 +167,7 @@ xpb_status anneal_dump_run(const char *dir, const char *stem, const xpb_case *c,
     if (st)
         return st;
     put_config(root, c, origin->seed);
-    char file[NAME_LEN], points[NAME_LEN];
+    char file[NAME_LEN], points[2 * NAME_LEN + 2]; /* dir/file */
     cJSON *arrays = cJSON_GetObjectItem(root, "arrays");
     size_t shape[2] = {(size_t)xpb_case_param(c, "n", 1), (size_t)xpb_case_param(c, "d", 1)};
     if (!name_file(file, dir, stem, ".points.npy"))
