@@ -122,9 +122,11 @@ static void print_stateful(FILE *f, const xpb_comparison *c)
         if (!r->stateful)
             continue;
         const xpb_rcase *b = r->base, *n = r->next;
-        fprintf(f, "%s %s %s: iterations %.0f -> %.0f%s, energy %.4g -> %.4g\n", n->id, n->device, n->variant,
-                b->iterations, n->iterations, r->iterations_differ ? " (differ: per-run times not comparable)" : "",
-                b->energy, n->energy);
+        fprintf(f, "%s %s %s: iterations %.0f -> %.0f%s", n->id, n->device, n->variant, b->iterations, n->iterations,
+                r->iterations_differ ? " (differ: per-run times not comparable)" : "");
+        if (strcmp(n->workload, "burst") != 0) /* the bursts have no energy */
+            fprintf(f, ", energy %.4g -> %.4g", b->energy, n->energy);
+        fputc('\n', f);
         fprintf(f, "  %-10s %11s %11s  %-24s %6s  %s\n", "part", "base", "new", "new/base [95% CI]", "p", "verdict");
         fprintf(f, "  %-10s ", "total");
         print_shift_cells(f, &r->shift, xpb_verdict_name(r->shift.verdict));

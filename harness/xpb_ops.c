@@ -24,6 +24,11 @@ static const xpb_op_info ops[XPB_OP_COUNT] = {
     [XPB_OP_ANNEAL_UPDATE] = {XPB_OP_ANNEAL_UPDATE, "update", "anneal"},
     [XPB_OP_ANNEAL_CHANGES] = {XPB_OP_ANNEAL_CHANGES, "changes", "anneal"},
     [XPB_OP_ANNEAL_SEARCH] = {XPB_OP_ANNEAL_SEARCH, "search", "anneal"},
+    [XPB_OP_BURST_RUN] = {XPB_OP_BURST_RUN, "run", "burst"},
+    [XPB_OP_BURST_PROPAGATE] = {XPB_OP_BURST_PROPAGATE, "propagate", "burst"},
+    [XPB_OP_BURST_DYNAMICS] = {XPB_OP_BURST_DYNAMICS, "dynamics", "burst"},
+    [XPB_OP_BURST_COMPACT] = {XPB_OP_BURST_COMPACT, "compact", "burst"},
+    [XPB_OP_BURST_BATCH] = {XPB_OP_BURST_BATCH, "batch", "burst"},
 };
 
 const xpb_op_info *xpb_op_get(xpb_op op)

@@ -41,6 +41,13 @@ typedef enum xpb_op {
     XPB_OP_ANNEAL_UPDATE,  /* xpb_anneal_update_args  */
     XPB_OP_ANNEAL_CHANGES, /* xpb_anneal_changes_args */
     XPB_OP_ANNEAL_SEARCH,  /* xpb_anneal_search_args  */
+    /* burst propagation (docs/workloads.md section 4): a whole run of B bursts (the case's op; no
+     * kernel of its own), then its ops, all taking xpb_burst_args */
+    XPB_OP_BURST_RUN,
+    XPB_OP_BURST_PROPAGATE,
+    XPB_OP_BURST_DYNAMICS,
+    XPB_OP_BURST_COMPACT,
+    XPB_OP_BURST_BATCH, /* `bursts` bursts in one submission: propagate, dynamics, compact each */
     XPB_OP_COUNT
 } xpb_op;
 
@@ -185,6 +192,78 @@ typedef struct xpb_anneal_search_args {
     xpb_view scratch;
     int64_t nq, d, m;
 } xpb_anneal_search_args;
+
+/* ---- burst propagation (docs/workloads.md section 4; driven by workloads/burst/run.c) ----------
+ * Layout on the device (the host side is burst_network / burst_state in workloads/burst/burst.h,
+ * uploaded once per run): CSR by source, offsets n + 1 uint32, targets uint32 per synapse,
+ * weight and psp uint8 per synapse, inhibitory uint8 per neuron (uint8 arrays are allocated
+ * rounded up to a multiple of 4 bytes, so a kernel may read them as packed uint32 words);
+ * per-neuron fp32 threshold, threshold_limit, leak, excitability and uint32 refractory,
+ * fire_limit, snooze; state fp32 v, uint32 countdown and count. Sizes: 1 <= n < 2^32 - 1,
+ * synapses < 2^32 (so every offset, degree sum and event count fits uint32; larger networks
+ * are unsupported), max fan-in * 65025 + S < 2^31 (checked by the generator), so int32 input
+ * never overflows. Every op is deterministic (integer atomics only) and must not allocate device
+ * memory per launch. One args struct serves every burst op; each reads what it needs.
+ *
+ * counters: an array of xpb_burst_counters, one per burst plus one: entry 0 is all zero (the
+ * empty fired set before burst 0); the compact of burst b writes entry b + 1; the propagate of
+ * burst b reads entry b. The per-burst run reads entry b + 1 back after each burst (32 bytes);
+ * the batched run reads the whole array back once. */
+#define XPB_BURST_EVENTS_PER_GROUP 1024
+typedef struct xpb_burst_counters {
+    uint32_t fired;       /* ids in the fired list                                      */
+    uint32_t dispatch[3]; /* propagate's grid as a VkDispatchIndirectCommand: {x, 1, 1},
+                           * x = max(1, min(ceil(events / XPB_BURST_EVENTS_PER_GROUP),
+                           * XPB_BURST_MAX_GROUPS)); groups stride over the events     */
+    uint32_t events;      /* synaptic events: the out-degree sum of the fired list      */
+    uint32_t reserved[3]; /* zero                                                       */
+} xpb_burst_counters;
+#define XPB_BURST_MAX_GROUPS 65535u
+
+/* Scratch for compact (block sums of a scan, with room to spare); contents undefined on entry
+ * and exit. */
+#define XPB_BURST_SCRATCH_BYTES(n) ((size_t)(n) / 64u * 8u + ((size_t)1u << 20))
+
+/* The ops, for burst b (the args' `burst`):
+ *  propagate: for each k < counters[b].fired, source s = fired[k], and each synapse e of row s:
+ *     input[targets[e]] += (inhibitory[s] ? -1 : 1) * weight[e] * psp[e]   (int32 atomic add)
+ *   Load-balanced by events, not sources: degree_scan[k] = the out-degree sum of fired[0..k)
+ *   (from compact), so event j < counters[b].events belongs to the source k with
+ *   degree_scan[k] <= j < degree_scan[k + 1] (binary search), synapse offsets[s] + j -
+ *   degree_scan[k]; a hub row is spread over many threads. input holds zeros before burst 0
+ *   and dynamics leaves it zeroed after each burst.
+ *  dynamics: per neuron i: in = input[i] + (burst_stimulus_draw(i, b) < stim_floor ? stim : 0);
+ *   then steps a-g of burst_dynamics_neuron (workloads/burst/reference.c) exactly, the fp32
+ *   steps uncontracted (CUDA __fmul_rn / __fadd_rn, GLSL precise, C -ffp-contract=off);
+ *   fired_flag[i] = 1 if i fired, else 0; input[i] = 0.
+ *  compact: fired = the i with fired_flag[i] != 0, ascending (a stable scan, not an atomic
+ *   append, so the list read back is the burst's fired set in the contract's order);
+ *   degree_scan[k] = the row lengths of fired[0..k) summed, for k <= count; counters[b + 1] =
+ *   {count, dispatch, events = degree_scan[count]}.
+ *  batch: bursts b = burst .. burst + bursts - 1 (the args' `bursts`), each propagate, dynamics, compact as above, in
+ *   one submission (one command buffer with indirect dispatches on Vulkan; a CUDA graph or
+ *   stream launches without a host wait on CUDA): the host reads nothing between bursts. */
+typedef struct xpb_burst_args {
+    /* the network (in) */
+    xpb_view offsets, targets, weight, psp, inhibitory;
+    xpb_view threshold, threshold_limit, leak, excitability; /* n fp32 each  */
+    xpb_view refractory, fire_limit, snooze;                 /* n uint32 each */
+    /* the state (in/out) */
+    xpb_view v, countdown, count; /* n fp32, n uint32, n uint32                      */
+    xpb_view input;               /* n int32: zero between bursts                     */
+    xpb_view fired_flag;          /* n uint32                                         */
+    xpb_view fired;               /* n uint32: the fired list (counters[].fired used) */
+    xpb_view degree_scan;         /* n + 1 uint32                                     */
+    xpb_view counters;            /* (bursts + 1) xpb_burst_counters                  */
+    xpb_view scratch;             /* XPB_BURST_SCRATCH_BYTES(n)                       */
+    int64_t n;
+    uint64_t synapses;
+    uint32_t burst;     /* b: the (first) burst                   */
+    uint32_t bursts;    /* batch: bursts in this submission, >= 1 */
+    int32_t stim;       /* S                                      */
+    uint32_t stim_floor; /* floor(p_stim * 2^32)                  */
+    float scale;        /* BURST_SCALE                            */
+} xpb_burst_args;
 
 /* Static description of an op: names and the shape of its arguments. */
 typedef struct xpb_op_info {

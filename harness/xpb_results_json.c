@@ -136,17 +136,55 @@ static void retrieval_json(cJSON *run, const struct xpb_run_retrieval *q)
         cJSON_AddStringToObject(j, "note", q->note);
 }
 
+/* A burst run's spikes (docs/results-schema.md, run.burst): time per burst, events/s and the
+ * fired count and events of every burst. */
+static void burst_json(cJSON *run, const xpb_result *r)
+{
+    const struct xpb_run_burst *b = &r->run.burst;
+    if (!b->present)
+        return;
+    const xpb_run_outcome *o = &r->run;
+    cJSON *j = cJSON_AddObjectToObject(run, "burst");
+    cJSON_AddNumberToObject(j, "neurons", (double)b->neurons);
+    cJSON_AddNumberToObject(j, "synapses", (double)b->synapses);
+    cJSON_AddNumberToObject(j, "bursts", o->iterations);
+    cJSON_AddBoolToObject(j, "batched", b->batched);
+    cJSON_AddNumberToObject(j, "events", (double)b->events);
+    cJSON_AddNumberToObject(j, "fired", (double)b->fired);
+    double nb = o->iterations > 0 ? o->iterations : 1;
+    xpb_json_add_number(j, "events_per_burst", (double)b->events / nb);
+    xpb_json_add_number(j, "fired_fraction", b->neurons > 0 ? (double)b->fired / ((double)b->neurons * nb) : 0);
+    if (r->timed) { /* from the timed runs: each sample is a whole run of `bursts` bursts */
+        cJSON *t = cJSON_AddObjectToObject(j, "per_burst_s");
+        xpb_json_add_number(t, "median", r->kernel.median / nb);
+        xpb_json_add_number(t, "p05", r->kernel.p05 / nb);
+        xpb_json_add_number(t, "p95", r->kernel.p95 / nb);
+        xpb_json_add_number(j, "events_per_s", r->kernel.median > 0 ? (double)b->events / r->kernel.median : 0);
+    }
+    cJSON *tr = cJSON_AddObjectToObject(j, "trajectory");
+    cJSON *tf = cJSON_AddArrayToObject(tr, "fired"), *te = cJSON_AddArrayToObject(tr, "events");
+    for (int i = 0; b->fired_per_burst && i < o->iterations; i++) {
+        cJSON_AddItemToArray(tf, cJSON_CreateNumber(b->fired_per_burst[i]));
+        cJSON_AddItemToArray(te, cJSON_CreateNumber(b->events_per_burst[i]));
+    }
+    if (b->checked[0])
+        cJSON_AddStringToObject(j, "checked", b->checked);
+}
+
 /* A stateful workload's run: what it reached, where the time went, its trajectory and its
  * two-level validation (docs/results-schema.md, "run"). */
 static cJSON *run_outcome_json(const xpb_result *r)
 {
     const xpb_run_outcome *o = &r->run;
     cJSON *j = cJSON_CreateObject();
+    const bool anneal = !o->burst.present; /* energy, anchors, trajectory: annealing's */
     cJSON_AddNumberToObject(j, "iterations", o->iterations);
     cJSON_AddBoolToObject(j, "converged", o->converged);
-    xpb_json_add_number(j, "energy", o->energy);
-    xpb_json_add_number(j, "compression_ratio", o->ratio);
-    cJSON_AddNumberToObject(j, "anchors", (double)o->anchors);
+    if (anneal) {
+        xpb_json_add_number(j, "energy", o->energy);
+        xpb_json_add_number(j, "compression_ratio", o->ratio);
+        cJSON_AddNumberToObject(j, "anchors", (double)o->anchors);
+    }
     if (r->timed) {
         xpb_json_add_number(j, "total_s", r->kernel.median);
         xpb_json_add_number(j, "per_iteration_s", o->iterations ? r->kernel.median / o->iterations : 0);
@@ -182,20 +220,29 @@ static cJSON *run_outcome_json(const xpb_result *r)
         xpb_json_add_number(x, "d2h_in_run_s", o->d2h_s);
         cJSON_AddNumberToObject(x, "d2h_in_run_bytes", (double)o->d2h_bytes);
     }
-    cJSON *t = cJSON_AddObjectToObject(j, "trajectory");
-    cJSON *te = cJSON_AddArrayToObject(t, "energy"), *tc = cJSON_AddArrayToObject(t, "changes");
-    cJSON *ta = cJSON_AddArrayToObject(t, "anchors"), *tt = cJSON_AddArrayToObject(t, "temperature");
-    for (int i = 0; o->steps && i < o->iterations; i++) {
-        cJSON_AddItemToArray(te, cJSON_CreateNumber(o->steps[i].energy));
-        cJSON_AddItemToArray(tc, cJSON_CreateNumber((double)o->steps[i].changes));
-        cJSON_AddItemToArray(ta, cJSON_CreateNumber((double)o->steps[i].anchors));
-        cJSON_AddItemToArray(tt, cJSON_CreateNumber(o->steps[i].t));
+    if (anneal) {
+        cJSON *t = cJSON_AddObjectToObject(j, "trajectory");
+        cJSON *te = cJSON_AddArrayToObject(t, "energy"), *tc = cJSON_AddArrayToObject(t, "changes");
+        cJSON *ta = cJSON_AddArrayToObject(t, "anchors"), *tt = cJSON_AddArrayToObject(t, "temperature");
+        for (int i = 0; o->steps && i < o->iterations; i++) {
+            cJSON_AddItemToArray(te, cJSON_CreateNumber(o->steps[i].energy));
+            cJSON_AddItemToArray(tc, cJSON_CreateNumber((double)o->steps[i].changes));
+            cJSON_AddItemToArray(ta, cJSON_CreateNumber((double)o->steps[i].anchors));
+            cJSON_AddItemToArray(tt, cJSON_CreateNumber(o->steps[i].t));
+        }
     }
     cJSON *v = cJSON_AddObjectToObject(j, "check");
     cJSON_AddBoolToObject(v, "ops_passed", o->ops_passed);
     cJSON_AddNumberToObject(v, "near_ties", (double)o->near_ties);
     cJSON_AddBoolToObject(v, "run_checked", o->run_checked);
-    if (o->run_checked) {
+    if (o->run_checked && !anneal) {
+        cJSON_AddBoolToObject(v, "run_passed", o->run_passed);
+        cJSON_AddNumberToObject(v, "reference_bursts", o->ref_iterations);
+        if (o->parted_at >= 0)
+            cJSON_AddNumberToObject(v, "first_difference_burst", o->parted_at);
+        else
+            cJSON_AddNullToObject(v, "first_difference_burst");
+    } else if (o->run_checked) {
         cJSON_AddBoolToObject(v, "run_passed", o->run_passed);
         cJSON_AddNumberToObject(v, "reference_iterations", o->ref_iterations);
         xpb_json_add_number(v, "reference_energy", o->ref_energy);
@@ -210,6 +257,7 @@ static cJSON *run_outcome_json(const xpb_result *r)
     }
     cJSON_AddStringToObject(v, "summary", o->summary);
     retrieval_json(j, &o->retrieval);
+    burst_json(j, r);
     return j;
 }
 

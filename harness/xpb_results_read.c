@@ -183,7 +183,8 @@ static xpb_status read_run(ctx *c, const cJSON *o, xpb_rcase *rc)
     snprintf(c->where + len, sizeof c->where - len, ".run");
     if (!st) st = get_num(c, r, "iterations", &rc->iterations);
     if (!st) st = get_bool(c, r, "converged", &rc->converged);
-    if (!st) st = get_num(c, r, "energy", &rc->energy);
+    if (!st && cJSON_GetObjectItemCaseSensitive(r, "energy")) /* annealing's; a burst run has none */
+        st = get_num(c, r, "energy", &rc->energy);
     if (!st) st = read_array(c, r, "ops", false, sizeof *rc->ops, (void **)&rc->ops, &rc->n_ops, read_op);
     c->where[len] = '\0';
     return st;

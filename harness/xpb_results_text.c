@@ -148,10 +148,30 @@ static void print_retrieval(FILE *f, const xpb_run *run)
     }
 }
 
+/* Burst cases: time per burst and events/s, which the table's columns (per run) do not show. */
+static void print_burst(FILE *f, const xpb_run *run)
+{
+    for (size_t i = 0; i < run->count; i++) {
+        const xpb_result *r = &run->results[i];
+        const struct xpb_run_burst *b = &r->run.burst;
+        if (!r->run.present || !b->present || r->run.iterations <= 0)
+            continue;
+        double nb = r->run.iterations;
+        fprintf(f, "burst %s %s: %.3g events/burst, fired %.3f%%", r->c.id, r->device ? r->device->label : "-",
+                (double)b->events / nb, b->neurons > 0 ? 100.0 * (double)b->fired / ((double)b->neurons * nb) : 0.0);
+        if (r->timed && r->status == XPB_CASE_OK)
+            fprintf(f, "; %.2f us/burst (p05 %.2f, p95 %.2f), %.3g events/s", r->kernel.median / nb * 1e6,
+                    r->kernel.p05 / nb * 1e6, r->kernel.p95 / nb * 1e6,
+                    r->kernel.median > 0 ? (double)b->events / r->kernel.median : 0.0);
+        fprintf(f, "\n");
+    }
+}
+
 void xpb_results_print_table(FILE *f, const xpb_run *run)
 {
     print_grouped(f, run, false);
     print_retrieval(f, run);
+    print_burst(f, run);
     size_t counts[XPB_CASE_SKIPPED + 1] = {0};
     for (size_t i = 0; i < run->count; i++)
         counts[run->results[i].status]++;

@@ -44,6 +44,10 @@ static void outcome_free(xpb_run_outcome *o)
     o->steps = NULL, o->init_anchors = NULL, o->final_anchors = NULL, o->final_assign = NULL;
     free(o->op_samples);
     o->op_samples = NULL, o->op_runs = 0;
+    free(o->burst.fired_per_burst), free(o->burst.events_per_burst);
+    o->burst.fired_per_burst = NULL, o->burst.events_per_burst = NULL;
+    free(o->burst.fired_start), free(o->burst.fired_ids), free(o->burst.final_v);
+    o->burst.fired_start = NULL, o->burst.fired_ids = NULL, o->burst.final_v = NULL;
 }
 
 static void session_init(xpb_session *s, xpb_device *dev, const xpb_kernel *k)

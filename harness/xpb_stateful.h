@@ -81,6 +81,23 @@ typedef struct xpb_run_outcome {
         } compressed, compressed_op, exact, exact_op;
         char note[256];          /* what was not measured, and why                             */
     } retrieval;
+    /* burst propagation (workloads/burst/run.c; docs/results-schema.md, run.burst): the run's
+     * spikes; iterations = bursts. Per-burst time and events/s derive from the timed runs. */
+    struct xpb_run_burst {
+        bool present;
+        int64_t neurons;
+        uint64_t synapses;
+        bool batched;            /* one submission for all bursts, else one per burst         */
+        uint64_t events, fired;  /* summed over the run                                       */
+        uint32_t *fired_per_burst, *events_per_burst; /* iterations entries (malloc'd)        */
+        char checked[160];       /* what the whole-run check compared                         */
+        /* the validated run's own output, for the dump (NULL otherwise; freed with the run):
+         * fired ids of burst b at fired_ids[fired_start[b] .. fired_start[b + 1]) (per-burst
+         * runs; a batched run has only the last burst's, at [0, fired_start[1])), final v */
+        uint64_t *fired_start;
+        uint32_t *fired_ids;
+        float *final_v;
+    } burst;
 } xpb_run_outcome;
 
 #endif

@@ -10,7 +10,9 @@
 # timed at 10K and at the 1M-point assign size, PyTorch peers; XPB_ANNEAL_DEFAULT=1 adds the
 # default preset's 100K x 384 case), vktune (the Vulkan anneal assign at the 1M-point size for
 # each tile configuration in XPB_VKTUNE_TILES, with the driver's pipeline statistics: registers,
-# spills; the Vulkan tiled GEMM of the same dot products beside it). XPB_BENCH_ARGS adds `run`
+# spills; the Vulkan tiled GEMM of the same dot products beside it), burst (the burst workload
+# validated on every backend at the conformance, quick and default presets, timed at the default
+# preset per burst and batched, PyTorch's index_add_ peer; XPB_BURST_FULL=1 adds the full preset). XPB_BENCH_ARGS adds `run`
 # options, XPB_BENCH_FILTER restricts the benchmarks (regex on case ids).
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -79,6 +81,19 @@ has ew && bench elementwise --backend cpu,cuda,vulkan --workload elementwise --p
 has gemm && XPB_BENCH_FILTER="^gemm/|elementwise/copy/n=268435456/" \
   bench gemm --backend cpu,cuda,vulkan --workload gemm,elementwise --preset default
 has gemm && bench gemm8192 --backend cuda,vulkan --workload gemm --size m=8192,n=8192,k=8192
+if has burst; then # burst propagation: bit-exact everywhere, then timed, PyTorch's peer in the same call
+  for preset in conformance quick default; do
+    stamp "burst: validate $preset on cpu, cuda, vulkan (validation layer on)"
+    XPB_VULKAN_VALIDATION=1 $bin run --workload burst --backend cpu,cuda,vulkan --preset $preset --validate-only \
+        --out "$out/burst-validate-$preset.json" > "$out/burst-validate-$preset.txt" 2>&1 || status=1
+    tail -1 "$out/burst-validate-$preset.txt" | tee -a "$out/bench.txt"
+    grep -E "failed-validation|error" "$out/burst-validate-$preset.txt" | grep -v "^\[" | head -20 | tee -a "$out/bench.txt"
+  done
+  bench burst-default --workload burst --backend cpu,cuda,vulkan --preset default
+  [ -n "${XPB_BURST_FULL:-}" ] && bench burst-full --workload burst --backend cuda,vulkan --preset full
+  python3 scripts/torch-peer-burst.py > "$out/torch-burst.txt" 2>&1 || status=1
+  cat "$out/torch-burst.txt" >> "$out/bench.txt"
+fi
 if has anneal; then # annealing: validated everywhere, then timed, with the PyTorch peers in the same call
   stamp "anneal: validate conformance and quick on cpu, cuda, vulkan (validation layer on)"
   for preset in conformance quick; do
@@ -121,4 +136,7 @@ stamp "done (status $status)"
 # The device tool brings back only a few files: everything in one archive that sorts first.
 (cd "$out" && tar czf 00-all-logs.tar.gz --exclude=00-all-logs.tar.gz -- * 2>/dev/null)
 grep -E "^(gemm|gemv) " "$out/bench.txt" | grep -E "4096,n=4096|8192|16384" | tail -40
+if has burst; then # the short table last: per burst, events/s, and the peer
+  grep -E "^burst burst/|^torch index_add_" "$out/bench.txt" | sed 's|burst/run/||; s|/fp32||' | cut -c1-200
+fi
 exit $status

@@ -187,7 +187,7 @@ static void test_difference(void)
     CHECK(d.list[0].fired_a && !d.list[0].fired_b && d.list[0].v_a == 0.0f && d.list[0].v_b == 0.5390625f);
     burst_difference_format(&d, msg, sizeof msg);
     printf("%s\n", msg);
-    CHECK(strstr(msg, "burst 7") && strstr(msg, " 3 (fired 1 vs 0, v 0 vs 0.5390625)"));
+    CHECK(strstr(msg, "burst 7") && strstr(msg, " 3 (fired 1 vs 0, v 0 vs 0.5390625, v before "));
     /* without the v trace: the same burst from the fired sets, v then the final one */
     free(rb.v_trace);
     rb.v_trace = NULL;

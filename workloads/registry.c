@@ -6,11 +6,13 @@
 extern const xpb_workload_i xpb_workload_elementwise;
 extern const xpb_workload_i xpb_workload_gemm;
 extern const xpb_workload_i xpb_workload_anneal;
+extern const xpb_workload_i xpb_workload_burst;
 
 static const xpb_workload_i *const registry[] = {
     &xpb_workload_elementwise,
     &xpb_workload_gemm,
     &xpb_workload_anneal,
+    &xpb_workload_burst,
     NULL,
 };
 

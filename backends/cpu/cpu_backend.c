@@ -29,7 +29,11 @@
     X(xpb_cpu_anneal_stats)                                                                       \
     X(xpb_cpu_anneal_update)                                                                      \
     X(xpb_cpu_anneal_changes)                                                                     \
-    X(xpb_cpu_anneal_search)
+    X(xpb_cpu_anneal_search)                                                                      \
+    X(xpb_cpu_burst_propagate_kernel)                                                             \
+    X(xpb_cpu_burst_dynamics_kernel)                                                              \
+    X(xpb_cpu_burst_compact_kernel)                                                               \
+    X(xpb_cpu_burst_batch_kernel)
 
 #define XPB_CPU_DECLARE(k) extern const xpb_kernel k;
 #define XPB_CPU_ADDRESS(k) &k,

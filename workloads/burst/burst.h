@@ -37,6 +37,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "xpb_burst_hash.h"
 #include "xpb_status.h"
 
 /* ---- the contract's pinned constants --------------------------------------------------------- */
@@ -47,26 +48,6 @@
 #define BURST_MAX_SYNAPSE_INPUT 65025
 /* Hub neurons have this many times the fan-out F. */
 #define BURST_HUB_FACTOR 100
-
-/* pcg_hash(x), all arithmetic on uint32 mod 2^32 (the contract's pinned definition). */
-static inline uint32_t burst_pcg_hash(uint32_t x)
-{
-    uint32_t state = x * 747796405u + 2891336453u;
-    uint32_t word = ((state >> ((state >> 28) + 4u)) ^ state) * 277803737u;
-    return (word >> 22) ^ word;
-}
-
-/* The stimulus draw of neuron i in burst b: i gets +S iff it is < the stimulus floor. */
-static inline uint32_t burst_stimulus_draw(uint32_t i, uint32_t b)
-{
-    return burst_pcg_hash(i * 3266489917u + b * 668265263u + 374761393u);
-}
-
-/* The excitability draw of neuron i in burst b (step e). */
-static inline uint32_t burst_excitability_draw(uint32_t i, uint32_t b)
-{
-    return burst_pcg_hash(i * 2654435761u + b * 1597334677u);
-}
 
 /* ---- the generator's parameters ---------------------------------------------------------------- */
 
@@ -210,6 +191,8 @@ typedef struct burst_difference {
         uint32_t id;
         bool fired_a, fired_b;
         float v_a, v_b;   /* that burst's v where traced, else the final v               */
+        bool traced;      /* v_before is known (both runs traced v, burst > 0)            */
+        float v_before;   /* a's v before that burst: the state the burst started from   */
     } list[BURST_DIFF_LIST];
     bool final_state;     /* found only in the final v, countdown or count                */
 } burst_difference;

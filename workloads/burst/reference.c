@@ -198,10 +198,10 @@ static uint32_t bits(float f)
     return u;
 }
 
-static void note(burst_difference *d, uint32_t id, bool fa, bool fb, float va, float vb)
+static void note(burst_difference *d, uint32_t id, bool fa, bool fb, float va, float vb, const float *before)
 {
     if (d->listed < BURST_DIFF_LIST)
-        d->list[d->listed++] = (struct burst_diff_neuron){id, fa, fb, va, vb};
+        d->list[d->listed++] = (struct burst_diff_neuron){id, fa, fb, va, vb, before != NULL, before ? before[id] : 0};
     d->neurons++;
 }
 
@@ -225,6 +225,7 @@ static void compare_burst(const burst_run *a, const burst_run *b, int64_t t, bur
     const uint32_t *fa = a->fired + a->fired_start[t], *fb = b->fired + b->fired_start[t];
     uint64_t ca = a->fired_start[t + 1] - a->fired_start[t], cb = b->fired_start[t + 1] - b->fired_start[t];
     bool traced = a->v_trace && b->v_trace;
+    const float *before = traced && t > 0 ? a->v_trace + (t - 1) * a->n : NULL;
     const float *va = traced ? a->v_trace + t * a->n : a->v, *vb = traced ? b->v_trace + t * b->n : b->v;
     uint64_t i = 0, j = 0;
     if (traced) { /* every neuron, walking the two sets alongside */
@@ -232,7 +233,7 @@ static void compare_burst(const burst_run *a, const burst_run *b, int64_t t, bur
             bool in_a = i < ca && fa[i] == (uint32_t)id, in_b = j < cb && fb[j] == (uint32_t)id;
             i += in_a, j += in_b;
             if (in_a != in_b || bits(va[id]) != bits(vb[id]))
-                note(d, (uint32_t)id, in_a, in_b, va[id], vb[id]);
+                note(d, (uint32_t)id, in_a, in_b, va[id], vb[id], before);
         }
         return;
     }
@@ -241,7 +242,7 @@ static void compare_burst(const burst_run *a, const burst_run *b, int64_t t, bur
         bool in_a = i < ca && fa[i] == id, in_b = j < cb && fb[j] == id;
         i += in_a, j += in_b;
         if (in_a != in_b)
-            note(d, id, in_a, in_b, va[id], vb[id]);
+            note(d, id, in_a, in_b, va[id], vb[id], NULL);
     }
 }
 
@@ -268,7 +269,7 @@ bool burst_first_difference(const burst_run *a, const burst_run *b, burst_differ
     for (int64_t i = 0; i < a->n; i++)
         if (bits(a->v[i]) != bits(b->v[i]) || a->countdown[i] != b->countdown[i] || a->count[i] != b->count[i]) {
             bool f = in_set(fa, ca, (uint32_t)i);
-            note(d, (uint32_t)i, f, f, a->v[i], b->v[i]);
+            note(d, (uint32_t)i, f, f, a->v[i], b->v[i], NULL);
         }
     if (d->neurons == 0)
         return true;
@@ -289,8 +290,11 @@ int burst_difference_format(const burst_difference *d, char *buf, size_t len)
         (long long)d->neurons, d->neurons == 1 ? "" : "s");
     for (int k = 0; k < d->listed; k++) {
         const struct burst_diff_neuron *e = &d->list[k];
-        PUT("%s %u (fired %d vs %d, v %.9g vs %.9g)", k ? "," : "", e->id, e->fired_a, e->fired_b, (double)e->v_a,
+        PUT("%s %u (fired %d vs %d, v %.9g vs %.9g", k ? "," : "", e->id, e->fired_a, e->fired_b, (double)e->v_a,
             (double)e->v_b);
+        if (e->traced)
+            PUT(", v before %.9g", (double)e->v_before);
+        PUT(")");
     }
     if (d->neurons > d->listed)
         PUT(", ...");

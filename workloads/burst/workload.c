@@ -1,0 +1,185 @@
+/* workload.c - the burst propagation workload (docs/workloads.md section 4): its presets, its
+ * input (the generated network, network.c) and its reference run (reference.c), both computed
+ * once per case. The run through each backend's ops is run.c; the per-op checks are checks.c.
+ *
+ * Case params: neurons N, fanout F (synapses per neuron), bursts B (default 100); hubs=H for
+ * H hub neurons of BURST_HUB_FACTOR * F synapses (the skewed network); batched=1 to record all
+ * B bursts in one submission (XPB_OP_BURST_BATCH) instead of submitting and reading the fired
+ * count back after every burst. The other generator parameters (20% inhibitory, 1% target
+ * rate, seed 1, S and p_stim) are the defaults of burst_params_default, so the id names the
+ * network. A case's op is "run" (the whole run); its kernel variants are those of `propagate`. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "burst_case.h"
+
+#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+#define BURSTS_DEFAULT 100
+
+extern const xpb_workload_i xpb_workload_burst;
+
+typedef struct shape {
+    int64_t n, fanout, bursts, hubs;
+} shape;
+
+/* Awkward sizes, an isolated neuron, a network without synapses, hubs. */
+static const shape conf[] = {{1, 0, 20, 0},    {3, 2, 20, 0},      {255, 7, 30, 0},
+                             {257, 16, 30, 2}, {4097, 33, 25, 4}, {20000, 50, 12, 3}};
+static const shape quick[] = {{1000, 10, BURSTS_DEFAULT, 0}, {10000, 100, BURSTS_DEFAULT, 0}};
+static const shape dflt[] = {{100000, 100, BURSTS_DEFAULT, 0},
+                             {500000, 50, BURSTS_DEFAULT / 2, 0},
+                             {1000000, 10, BURSTS_DEFAULT / 10, 0},
+                             {100000, 100, BURSTS_DEFAULT, 10}};
+static const shape full[] = {{5000000, 2, 100, 0},      {8000000, 1, 100, 0}, {1000000, 100, BURSTS_DEFAULT, 0},
+                             {5000000, 100, BURSTS_DEFAULT, 0}};
+
+typedef struct preset {
+    const char *name;
+    const shape *s;
+    size_t n;
+} preset;
+
+static const preset presets[] = {
+    {"conformance", conf, COUNT(conf)},
+    {"quick", quick, COUNT(quick)},
+    {"default", dflt, COUNT(dflt)},
+    {"full", full, COUNT(full)},
+};
+
+burst_params burst_case_params(const xpb_case *c)
+{
+    burst_params p = burst_params_default(xpb_case_param(c, "neurons", 1), xpb_case_param(c, "fanout", 0));
+    p.hubs = xpb_case_param(c, "hubs", 0);
+    return p;
+}
+
+static xpb_status push(const shape *s, int batched, xpb_case_list *l, xpb_error *e)
+{
+    xpb_case c;
+    memset(&c, 0, sizeof c);
+    c.workload = &xpb_workload_burst;
+    c.op = XPB_OP_BURST_RUN;
+    c.dtype = XPB_DTYPE_F32;
+    xpb_case_set_param(&c, "neurons", s->n);
+    xpb_case_set_param(&c, "fanout", s->fanout);
+    xpb_case_set_param(&c, "bursts", s->bursts);
+    if (s->hubs)
+        xpb_case_set_param(&c, "hubs", s->hubs);
+    if (batched)
+        xpb_case_set_param(&c, "batched", 1);
+    /* a neuron update per neuron and burst; events/s come from the run (run.burst) */
+    c.elements = (uint64_t)s->n * (uint64_t)s->bursts;
+    xpb_case_make_id(&c);
+    return xpb_case_list_push(l, &c, e);
+}
+
+static xpb_status check_shape(const shape *s, xpb_error *err)
+{
+    double synapses = (double)s->n * (double)s->fanout + (double)s->hubs * (BURST_HUB_FACTOR - 1) * (double)s->fanout;
+    if (s->n < 1 || s->n >= (int64_t)UINT32_MAX || s->fanout < 0 || s->fanout > s->n - 1 ||
+        s->bursts < 1 || s->bursts > 1000000 || s->hubs < 0 || s->hubs > s->n || synapses >= 4294967295.0)
+        return xpb_fail(err, XPB_ERR_USAGE,
+                        "bad burst size neurons=%lld,fanout=%lld,bursts=%lld,hubs=%lld (needs 1 <= neurons < 2^32 - 1, "
+                        "0 <= fanout < neurons, 1 <= bursts <= 1000000, 0 <= hubs <= neurons, synapses < 2^32)",
+                        (long long)s->n, (long long)s->fanout, (long long)s->bursts, (long long)s->hubs);
+    return XPB_OK;
+}
+
+static xpb_status add_cases(const char *preset_name, const xpb_sizes *sizes, xpb_case_list *l, xpb_error *err)
+{
+    if (sizes && sizes->input)
+        return XPB_OK; /* the network is generated; --input is the anneal workload's */
+    if (sizes && sizes->count > 0) { /* neurons, fanout (bursts, hubs, batched optional) */
+        shape s = {0, 0, BURSTS_DEFAULT, 0};
+        int64_t batched = -1;
+        if (!xpb_sizes_get(sizes, "neurons", &s.n) || !xpb_sizes_get(sizes, "fanout", &s.fanout))
+            return XPB_OK; /* not a burst size */
+        xpb_sizes_get(sizes, "bursts", &s.bursts);
+        xpb_sizes_get(sizes, "hubs", &s.hubs);
+        xpb_sizes_get(sizes, "batched", &batched);
+        xpb_status st = check_shape(&s, err);
+        if (!st && batched != 1) /* both ways unless one is named */
+            st = push(&s, 0, l, err);
+        if (!st && batched != 0)
+            st = push(&s, 1, l, err);
+        return st;
+    }
+    for (size_t i = 0; i < COUNT(presets); i++) {
+        if (strcmp(presets[i].name, preset_name) != 0)
+            continue;
+        xpb_status st = XPB_OK;
+        for (size_t j = 0; j < presets[i].n && !st; j++) /* per-burst submits, then one batch */
+            for (int batched = 0; batched < 2 && !st; batched++)
+                st = push(&presets[i].s[j], batched, l, err);
+        return st;
+    }
+    return XPB_OK;
+}
+
+static bool knows_size_key(const char *k)
+{
+    static const char *const keys[] = {"neurons", "fanout", "bursts", "hubs", "batched"};
+    for (size_t i = 0; i < COUNT(keys); i++)
+        if (strcmp(k, keys[i]) == 0)
+            return true;
+    return false;
+}
+
+static void host_free(void *p)
+{
+    burst_host *h = p;
+    burst_network_free(&h->net);
+    burst_run_free(&h->ref);
+    free(h);
+}
+
+/* The network (the seed is the generator's, part of the id; the runner's input seed is unused)
+ * and the reference run, v traced after every burst while that stays small. */
+static xpb_status make_data(const xpb_case *c, uint64_t seed, xpb_case_data *d, xpb_error *err)
+{
+    (void)seed;
+    memset(d, 0, sizeof *d);
+    burst_host *h = calloc(1, sizeof *h);
+    if (!h)
+        return xpb_fail(err, XPB_ERR_OUT_OF_MEMORY, "burst: out of host memory");
+    burst_params p = burst_case_params(c);
+    int64_t bursts = xpb_case_param(c, "bursts", BURSTS_DEFAULT);
+    xpb_status st = burst_network_build(&p, &h->net, err);
+    if (!st)
+        st = burst_reference_run(&h->net, bursts, (double)bursts * (double)p.n <= BURST_TRACE_MAX, &h->ref, err);
+    if (st) {
+        host_free(h);
+        return st;
+    }
+    d->host = h;
+    d->host_free = host_free;
+    return XPB_OK;
+}
+
+static size_t unit_elements(const xpb_case *c)
+{
+    (void)c;
+    return 1;
+}
+
+static const char *tolerance_text(const xpb_case *c, const char *precision)
+{
+    (void)c, (void)precision;
+    return "exact: per op (propagate's int32 input, dynamics' state and flags, compact's list and counters) and "
+           "the whole run (every burst's fired set and v, bit for bit, against the serial reference)";
+}
+
+const xpb_workload_i xpb_workload_burst = {
+    .name = "burst",
+    .description = "burst propagation through a spiking network (stateful: propagate, dynamics, compact per "
+                   "burst; fired sets and v bit-exact against the serial reference)",
+    .add_cases = add_cases,
+    .knows_size_key = knows_size_key,
+    .make_data = make_data,
+    .unit_elements = unit_elements,
+    .tolerance_text = tolerance_text,
+    .run = burst_run_case,
+    .variant_op = XPB_OP_BURST_PROPAGATE,
+    .dump_run = burst_dump_run,
+};
