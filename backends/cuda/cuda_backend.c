@@ -30,7 +30,11 @@
     X(xpb_cuda_anneal_stats)                                                                    \
     X(xpb_cuda_anneal_update)                                                                   \
     X(xpb_cuda_anneal_changes)                                                                  \
-    X(xpb_cuda_anneal_search)
+    X(xpb_cuda_anneal_search)                                                                   \
+    X(xpb_cuda_burst_propagate)                                                                 \
+    X(xpb_cuda_burst_dynamics)                                                                  \
+    X(xpb_cuda_burst_compact)                                                                   \
+    X(xpb_cuda_burst_batch)
 
 #define XPB_CUDA_DECLARE(k) extern const xpb_kernel k;
 #define XPB_CUDA_ENTRY(k) &k,

@@ -26,6 +26,10 @@ static const xpb_kernel *const kernels[] = {
     &xpb_vulkan_anneal_update,
     &xpb_vulkan_anneal_changes,
     &xpb_vulkan_anneal_search,
+    &xpb_vulkan_burst_propagate,
+    &xpb_vulkan_burst_dynamics,
+    &xpb_vulkan_burst_compact,
+    &xpb_vulkan_burst_batch,
     NULL,
 };
 

@@ -1,9 +1,10 @@
 /* vk_buffer.c - device buffers and the staging buffer behind upload / download (vk_internal.h).
  *
- * A buffer is a VkBuffer (STORAGE | TRANSFER_SRC | TRANSFER_DST) with its own device-local memory.
- * Uploads and downloads go through one host-visible staging buffer per context (64 MiB, less if
- * that cannot be had), created on first use and reused; larger copies go in chunks, each one a
- * copy command recorded after the pending launches, submitted and waited for. */
+ * A buffer is a VkBuffer (STORAGE | TRANSFER_SRC | TRANSFER_DST | INDIRECT) with its own
+ * device-local memory. Uploads and downloads go through one host-visible staging buffer per
+ * context (64 MiB, less if that cannot be had), created on first use and reused; larger copies go
+ * in chunks, each one a copy command recorded after the pending launches, submitted and waited
+ * for. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -87,7 +88,8 @@ xpb_status vkb_buffer_alloc(void *ctx, size_t bytes, xpb_buffer **out, xpb_error
     VkMemoryPropertyFlags flags;
     xpb_status st = create_buffer(c, b->size,
                                   VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
-                                      VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                                      VK_BUFFER_USAGE_TRANSFER_DST_BIT |
+                                      VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT, /* burst propagate's grid */
                                   prefs, 2, &b->buf, &b->mem, &flags, err);
     if (st) {
         free(b);

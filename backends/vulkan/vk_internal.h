@@ -25,7 +25,7 @@
 #include "xpb_backend.h"
 
 #define VKB_MAX_DEVICES 16
-#define VKB_MAX_BINDINGS 8
+#define VKB_MAX_BINDINGS 16
 #define VKB_MAX_SPEC 8
 
 /* ---- errors (vk_result.c) ------------------------------------------------------------------- */
@@ -275,6 +275,28 @@ typedef struct vkb_binding {
 xpb_status vkb_dispatch(vkb_ctx *c, const vkb_shader *sh, const vkb_spec *spec,
                         const vkb_binding *binds, const void *push, uint32_t groups,
                         xpb_error *err);
+/* A pipeline and its bindings, made ready once and recorded many times (a batch of bursts
+ * records the same few dispatches per burst, only the push constants change). Without push
+ * descriptors it holds one descriptor set written once, valid until the batch is submitted;
+ * with them the descriptors are pushed at each record. Plain value: nothing to free. */
+typedef struct vkb_prepared {
+    const vkb_shader *sh;
+    size_t pipe; /* index in the context's pipeline cache */
+    VkDescriptorSet set;
+    VkDescriptorBufferInfo info[VKB_MAX_BINDINGS];
+} vkb_prepared;
+
+/* Finds or creates the pipeline for (sh, spec) and checks and writes the bindings. */
+xpb_status vkb_prepare(vkb_ctx *c, const vkb_shader *sh, const vkb_spec *spec,
+                       const vkb_binding *binds, vkb_prepared *out, xpb_error *err);
+/* Records one dispatch of groups x 1 x 1 workgroups of p (after a barrier). Does not wait. */
+xpb_status vkb_record(vkb_ctx *c, const vkb_prepared *p, const void *push, uint32_t groups,
+                      xpb_error *err);
+/* Records one vkCmdDispatchIndirect of p whose VkDispatchIndirectCommand is at byte `offset` of
+ * buf (a multiple of 4), after a barrier that also covers the indirect-command read (the
+ * command may have been written by the dispatch before). Does not wait. */
+xpb_status vkb_record_indirect(vkb_ctx *c, const vkb_prepared *p, const void *push,
+                               const xpb_buffer *buf, VkDeviceSize offset, xpb_error *err);
 /* After the batch's fence: descriptor pools can be reused. */
 void vkb_descriptors_reset(vkb_ctx *c);
 void vkb_pipelines_destroy(vkb_ctx *c);

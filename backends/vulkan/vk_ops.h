@@ -2,7 +2,7 @@
  *
  * A kernel is <op>.c (its xpb_kernel and its embedded shader) + shaders/<op>.comp, registered by
  * one line in vk_backend.c. Elementwise kernels launch through eltwise.c, row kernels through
- * rowop.c; rope.c stands alone. */
+ * rowop.c; rope.c stands alone; the burst kernels share burst_common.h. */
 #ifndef XPB_VK_OPS_H
 #define XPB_VK_OPS_H
 
@@ -29,6 +29,10 @@ extern const xpb_kernel xpb_vulkan_anneal_stats;
 extern const xpb_kernel xpb_vulkan_anneal_update;
 extern const xpb_kernel xpb_vulkan_anneal_changes;
 extern const xpb_kernel xpb_vulkan_anneal_search;
+extern const xpb_kernel xpb_vulkan_burst_propagate;
+extern const xpb_kernel xpb_vulkan_burst_dynamics;
+extern const xpb_kernel xpb_vulkan_burst_compact;
+extern const xpb_kernel xpb_vulkan_burst_batch;
 
 /* ---- elementwise (eltwise.c, shaders/eltwise.glsl) -------------------------------------------- */
 

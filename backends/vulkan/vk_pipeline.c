@@ -4,8 +4,9 @@
  * constants (workgroup size, values per invocation, ...), then cached in the context for its
  * lifetime. Each binding is a storage-buffer descriptor of exactly the range the kernel touches
  * (so a view of a large buffer never exceeds maxStorageBufferRange). Descriptors are pushed with
- * VK_KHR_push_descriptor when the device has it; otherwise each dispatch takes a set from a
- * descriptor pool, and the pools are reset after the batch's fence. */
+ * VK_KHR_push_descriptor when the device has it; otherwise each prepared dispatch (vkb_prepare,
+ * recorded any number of times by vkb_record) takes a set from a descriptor pool, and the pools
+ * are reset after the batch's fence. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -232,51 +233,115 @@ static xpb_status check_bindings(const vkb_ctx *c, const vkb_shader *sh, const v
     return XPB_OK;
 }
 
-xpb_status vkb_dispatch(vkb_ctx *c, const vkb_shader *sh, const vkb_spec *spec,
-                        const vkb_binding *binds, const void *push, uint32_t groups,
-                        xpb_error *err)
+xpb_status vkb_prepare(vkb_ctx *c, const vkb_shader *sh, const vkb_spec *spec,
+                       const vkb_binding *binds, vkb_prepared *out, xpb_error *err)
 {
     xpb_status st;
+    memset(out, 0, sizeof *out);
     if (c->lost)
         return vkb_ctx_status(c, err);
     if ((st = check_bindings(c, sh, binds, err)))
         return st;
-    if (groups == 0 || groups > c->max_groups)
-        return xpb_fail(err, XPB_ERR_USAGE, "%s: %u workgroups is outside 1..%u", sh->name, groups,
-                        c->max_groups);
     vkb_pipeline *p = NULL;
-    if ((st = pipeline_get(c, sh, spec, &p, err)) ||
-        (st = vkb_cmd_before(c, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-                             VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT, err)))
+    if ((st = pipeline_get(c, sh, spec, &p, err)))
         return st;
-    vkCmdBindPipeline(c->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, p->pipe);
-
-    VkDescriptorBufferInfo info[VKB_MAX_BINDINGS];
+    out->sh = sh;
+    out->pipe = (size_t)(p - c->pipes);
+    for (uint32_t i = 0; i < sh->n_bindings; i++)
+        out->info[i] = (VkDescriptorBufferInfo){binds[i].buf->buf, binds[i].offset, binds[i].range};
+    if (c->push_descriptor)
+        return XPB_OK;
+    if ((st = descriptor_set(c, p->dsl, &out->set, err)))
+        return st;
     VkWriteDescriptorSet w[VKB_MAX_BINDINGS];
-    VkDescriptorSet set = VK_NULL_HANDLE;
-    if (!c->push_descriptor && (st = descriptor_set(c, p->dsl, &set, err)))
-        return st;
-    for (uint32_t i = 0; i < sh->n_bindings; i++) {
-        info[i] = (VkDescriptorBufferInfo){binds[i].buf->buf, binds[i].offset, binds[i].range};
+    for (uint32_t i = 0; i < sh->n_bindings; i++)
         w[i] = (VkWriteDescriptorSet){
             .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
-            .dstSet = set,
+            .dstSet = out->set,
             .dstBinding = i,
             .descriptorCount = 1,
             .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
-            .pBufferInfo = &info[i],
+            .pBufferInfo = &out->info[i],
         };
-    }
+    vkUpdateDescriptorSets(c->dev, sh->n_bindings, w, 0, NULL);
+    return XPB_OK;
+}
+
+/* The barrier, then p's pipeline, descriptors and push constants, ready for a dispatch. */
+static xpb_status record_bind(vkb_ctx *c, const vkb_prepared *p, const void *push,
+                              VkPipelineStageFlags dst_stage, VkAccessFlags dst_access, xpb_error *err)
+{
+    xpb_status st;
+    if ((st = vkb_cmd_before(c, dst_stage, dst_access, err)))
+        return st;
+    const vkb_shader *sh = p->sh;
+    const vkb_pipeline *pl = &c->pipes[p->pipe];
+    vkCmdBindPipeline(c->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pl->pipe);
     if (c->push_descriptor) {
-        c->push_descriptor(c->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, p->layout, 0, sh->n_bindings, w);
+        VkWriteDescriptorSet w[VKB_MAX_BINDINGS];
+        for (uint32_t i = 0; i < sh->n_bindings; i++)
+            w[i] = (VkWriteDescriptorSet){
+                .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+                .dstBinding = i,
+                .descriptorCount = 1,
+                .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+                .pBufferInfo = &p->info[i],
+            };
+        c->push_descriptor(c->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pl->layout, 0, sh->n_bindings, w);
     } else {
-        vkUpdateDescriptorSets(c->dev, sh->n_bindings, w, 0, NULL);
-        vkCmdBindDescriptorSets(c->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, p->layout, 0, 1, &set, 0, NULL);
+        vkCmdBindDescriptorSets(c->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pl->layout, 0, 1, &p->set, 0, NULL);
     }
     if (sh->push_bytes)
-        vkCmdPushConstants(c->cmd, p->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sh->push_bytes, push);
+        vkCmdPushConstants(c->cmd, pl->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sh->push_bytes, push);
+    return XPB_OK;
+}
+
+xpb_status vkb_record(vkb_ctx *c, const vkb_prepared *p, const void *push, uint32_t groups,
+                      xpb_error *err)
+{
+    xpb_status st;
+    if (c->lost)
+        return vkb_ctx_status(c, err);
+    if (groups == 0 || groups > c->max_groups)
+        return xpb_fail(err, XPB_ERR_USAGE, "%s: %u workgroups is outside 1..%u", p->sh->name, groups,
+                        c->max_groups);
+    if ((st = record_bind(c, p, push, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                          VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT, err)))
+        return st;
     vkCmdDispatch(c->cmd, groups, 1, 1);
     return vkb_ctx_status(c, err);
+}
+
+xpb_status vkb_record_indirect(vkb_ctx *c, const vkb_prepared *p, const void *push,
+                               const xpb_buffer *buf, VkDeviceSize offset, xpb_error *err)
+{
+    xpb_status st;
+    if (c->lost)
+        return vkb_ctx_status(c, err);
+    if (offset % 4 || offset > buf->size || buf->size - offset < 3 * sizeof(uint32_t))
+        return xpb_fail(err, XPB_ERR_USAGE, "%s: indirect command at offset %llu is outside its buffer "
+                        "(%llu bytes) or unaligned", p->sh->name, (unsigned long long)offset,
+                        (unsigned long long)buf->size);
+    if ((st = record_bind(c, p, push, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT,
+                          VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT |
+                              VK_ACCESS_INDIRECT_COMMAND_READ_BIT, err)))
+        return st;
+    vkCmdDispatchIndirect(c->cmd, buf->buf, offset);
+    return vkb_ctx_status(c, err);
+}
+
+xpb_status vkb_dispatch(vkb_ctx *c, const vkb_shader *sh, const vkb_spec *spec,
+                        const vkb_binding *binds, const void *push, uint32_t groups,
+                        xpb_error *err)
+{
+    vkb_prepared p;
+    xpb_status st;
+    if (groups == 0 || groups > c->max_groups)
+        return xpb_fail(err, XPB_ERR_USAGE, "%s: %u workgroups is outside 1..%u", sh->name, groups,
+                        c->max_groups);
+    if ((st = vkb_prepare(c, sh, spec, binds, &p, err)))
+        return st;
+    return vkb_record(c, &p, push, groups, err);
 }
 
 /* ---- helpers for kernels ----------------------------------------------------------------------- */

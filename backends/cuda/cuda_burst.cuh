@@ -1,0 +1,220 @@
+/* cuda_burst.cuh - what the four burst-propagation kernels (burst_*.cu) share: the size checks of
+ * the contract (harness/xpb_ops.h, "burst propagation"), the views resolved into typed device
+ * pointers with their sizes checked, the pinned hashes (harness/xpb_burst_hash.h) as device code,
+ * a 64-bit block scan, and the enqueue functions of the three ops, which batch strings together.
+ *
+ * The burst index: every kernel gets (bdev, boff) and works on burst b = (bdev ? *bdev : 0) +
+ * boff. A single op, and batch's plain launches, pass bdev = NULL and boff = the burst; batch's
+ * cached CUDA graphs pass bdev = scratch word 0 (written before each graph launch) and boff = the
+ * burst's place in the graph, so one graph serves every starting burst. */
+#ifndef XPB_CUDA_BURST_CUH
+#define XPB_CUDA_BURST_CUH
+
+#include <stdint.h>
+#include <string.h>
+
+#include "cuda_common.cuh"
+
+#define XPB_BURST_COUNTER_WORDS 8 /* sizeof(xpb_burst_counters) / 4 */
+#define XPB_BURST_BASE_BYTES 256  /* scratch[0, 256): batch's base burst word; compact's sums after */
+
+/* Where compact's chunk sums start: 256 bytes into scratch, rounded up to 8 (views are 256-aligned
+ * in practice; only 4 is required). The scratch size leaves room to spare. */
+static inline unsigned long long *xpb_burst_sums(unsigned char *scratch)
+{
+    const uintptr_t p = (uintptr_t)(scratch + XPB_BURST_BASE_BYTES);
+    return reinterpret_cast<unsigned long long *>((p + 7u) & ~(uintptr_t)7u);
+}
+
+/* Which views an op reads or writes (xpb_burst_resolve). */
+enum {
+    XPB_BURST_NEED_PROPAGATE = 1,
+    XPB_BURST_NEED_DYNAMICS = 2,
+    XPB_BURST_NEED_COMPACT = 4,
+    XPB_BURST_NEED_ALL = 7,
+};
+
+/* The args' views as typed device pointers (NULL where the op does not need them), and the
+ * scalars the kernels take. */
+typedef struct xpb_burst_dev {
+    const uint32_t *offsets, *targets;
+    const uint8_t *weight, *psp, *inhibitory;
+    const float *threshold, *threshold_limit, *leak, *excitability;
+    const uint32_t *refractory, *fire_limit, *snooze;
+    float *v;
+    uint32_t *countdown, *count;
+    int32_t *input;
+    uint32_t *fired_flag, *fired, *degree_scan;
+    uint32_t *counters; /* xpb_burst_counters as 8 words each */
+    unsigned char *scratch;
+    uint32_t n;
+    int32_t stim;
+    uint32_t stim_floor;
+    float scale;
+} xpb_burst_dev;
+
+/* The contract's sizes, and what this backend supports: 1 <= n < 2^32 - 1 and synapses < 2^32
+ * (XPB_ERR_USAGE below 1, XPB_ERR_UNSUPPORTED above), and for the ops that index counters,
+ * `bursts` counter entries past the first one read (propagate 0, compact 1, batch `bursts`) within
+ * uint32 burst numbers. what: "burst/propagate". */
+static inline xpb_status xpb_burst_check(const xpb_burst_args *a, const char *what, uint64_t bursts,
+                                         xpb_error *err)
+{
+    if (a->n < 1)
+        return xpb_fail(err, XPB_ERR_USAGE, "%s: n = %lld below 1", what, (long long)a->n);
+    if (a->n >= (int64_t)UINT32_MAX)
+        return xpb_fail(err, XPB_ERR_UNSUPPORTED, "%s: n = %lld not below 2^32 - 1 (uint32 neuron ids and scans)",
+                        what, (long long)a->n);
+    if (a->synapses > UINT32_MAX)
+        return xpb_fail(err, XPB_ERR_UNSUPPORTED, "%s: %llu synapses not below 2^32 (uint32 offsets and events)",
+                        what, (unsigned long long)a->synapses);
+    if ((uint64_t)a->burst + bursts > UINT32_MAX)
+        return xpb_fail(err, XPB_ERR_USAGE, "%s: bursts %u + %llu past 2^32 - 1", what, a->burst,
+                        (unsigned long long)bursts);
+    return XPB_OK;
+}
+
+/* Resolves view v of `bytes` bytes to a device pointer, `align`-byte aligned (a power of two).
+ * XPB_ERR_USAGE when no buffer is bound, the view runs past its buffer or is misaligned. */
+static inline xpb_status xpb_burst_view(const xpb_view *v, size_t bytes, size_t align, const char *op,
+                                        const char *name, void **out, xpb_error *err)
+{
+    *out = NULL;
+    if (!v->buf)
+        return xpb_fail(err, XPB_ERR_USAGE, "%s: %s: no buffer bound", op, name);
+    if (v->offset > v->buf->bytes || bytes > v->buf->bytes - v->offset)
+        return xpb_fail(err, XPB_ERR_USAGE, "%s: %s: view [%zu, %zu + %zu) runs past its buffer of %zu bytes", op,
+                        name, v->offset, v->offset, bytes, v->buf->bytes);
+    char *p = (char *)v->buf->ptr + v->offset;
+    if (((uintptr_t)p & (align - 1)) != 0)
+        return xpb_fail(err, XPB_ERR_USAGE, "%s: %s: view offset %zu not %zu-byte aligned", op, name, v->offset,
+                        align);
+    *out = p;
+    return XPB_OK;
+}
+
+/* Fills d with the views the ops in `need` use (XPB_BURST_NEED_*), each size-checked: counters
+ * must hold `entries` xpb_burst_counters. Run xpb_burst_check first. */
+static inline xpb_status xpb_burst_resolve(const xpb_burst_args *a, unsigned need, uint64_t entries, const char *op,
+                                           xpb_burst_dev *d, xpb_error *err)
+{
+    memset(d, 0, sizeof *d);
+    const size_t n = (size_t)a->n, syn = (size_t)a->synapses, w = 4;
+    xpb_status st = XPB_OK;
+#define XPB_BURST_VIEW(field, bytes, align)                                                              \
+    do {                                                                                                 \
+        void *p_ = NULL;                                                                                 \
+        if ((st = xpb_burst_view(&a->field, (bytes), (align), op, #field, &p_, err)) != XPB_OK)           \
+            return st;                                                                                   \
+        d->field = static_cast<decltype(d->field)>(p_);                                                  \
+    } while (0)
+    if (need & (XPB_BURST_NEED_PROPAGATE | XPB_BURST_NEED_COMPACT)) {
+        XPB_BURST_VIEW(offsets, (n + 1) * w, w);
+        XPB_BURST_VIEW(fired, n * w, w);
+        XPB_BURST_VIEW(degree_scan, (n + 1) * w, w);
+        XPB_BURST_VIEW(counters, (size_t)entries * sizeof(xpb_burst_counters), w);
+    }
+    if (need & XPB_BURST_NEED_PROPAGATE) {
+        XPB_BURST_VIEW(targets, syn * w, w);
+        XPB_BURST_VIEW(weight, syn, 1);
+        XPB_BURST_VIEW(psp, syn, 1);
+        XPB_BURST_VIEW(inhibitory, n, 1);
+    }
+    if (need & (XPB_BURST_NEED_PROPAGATE | XPB_BURST_NEED_DYNAMICS))
+        XPB_BURST_VIEW(input, n * w, w);
+    if (need & (XPB_BURST_NEED_DYNAMICS | XPB_BURST_NEED_COMPACT))
+        XPB_BURST_VIEW(fired_flag, n * w, w);
+    if (need & XPB_BURST_NEED_DYNAMICS) {
+        XPB_BURST_VIEW(threshold, n * w, w);
+        XPB_BURST_VIEW(threshold_limit, n * w, w);
+        XPB_BURST_VIEW(leak, n * w, w);
+        XPB_BURST_VIEW(excitability, n * w, w);
+        XPB_BURST_VIEW(refractory, n * w, w);
+        XPB_BURST_VIEW(fire_limit, n * w, w);
+        XPB_BURST_VIEW(snooze, n * w, w);
+        XPB_BURST_VIEW(v, n * w, w);
+        XPB_BURST_VIEW(countdown, n * w, w);
+        XPB_BURST_VIEW(count, n * w, w);
+    }
+    if (need & XPB_BURST_NEED_COMPACT)
+        XPB_BURST_VIEW(scratch, XPB_BURST_SCRATCH_BYTES(n), 4);
+#undef XPB_BURST_VIEW
+    d->n = (uint32_t)a->n;
+    d->stim = a->stim;
+    d->stim_floor = a->stim_floor;
+    d->scale = a->scale;
+    return XPB_OK;
+}
+
+/* ---- the ops' enqueue functions (one per file; no checks, no activation: the callers do both) */
+
+/* propagate of burst (bdev ? *bdev : 0) + boff: reads counters[b], adds into input. */
+xpb_status xpb_burst_propagate_enqueue(const xpb_cuda_ctx *ctx, const xpb_burst_dev *d, const uint32_t *bdev,
+                                       uint32_t boff, xpb_error *err);
+/* dynamics of that burst: the neuron update; writes fired_flag, zeroes input. */
+xpb_status xpb_burst_dynamics_enqueue(const xpb_cuda_ctx *ctx, const xpb_burst_dev *d, const uint32_t *bdev,
+                                      uint32_t boff, xpb_error *err);
+/* compact of that burst: fired, degree_scan and counters[b + 1] from fired_flag (2 launches; 3
+ * above 8M neurons). */
+xpb_status xpb_burst_compact_enqueue(const xpb_cuda_ctx *ctx, const xpb_burst_dev *d, const uint32_t *bdev,
+                                     uint32_t boff, xpb_error *err);
+
+/* ---- device helpers -------------------------------------------------------------------------- */
+
+__device__ __forceinline__ uint32_t xpb_burst_index(const uint32_t *bdev, uint32_t boff)
+{
+    return (bdev ? *bdev : 0u) + boff;
+}
+
+/* pcg_hash (burst.h), uint32 arithmetic mod 2^32. */
+__device__ __forceinline__ uint32_t xpb_burst_pcg_hash(uint32_t x)
+{
+    const uint32_t state = x * 747796405u + 2891336453u;
+    const uint32_t word = ((state >> ((state >> 28) + 4u)) ^ state) * 277803737u;
+    return (word >> 22) ^ word;
+}
+
+__device__ __forceinline__ uint32_t xpb_burst_stimulus_draw(uint32_t i, uint32_t b)
+{
+    return xpb_burst_pcg_hash(i * 3266489917u + b * 668265263u + 374761393u);
+}
+
+__device__ __forceinline__ uint32_t xpb_burst_excitability_draw(uint32_t i, uint32_t b)
+{
+    return xpb_burst_pcg_hash(i * 2654435761u + b * 1597334677u);
+}
+
+/* Inclusive prefix sum over the warp (every lane calls it). */
+__device__ __forceinline__ unsigned long long xpb_burst_warp_scan(unsigned long long v)
+{
+    const int lane = threadIdx.x & 31;
+#pragma unroll
+    for (int o = 1; o < 32; o <<= 1) {
+        const unsigned long long t = __shfl_up_sync(XPB_FULL_MASK, v, o);
+        if (lane >= o)
+            v += t;
+    }
+    return v;
+}
+
+/* Exclusive prefix sum over the block (blockDim.x a multiple of 32; every thread calls it);
+ * *total gets the block's sum. red: 32 words of __shared__ scratch, reusable after the call. */
+__device__ __forceinline__ unsigned long long xpb_burst_block_scan(unsigned long long v, unsigned long long *red,
+                                                                    unsigned long long *total)
+{
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, nwarps = blockDim.x >> 5;
+    const unsigned long long incl = xpb_burst_warp_scan(v);
+    __syncthreads(); /* the previous call's readers are done with red */
+    if (lane == 31)
+        red[warp] = incl;
+    __syncthreads();
+    if (warp == 0) {
+        const unsigned long long t = xpb_burst_warp_scan(lane < nwarps ? red[lane] : 0ull);
+        red[lane] = t;
+    }
+    __syncthreads();
+    *total = red[nwarps - 1];
+    return (warp > 0 ? red[warp - 1] : 0ull) + incl - v;
+}
+
+#endif
