@@ -1,5 +1,6 @@
-"""Stateful workloads (anneal; docs/results-schema.md, "run"): energy against iteration with every
-backend on one plot, and where one run's time goes, per op, as stacked bars per backend."""
+"""Stateful workloads (anneal, burst; docs/results-schema.md, "run"): energy against iteration with
+every backend on one plot, the spikes of each burst, and where one run's time goes, per op, as
+stacked bars per backend."""
 
 from collections import defaultdict
 
@@ -43,13 +44,53 @@ def _references(cs):
                    if c.outcome.reference_energy is not None})
 
 
+def spikes(canvas, cases, many_hosts):
+    """Per burst case id: the fired count of every burst, one line per device and variant (they
+    coincide when the run is bit-exact, which validation checks), with a table of time per burst
+    (median, p05, p95), events per burst, events/s and the fired fraction."""
+    figs = []
+    for cid, cs in _stateful(cases).items():
+        cs = [c for c in _ordered(cs, many_hosts) if c.outcome.burst is not None]
+        if not cs:
+            continue
+        drawn = [c for c in cs if c.status in ("ok", "failed-validation") and c.outcome.burst.fired]
+        us = lambda c, k: fmt_num(c.outcome.burst.per_burst[k] * 1e6, 4) if c.outcome.burst.per_burst[k] else "-"
+        rows = [[series_label(c, many_hosts), status_cell(c), us(c, "median"), us(c, "p05"), us(c, "p95"),
+                 fmt_num(c.outcome.burst.events_per_burst, 4), fmt_num(c.outcome.burst.events_per_s, 3),
+                 fmt_num(c.outcome.burst.fired_fraction * 100 if c.outcome.burst.fired_fraction is not None else None, 3)]
+                for c in cs]
+        headers = ["device, variant", "status", "us/burst", "p05", "p95", "events/burst", "events/s", "fired %"]
+        title = f"{cid}: neurons fired per burst"
+        note = _not_shown(cs, drawn, "no trajectory")
+        if not drawn:
+            figs.append(Figure(title, None, None, headers, rows, note or "no trajectory"))
+            continue
+        fig, ax = new_figure()
+        for k, c in enumerate(drawn):
+            pts = [(i, f) for i, f in enumerate(c.outcome.burst.fired) if f is not None]
+            failed = c.status != "ok"
+            marker, width, size = LINE_STYLES[k % len(LINE_STYLES)]
+            ax.plot(*zip(*pts), marker=marker if len(pts) <= 60 else None, linewidth=width, markersize=size,
+                    linestyle="--" if failed else "-", alpha=0.85,
+                    label=series_label(c, many_hosts) + (" (failed validation)" if failed else ""))
+        ax.set_xlabel("burst")
+        ax.set_ylabel("neurons fired")
+        ax.set_title(title, fontsize="medium")
+        ax.legend(fontsize="small")
+        png, svg = canvas.save(fig, f"spikes_{cid}")
+        figs.append(Figure(title, png, svg, headers, rows, note))
+    return figs
+
+
 def energy(canvas, cases, many_hosts):
     """Per stateful case id: the trajectory's energy against iteration, one line per device and
     variant (a run that failed validation dashed), the reference's final energy marked; log y
     when the energies span more than a decade."""
     figs = []
     for cid, cs in _stateful(cases).items():
-        cs = _ordered(cs, many_hosts)
+        cs = [c for c in _ordered(cs, many_hosts) if c.outcome.burst is None]  # burst runs: spikes()
+        if not cs:
+            continue
         drawn = [c for c in cs if c.status in ("ok", "failed-validation") and
                  any(e is not None for e in c.outcome.energies)]
         rows = [[series_label(c, many_hosts), status_cell(c), fmt_num(c.outcome.iterations, 4),

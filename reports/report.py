@@ -68,22 +68,28 @@ def current_view(runs):
 
 
 def stateful_sections(canvas, cases, many):
-    """The stateful workloads' sections (anneal), when some case has a run object."""
+    """The stateful workloads' sections (anneal, burst), when some case has a run object."""
     import plots_run
 
     if not any(c.outcome is not None for c in cases):
         return []
-    return [
+    sections = [
         ("Stateful runs: energy against iteration", "Per stateful case: the energy after each iteration "
          "(run.trajectory.energy), one line per device and variant on one plot (a run that failed validation "
          "dashed); the dotted line and the star are the fp64 reference run's final energy and last iteration "
          "(run.check). The y axis is logarithmic when the energies span more than a decade.",
          plots_run.energy(canvas, cases, many)),
+        ("Burst runs: spikes and time per burst", "Per burst case: the neurons fired in each burst "
+         "(run.burst.trajectory.fired), one line per device and variant (they coincide: validation checks every "
+         "fired set bit for bit), and a table of the time per burst (the whole run's median, p05 and p95 over "
+         "the timed runs, divided by the bursts), events per burst, events/s and the fired fraction.",
+         plots_run.spikes(canvas, cases, many)),
         ("Stateful runs: time per op", "Per stateful case and device: each op's device time in one run "
          "(run.ops[].seconds, the median over the breakdown runs) stacked, with the whole run's timed median "
          "(the bar marks it); the ops' shares; and, apart, the transfers (the initial upload, and the host-device "
          "copies during the run).", plots_run.op_time(canvas, cases, many)),
     ]
+    return [sec for sec in sections if sec[2]]  # a section without figures (no anneal case) is left out
 
 
 def build_sections(canvas, runs):

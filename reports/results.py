@@ -97,6 +97,25 @@ class RunOutcome:
         self.energy_rel_err = _num(check.get("energy_rel_err"))
         self.parted_at = _num(check.get("parted_at"))
         self.summary = _str(check, "summary", where + "check.", path)
+        b = d.get("burst")  # burst propagation (docs/results-schema.md, run.burst)
+        self.burst = BurstRun(b, where + "burst.", path) if isinstance(b, dict) else None
+
+
+class BurstRun:
+    """run.burst of a burst case: the spikes per burst and the per-burst timing."""
+
+    def __init__(self, d, where, path):
+        self.neurons = _num(d.get("neurons"))
+        self.bursts = _num(d.get("bursts"))
+        self.batched = bool(d.get("batched", False))
+        self.events_per_burst = _num(d.get("events_per_burst"))
+        self.fired_fraction = _num(d.get("fired_fraction"))
+        self.events_per_s = _num(d.get("events_per_s"))
+        t = _obj(d, "per_burst_s", where, path)
+        self.per_burst = {k: _num(t.get(k)) for k in ("median", "p05", "p95")}
+        traj = _obj(d, "trajectory", where, path)
+        self.fired = _num_list(traj, "fired", where + "trajectory.", path)
+        self.events = _num_list(traj, "events", where + "trajectory.", path)
 
 
 class Case:
