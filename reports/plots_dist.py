@@ -5,6 +5,7 @@ import math
 from collections import defaultdict
 from datetime import datetime
 
+import changepoints
 from figures import Figure, fmt_num, fmt_time, new_figure, not_drawn_note, plt, status_cell
 
 EXACT_FLOOR = 1e-6  # where an error of exactly 0 is drawn on the log axis (marked "exact")
@@ -162,9 +163,13 @@ def _history_figure(canvas, host, op, items, xs, rs, part, same=0):
     for ax, (cid, series) in zip(axes.flat, items):
         for (device, variant), cs in sorted(series.items()):
             pts = [(x, c.median_s) for x, c in zip(xs, cs) if c and c.timed_ok]
+            cps = changepoints.detect([y for _, y in pts]) if changepoints.available() else []
             pts = [(x, y / pts[0][1]) for x, y in pts]
             if pts:
-                ax.plot(*zip(*pts), marker="o", markersize=3, label=f"{device} {variant}")
+                line, = ax.plot(*zip(*pts), marker="o", markersize=3, label=f"{device} {variant}")
+                for k, (index, _, change) in enumerate(cps):  # where a step change began (changepoints.py)
+                    ax.axvline(pts[index][0], color=line.get_color(), linestyle="--", linewidth=1,
+                               label=f"{device} {variant}: change point ({change * 100:+.1f}%)" if k == 0 else None)
             bad = [x for x, c in zip(xs, cs) if c and not c.timed_ok]
             if bad:
                 ax.plot(bad, [0.04] * len(bad), "x", color="tab:red", transform=ax.get_xaxis_transform(),

@@ -115,7 +115,9 @@ def build_sections(canvas, runs):
         ("Timing distributions", "Every measured launch (timing.kernel.samples_s) relative to its case's median: "
          "boxes are the quartiles, whiskers p1 and p99, x the slowest launch.", plots_dist.boxes(canvas, cases, many)),
         ("History", "Median kernel time of each case, device and variant that two or more files of one host "
-         "hold with different results, over those files.",
+         "hold with different results, over those files. A dashed vertical line marks where a step change "
+         "began (change-point detection, E-Divisive with a t-test by Apache Otava, p <= 0.001, steps of 3% or "
+         "more, series of 6 runs or more; reports/changepoints.py), when Otava is installed.",
          plots_dist.history(canvas, unique_runs(runs))),
     ] + stateful_sections(canvas, cases, many)
 

@@ -6,7 +6,9 @@
 #   3. compares them with results/baseline/<host>.json, which the first run creates, writing
 #      <timestamp>.compare.{md,json,xml} beside them (Markdown for a CI summary, JUnit XML);
 #   4. writes the HTML report of the last 30 runs to results/reports/<host>/ (needs the Python
-#      environment of scripts/report-env.sh; without it, a gnuplot chart and a warning).
+#      environment of scripts/report-env.sh; without it, a gnuplot chart and a warning);
+#   5. runs change-point detection over those runs (reports/changepoints.py): for each case, the
+#      run where a step change began, into <timestamp>.changepoints.{md,json} (informational).
 # Exit code: 1 when a case failed validation, 4 when compare found a regression or a new
 # validation failure, 2/3 when xpubench could not run; 0 otherwise.
 # Environment: XPB_BIN (default build/xpubench), XPB_RESULTS_DIR (default results),
@@ -57,6 +59,14 @@ else
   mkdir -p "$report"
   "$bin" plot "$out" --term svg -o "$report/latest.svg" || true
 fi
+
+# Where a step change began over the history (not day-to-day flapping against one baseline):
+# change-point detection over each case's series (reports/changepoints.py, Apache Otava).
+py=.venv/bin/python
+[ -x "$py" ] || py=python3
+"$py" reports/changepoints.py "${runs[@]}" --json "$hist_dir/$stamp.changepoints.json" \
+  --markdown "$hist_dir/$stamp.changepoints.md" \
+  || echo "nightly: warning: no change-point detection (scripts/report-env.sh installs Apache Otava)" >&2
 
 if [ "$run_rc" -eq 0 ] && [ "$cmp_rc" -eq 0 ] && [ "${XPB_UPDATE_BASELINE:-0}" = 1 ]; then
   cp "$out" "$base"

@@ -19,7 +19,8 @@ if [ ! -x .venv/bin/python ]; then
   }
 fi
 # Every pinned requirement already satisfied? Then there is nothing to do.
-if .venv/bin/python - "$req" <<'PY' 2>/dev/null; then
+hist=reports/requirements-history.txt
+if .venv/bin/python - "$req" "$hist" <<'PY' 2>/dev/null; then
 import sys
 from importlib.metadata import version
 for line in open(sys.argv[1]):
@@ -28,10 +29,25 @@ for line in open(sys.argv[1]):
         name, want = line.split("==")
         if version(name) != want:
             sys.exit(1)
+if sys.version_info >= (3, 11):  # the history extras (requirements-history.txt)
+    for line in open(sys.argv[2]):
+        line = line.split("#")[0].strip()
+        if line and version(line.split("==")[0]) != line.split("==")[1]:
+            sys.exit(1)
+    if version("apache-otava") != "0.8.0":
+        sys.exit(1)
 PY
   echo "report-env: .venv is up to date ($req)"
   exit 0
 fi
 echo "report-env: installing $req into .venv"
 .venv/bin/python -m pip install --quiet --disable-pip-version-check -r "$req"
+# Change-point detection (reports/changepoints.py): scipy, and Apache Otava without the
+# dependencies of its command-line tool (its analysis module needs only numpy and scipy).
+if .venv/bin/python -c 'import sys; sys.exit(sys.version_info < (3, 11))'; then
+  .venv/bin/python -m pip install --quiet --disable-pip-version-check -r "$hist"
+  .venv/bin/python -m pip install --quiet --disable-pip-version-check --no-deps apache-otava==0.8.0
+else
+  echo "report-env: Python < 3.11: no change-point detection in the nightly history (Otava needs scipy 1.16)" >&2
+fi
 .venv/bin/python -c "import matplotlib, numpy; print('report-env: matplotlib', matplotlib.__version__, 'numpy', numpy.__version__)"
