@@ -2,6 +2,7 @@
 the runs' fingerprints, the cases that did not pass, and each plot beside its table."""
 
 from html import escape
+from figures import fmt_time
 
 CSS = """
 body { font-family: system-ui, sans-serif; margin: 1.5em; color: #222; }
@@ -88,13 +89,69 @@ def runs_table(runs, current_cases=()):
 
 
 def problems_table(cases):
+    """Failed and errored cases in full; unsupported and skipped ones (many on a software device,
+    each with its reason) folded under a summary line, so that they do not push the plots down."""
     bad = [c for c in cases if c.status != "ok"]
     if not bad:
         return "<p>Every case validated.</p>"
     cls = {"failed-validation": "bad", "error": "bad"}
-    rows = [[c.run.hostname, c.run.name, c.id, c.device, c.variant, (c.status, cls.get(c.status, "na")), c.message]
-            for c in sorted(bad, key=lambda c: (c.status, c.id))]
-    return table(["host", "file", "case", "device", "variant", "status", "reason"], rows)
+    headers = ["host", "file", "case", "device", "variant", "status", "reason"]
+    rows = lambda cs: [[c.run.hostname, c.run.name, c.id, c.device, c.variant, (c.status, cls.get(c.status, "na")),
+                        c.message] for c in sorted(cs, key=lambda c: (c.status, c.id))]
+    failed = [c for c in bad if c.status in cls]
+    other = [c for c in bad if c.status not in cls]
+    out = [table(headers, rows(failed)) if failed else "<p>No case failed or errored.</p>"]
+    if other:
+        out.append(f"<details><summary>{len(other)} unsupported or skipped case(s), with the reason for each"
+                   f"</summary>{table(headers, rows(other))}</details>")
+    return "\n".join(out)
+
+
+def _headline(c):
+    """The figure a case is judged by: GFLOP/s for GEMM, else GB/s, with its % of the roof."""
+    if c.op in ("gemm", "gemv") and c.gflops:
+        pct = c.pct_of_library if c.pct_of_library else None
+        return f"{c.gflops / 1e3:.3g} TFLOP/s", f"{pct:.0f}% of {c.library_variant}" if pct else "-"
+    if c.gbps:
+        return f"{c.gbps:.4g} GB/s", f"{c.pct_of_roof:.0f}%" if c.pct_of_roof else "-"
+    if c.outcome is not None and c.outcome.burst is not None and c.outcome.burst.per_burst["median"]:
+        return f"{c.outcome.burst.per_burst['median'] * 1e6:.3g} us/burst", "-"
+    return fmt_time(c.median_s), "-"
+
+
+def summary(cases):
+    """Per device: the counts of ok, failed, unsupported, ... cases, and per op the headline figure
+    of its largest case that passed (the one that measures the memory or the math units), in fp32
+    where the op has an fp32 result."""
+    by_dev = {}  # the device's name too: two machines may share a host name and a label ("vulkan:0")
+    for c in cases:
+        by_dev.setdefault((c.run.hostname, c.device, c.device_name), []).append(c)
+    out = []
+    for (host, dev, _), cs in sorted(by_dev.items()):
+        counts = {}
+        for c in cs:
+            counts[c.status] = counts.get(c.status, 0) + 1
+        name = cs[0].run.device_label(dev)
+        out.append(f"<h3>{escape(host)}: {escape(name)}</h3><p>"
+                   + escape(", ".join(f"{n} {s}" for s, n in sorted(counts.items()))) + "</p>")
+        best = {}
+        strict = {(c.workload, c.op) for c in cs if c.timed_ok and c.precision in ("fp32", "exact")}
+        for c in cs:  # a lower precision (tf32, fp16 inputs) never stands for an op that has an fp32 figure
+            if not c.timed_ok or ((c.workload, c.op) in strict and c.precision not in ("fp32", "exact")):
+                continue
+            size = c.elements or 0
+            k = (c.workload, c.op)
+            if k not in best or size > (best[k].elements or 0) or (
+                    size == (best[k].elements or 0) and (c.gflops or c.gbps or 0) > (best[k].gflops or best[k].gbps or 0)):
+                best[k] = c
+        rows = []
+        for (wl, op), c in sorted(best.items()):
+            figure_, roof = _headline(c)
+            rows.append([wl, op, c.id.split("/", 2)[-1], c.variant, fmt_time(c.median_s), figure_, roof])
+        if rows:
+            out.append(table(["workload", "op", "largest case", "variant", "median", "headline", "% of roof / library"],
+                             rows))
+    return "\n".join(out)
 
 
 def render(title, runs, current_cases, sections):
@@ -105,7 +162,11 @@ def render(title, runs, current_cases, sections):
            f'<p class="meta">{len(runs)} results file(s). Plots and tables show the current results of each host: '
            f'for every case, device and variant, the result from the newest file that has it (files that '
            f'cover different workloads combine; "in the plots" below counts what each file contributes). '
-           f'<span id="imgcheck"></span></p>', "<h2>Runs</h2>", runs_table(runs, current_cases),
+           f'<span id="imgcheck"></span></p>', "<h2>Summary</h2>",
+           "<p>Per device: how many cases passed, and per op the headline figure of its largest case that "
+           "passed (the fastest fp32 variant there, when the op has one; GEMM against the library call of its "
+           "precision).</p>",
+           summary(current_cases), "<h2>Runs</h2>", runs_table(runs, current_cases),
            "<h2>Cases that did not pass</h2>",
            "<p>Failed, unsupported, errored and skipped cases have no speed: they are listed here and in "
            "the tables, never drawn as zero.</p>", problems_table(current_cases)]
