@@ -49,7 +49,7 @@ static xpb_status setup(xpb_session *s, const burst_network *net, int64_t bursts
     struct {
         xpb_view *v;
         size_t bytes;
-        const void *src; /* NULL: zeros */
+        const void *src; /* NULL: zeros (zbytes of them, enough for every such upload) */
         size_t src_bytes;
     } b[] = {
         {&a->offsets, (n + 1) * 4, net->offsets32, (n + 1) * 4},
@@ -74,7 +74,7 @@ static xpb_status setup(xpb_session *s, const burst_network *net, int64_t bursts
         {&a->counters, ((size_t)bursts + 1) * sizeof(xpb_burst_counters), NULL, sizeof(xpb_burst_counters)},
         {&a->scratch, XPB_BURST_SCRATCH_BYTES(n), NULL, 0},
     };
-    size_t zbytes = (n + 1) * 4;
+    size_t zbytes = (n + 1) * 4 > sizeof(xpb_burst_counters) ? (n + 1) * 4 : sizeof(xpb_burst_counters);
     void *zeros = NULL;
     xpb_status st = XPB_OK;
     for (size_t i = 0; i < sizeof b / sizeof b[0] && !st; i++) {
