@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "burst_case.h"
+#include "xpb_sysinfo.h"
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 #define BURSTS_DEFAULT 100
@@ -145,6 +146,18 @@ static xpb_status make_data(const xpb_case *c, uint64_t seed, xpb_case_data *d, 
         return xpb_fail(err, XPB_ERR_OUT_OF_MEMORY, "burst: out of host memory");
     burst_params p = burst_case_params(c);
     int64_t bursts = xpb_case_param(c, "bursts", BURSTS_DEFAULT);
+    /* The network (6 bytes a synapse, about 40 a neuron), the reference's state and scratch, and
+     * v after every burst when traced: checked first, so that an oversized case is an error
+     * instead of a visit from the OOM killer. */
+    double synapses = (double)p.n * (double)p.fanout + (double)p.hubs * (BURST_HUB_FACTOR - 1) * (double)p.fanout;
+    double need = synapses * 6.0 + (double)p.n * 64.0 +
+                  ((double)bursts * (double)p.n <= BURST_TRACE_MAX ? (double)bursts * (double)p.n * 4.0 : 0.0);
+    uint64_t avail = xpb_sysinfo_mem_available();
+    if (avail && need > (double)avail * 0.9) {
+        free(h);
+        return xpb_fail(err, XPB_ERR_OUT_OF_MEMORY, "burst: the network and its reference need %.2f GiB of host "
+                        "memory; %.2f GiB available", need / 1073741824.0, (double)avail / 1073741824.0);
+    }
     xpb_status st = burst_network_build(&p, &h->net, err);
     if (!st)
         st = burst_reference_run(&h->net, bursts, (double)bursts * (double)p.n <= BURST_TRACE_MAX, &h->ref, err);
