@@ -233,12 +233,6 @@ static xpb_status make_data(const xpb_case *c, uint64_t seed, xpb_case_data *d, 
     return XPB_OK;
 }
 
-static size_t unit_elements(const xpb_case *c)
-{
-    (void)c;
-    return 1;
-}
-
 static const char *tolerance_text(const xpb_case *c, const char *precision)
 {
     (void)c, (void)precision;
@@ -253,7 +247,6 @@ const xpb_workload_i xpb_workload_anneal = {
     .add_cases = add_cases,
     .knows_size_key = knows_size_key,
     .make_data = make_data,
-    .unit_elements = unit_elements,
     .tolerance_text = tolerance_text,
     .run = anneal_run,
     .variant_op = XPB_OP_ANNEAL_ASSIGN,
