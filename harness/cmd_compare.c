@@ -16,7 +16,8 @@ static void usage(FILE *f)
 {
     fprintf(f,
             "usage: xpubench compare BASE.json NEW.json [options]\n"
-            "       xpubench compare --machines A.json B.json ... [--price NAME=USD]... [--markdown F] [--json F]\n\n"
+            "       xpubench compare --machines A.json B.json ... [--label NAME]... [--price NAME=USD]...\n"
+            "                                    [--markdown F] [--json F]\n\n"
             "Per case (id, device, variant): ratio of median kernel times new/base with a 95%% confidence\n"
             "interval, a Mann-Whitney U test on the raw samples, and a verdict: slower or faster needs\n"
             "p < alpha and a shift of at least the threshold; noisy when the samples cannot tell.\n"
@@ -32,9 +33,11 @@ static void usage(FILE *f)
             "  --json F        write every row as JSON\n"
             "  --junit F       write JUnit XML: one test per case; a regression or a validation\n"
             "                  failure is a failed test\n"
-            "  --machines      compare machines instead: the best validated variant of each case per\n"
-            "                  file, relative to the first file, with geometric means\n"
-            "  --price N=USD   with --machines: the price of machine N (its hostname or file name)\n\n"
+            "  --machines      compare machines instead: the best validated variant of each case and\n"
+            "                  precision (fp32, tf32, fp16 inputs: separate rows) per file, relative to\n"
+            "                  the first file, with geometric means; machines named by their GPUs or CPU\n"
+            "  --label NAME    with --machines: the name of the next file's machine (in file order)\n"
+            "  --price N=USD   with --machines: the price of machine N (its name, hostname or file name)\n\n"
             "exit codes: 0 no regression, 2 usage error or unreadable/corrupt results file,\n"
             "4 a case (or an op of a stateful case) got slower or newly failed validation (or errored)\n");
 }
@@ -45,6 +48,8 @@ typedef struct compare_opts {
     const char *markdown, *json, *junit;
     xpb_price prices[MAX_PRICES];
     int n_prices;
+    const char *labels[MAX_PRICES];
+    int n_labels;
 } compare_opts;
 
 /* A positive number, optionally with a trailing '%' (then divided by 100). */
@@ -80,13 +85,14 @@ static int parse_price(compare_opts *o, char *arg)
 
 static int parse_args(int argc, char **argv, compare_opts *o)
 {
-    enum { O_THR = 256, O_ALPHA, O_MAXCV, O_ALL, O_MD, O_JSON, O_JUNIT, O_MACHINES, O_PRICE, O_HELP };
+    enum { O_THR = 256, O_ALPHA, O_MAXCV, O_ALL, O_MD, O_JSON, O_JUNIT, O_MACHINES, O_PRICE, O_LABEL, O_HELP };
     static const struct option opts[] = {
         {"threshold", required_argument, 0, O_THR}, {"alpha", required_argument, 0, O_ALPHA},
         {"max-cv", required_argument, 0, O_MAXCV},  {"all", no_argument, 0, O_ALL},
         {"markdown", required_argument, 0, O_MD},   {"json", required_argument, 0, O_JSON},
         {"junit", required_argument, 0, O_JUNIT},   {"machines", no_argument, 0, O_MACHINES},
-        {"price", required_argument, 0, O_PRICE},   {"help", no_argument, 0, O_HELP},
+        {"price", required_argument, 0, O_PRICE},   {"label", required_argument, 0, O_LABEL},
+        {"help", no_argument, 0, O_HELP},
         {0, 0, 0, 0}};
     int c;
     optind = 1;
@@ -113,6 +119,11 @@ static int parse_args(int argc, char **argv, compare_opts *o)
         case O_PRICE:
             if (parse_price(o, optarg))
                 return xpb_cli_error(XPB_EXIT_USAGE, "compare: bad --price '%s' (NAME=USD, e.g. h100=30000)", optarg);
+            break;
+        case O_LABEL:
+            if (!optarg[0] || o->n_labels == MAX_PRICES)
+                return xpb_cli_error(XPB_EXIT_USAGE, "compare: bad --label '%s' (a name, at most %d)", optarg, MAX_PRICES);
+            o->labels[o->n_labels++] = optarg;
             break;
         case 'h':
         case O_HELP: usage(stdout); return -1;
@@ -181,10 +192,10 @@ int xpb_cmd_compare(int argc, char **argv)
             return xpb_cli_error(XPB_EXIT_USAGE, "compare --machines: give at least two results files");
         if (o.junit)
             return xpb_cli_error(XPB_EXIT_USAGE, "compare --machines: --junit is for BASE NEW comparisons");
-        return xpb_compare_machines(argv + optind, n, o.prices, o.n_prices, o.markdown, o.json);
+        return xpb_compare_machines(argv + optind, n, o.prices, o.n_prices, o.labels, o.n_labels, o.markdown, o.json);
     }
-    if (o.n_prices)
-        return xpb_cli_error(XPB_EXIT_USAGE, "compare: --price needs --machines");
+    if (o.n_prices || o.n_labels)
+        return xpb_cli_error(XPB_EXIT_USAGE, "compare: --%s needs --machines", o.n_prices ? "price" : "label");
     if (n != 2)
         return xpb_cli_error(XPB_EXIT_USAGE, "compare: give exactly two results files, BASE.json NEW.json "
                                              "(got %d; xpubench compare --help)", n);

@@ -1,6 +1,9 @@
-/* cmd_compare_machines.c - `xpubench compare --machines A.json B.json ...`: for every case, the
- * fastest validated variant on each machine (software devices left out), relative to the first
- * machine; geometric means per workload/op and overall; per dollar and per watt when known. */
+/* cmd_compare_machines.c - `xpubench compare --machines A.json B.json ...`: for every case and
+ * precision class, the fastest validated variant on each machine (software devices left out),
+ * relative to the first machine; geometric means per workload/op and overall; per dollar and per
+ * watt when known. Like with like: a case's fp32 row holds fp32 (or exact) variants only, and
+ * tf32 or fp16-input variants get rows of their own, so a lower precision never stands for a
+ * case's fp32 figure. A machine is named by what it is (its GPUs, else its CPU), or --label. */
 #include <cjson/cJSON.h>
 #include <math.h>
 #include <stdio.h>
@@ -17,10 +20,12 @@ typedef struct machine {
     double price; /* NaN when not given */
 } machine;
 
+#define ROW_ID_LEN (XPB_RID + 16)
+
 typedef struct table {
     machine *m;
     int nm;
-    const char **ids; /* every case id, first-seen order */
+    char (*ids)[ROW_ID_LEN]; /* every case id and precision class ("<id> [tf32]"), first-seen order */
     char (*op)[XPB_RID]; /* workload/op of each id */
     size_t n_ids;
     const xpb_rcase **best; /* [id * nm + machine], NULL when none */
@@ -50,7 +55,37 @@ static bool usable(const xpb_rcase *c)
     return xpb_rcase_is_timed_ok(c) && !c->software_device && (!c->has_validation || c->passed);
 }
 
-static void label_machine(machine *m, int i, const machine *all)
+/* The devices of a machine that are not the CPU nor software: "2x NVIDIA H100 80GB HBM3". */
+static void gpu_names(const xpb_results_file *f, char *out, size_t n)
+{
+    size_t used = 0;
+    out[0] = '\0';
+    for (size_t d = 0; d < f->n_devices && used < n; d++) {
+        const xpb_rdevice *v = &f->devices[d];
+        if (!strcmp(v->backend, "cpu") || v->software_device)
+            continue;
+        bool seen = false; /* one entry per GPU model and count; the same GPU through CUDA and Vulkan is one */
+        int count = 0;
+        for (size_t e = 0; e < f->n_devices; e++) {
+            const xpb_rdevice *w = &f->devices[e];
+            if (!strcmp(w->backend, v->backend) && !strcmp(w->name, v->name))
+                count += 1, seen = seen || e < d;
+            if (e < d && strcmp(w->backend, "cpu") && !w->software_device && !strcmp(w->name, v->name) &&
+                strcmp(w->backend, v->backend))
+                seen = true;
+        }
+        if (seen)
+            continue;
+        if (count > 1)
+            used += (size_t)snprintf(out + used, n - used, "%s%dx %s", used ? ", " : "", count, v->name);
+        else
+            used += (size_t)snprintf(out + used, n - used, "%s%s", used ? ", " : "", v->name);
+    }
+}
+
+/* The machine's name: --label when given, else what it is (its GPUs, else its CPU model, else
+ * its host name), with the file's name added when an earlier machine has the same one. */
+static void label_machine(machine *m, int i, const machine *all, const char *label)
 {
     const char *base = strrchr(m->f.path, '/');
     if (snprintf(m->stem, sizeof m->stem, "%s", base ? base + 1 : m->f.path) >= (int)sizeof m->stem)
@@ -58,18 +93,40 @@ static void label_machine(machine *m, int i, const machine *all)
     size_t len = strlen(m->stem);
     if (len > 5 && strcmp(m->stem + len - 5, ".json") == 0)
         m->stem[len - 5] = '\0';
-    snprintf(m->label, sizeof m->label, "%s", m->f.hostname[0] ? m->f.hostname : m->stem);
-    for (int j = 0; j < i; j++)
-        if (strcmp(all[j].label, m->label) == 0) /* two runs of one host: name them by file */
-            snprintf(m->label, sizeof m->label, "%s", m->stem);
-    size_t used = 0;
-    m->gpus[0] = '\0';
-    for (size_t d = 0; d < m->f.n_devices && used < sizeof m->gpus; d++)
-        if (strcmp(m->f.devices[d].backend, "cpu") && !m->f.devices[d].software_device)
-            used += (size_t)snprintf(m->gpus + used, sizeof m->gpus - used, "%s%s", used ? ", " : "",
-                                     m->f.devices[d].name);
-    if (!m->gpus[0])
+    gpu_names(&m->f, m->gpus, sizeof m->gpus);
+    bool has_gpu = m->gpus[0] != '\0';
+    if (!has_gpu)
         snprintf(m->gpus, sizeof m->gpus, "%s", m->f.cpu_model[0] ? m->f.cpu_model : "no GPU");
+    if (label) {
+        snprintf(m->label, sizeof m->label, "%s", label);
+        return;
+    }
+    if (has_gpu && m->f.cpu_model[0]) /* its CPU rows are the CPU's: name both */
+        snprintf(m->label, sizeof m->label, "%.*s + %.*s", (int)sizeof m->label / 2 - 2, m->gpus,
+                 (int)sizeof m->label / 2 - 2, m->f.cpu_model);
+    else
+        snprintf(m->label, sizeof m->label, "%s", m->f.cpu_model[0] || has_gpu ? m->gpus
+                                                  : m->f.hostname[0] ? m->f.hostname : m->stem);
+    for (int j = 0; j < i; j++)
+        if (strcmp(all[j].label, m->label) == 0) { /* two runs of one kind of machine: add the file */
+            char tmp[2 * XPB_RTEXT + 4];
+            snprintf(tmp, sizeof tmp, "%s (%s)", m->label, m->stem);
+            snprintf(m->label, sizeof m->label, "%.*s", (int)sizeof m->label - 1, tmp);
+        }
+}
+
+/* The precision class a variant's figure belongs to: fp32 (exact counts as fp32), tf32, fp16, ... */
+static const char *precision_class(const char *precision)
+{
+    if (!precision[0] || !strcmp(precision, "fp32") || !strcmp(precision, "exact"))
+        return "fp32";
+    if (!strncmp(precision, "tf32", 4))
+        return "tf32";
+    if (!strncmp(precision, "fp16", 4))
+        return "fp16";
+    if (!strncmp(precision, "bf16", 4))
+        return "bf16";
+    return precision;
 }
 
 /* "workload/op" of a case; from its id's first two parts when the fields are absent. */
@@ -92,12 +149,22 @@ static long find_id(const table *t, const char *id)
     return -1;
 }
 
+/* The row of a case: its id, and its precision class when that is not fp32. */
+static void row_id(const xpb_rcase *c, char *dst, size_t n)
+{
+    const char *cls = precision_class(c->precision);
+    if (!strcmp(cls, "fp32"))
+        snprintf(dst, n, "%s", c->id);
+    else
+        snprintf(dst, n, "%s [%s]", c->id, cls);
+}
+
 static int build_table(table *t)
 {
     size_t cap = 0;
     for (int m = 0; m < t->nm; m++)
         cap += t->m[m].f.n_cases;
-    t->ids = calloc(cap + 1, sizeof *t->ids);
+    t->ids = calloc(cap + 1, sizeof *t->ids); /* the precision classes add rows: at most one per case */
     t->op = calloc(cap + 1, sizeof *t->op);
     t->best = t->nm > 0 ? calloc((cap + 1) * (size_t)t->nm, sizeof *t->best) : NULL;
     if (!t->ids || !t->op || !t->best)
@@ -105,11 +172,18 @@ static int build_table(table *t)
     for (int m = 0; m < t->nm; m++)
         for (size_t i = 0; i < t->m[m].f.n_cases; i++) {
             const xpb_rcase *c = &t->m[m].f.cases[i];
-            long k = find_id(t, c->id);
+            char id[ROW_ID_LEN];
+            row_id(c, id, sizeof id);
+            long k = find_id(t, id);
             if (k < 0) {
                 k = (long)t->n_ids++;
-                t->ids[k] = c->id;
+                snprintf(t->ids[k], sizeof t->ids[k], "%s", id);
                 op_of(c, t->op[k], sizeof t->op[k]);
+                const char *cls = precision_class(c->precision);
+                if (strcmp(cls, "fp32")) { /* geometric means per op and precision class */
+                    size_t len = strlen(t->op[k]);
+                    snprintf(t->op[k] + len, sizeof t->op[k] - len, " [%s]", cls);
+                }
             }
             const xpb_rcase **b = &t->best[(size_t)k * (size_t)t->nm + (size_t)m];
             if (usable(c) && (!*b || c->median_s < (*b)->median_s))
@@ -151,18 +225,43 @@ static bool op_seen_before(const table *t, size_t k)
     return false;
 }
 
+/* A speedup with enough digits: "2.00x", "0.048x", and below 0.01 "830x slower". */
+static void format_ratio(double s, char *buf, size_t n)
+{
+    if (!isfinite(s))
+        snprintf(buf, n, "-");
+    else if (s >= 0.1)
+        snprintf(buf, n, "%.2fx", s);
+    else if (s >= 0.01)
+        snprintf(buf, n, "%.3fx", s);
+    else
+        snprintf(buf, n, 1.0 / s >= 1000 ? "%.0fx slower" : "%.3gx slower", 1.0 / s);
+}
+
 static void print_cell(FILE *f, const table *t, size_t k, int m, bool md)
 {
     const xpb_rcase *b = t->best[k * (size_t)t->nm + (size_t)m];
     double s = speedup(t, k, m);
-    char buf[192];
+    char buf[192], ratio[32];
+    format_ratio(s, ratio, sizeof ratio);
     if (!b)
         snprintf(buf, sizeof buf, "-");
     else if (isfinite(s))
-        snprintf(buf, sizeof buf, "%.2fx %s/%s", s, b->device, b->variant);
+        snprintf(buf, sizeof buf, "%s %s/%s", ratio, b->device, b->variant);
     else
         snprintf(buf, sizeof buf, "%s %s/%s", xpb_format_seconds(b->median_s, (char[32]){0}, 32), b->device, b->variant);
     fprintf(f, md ? " %s |" : "  %-28s", buf);
+}
+
+/* One geometric-mean cell: "2.00x over 9 cases", "-" when no case is common. */
+static void print_geo(FILE *f, const geo *g, bool md)
+{
+    char ratio[32];
+    format_ratio(geo_mean(g), ratio, sizeof ratio);
+    if (g->n == 0)
+        fprintf(f, md ? " - |" : "  %-26s", "-");
+    else
+        fprintf(f, md ? " %s (%zu) |" : "  %8s over %-4zu cases  ", ratio, g->n);
 }
 
 static void print_summary(FILE *f, const table *t, bool md)
@@ -171,17 +270,22 @@ static void print_summary(FILE *f, const table *t, bool md)
     for (size_t k = 0; k < t->n_ids; k++) {
         if (op_seen_before(t, k))
             continue;
+        bool common = false; /* an op no other machine ran has no row */
+        for (int m = 1; m < t->nm; m++)
+            common = common || summary(t, t->op[k], m, 0).n > 0;
+        if (!common && t->nm > 1)
+            continue;
         fprintf(f, row, t->op[k]);
         for (int m = 0; m < t->nm; m++) {
             geo g = summary(t, t->op[k], m, 0);
-            fprintf(f, md ? " %.2fx (%zu) |" : "  %6.2fx over %-4zu cases    ", geo_mean(&g), g.n);
+            print_geo(f, &g, md);
         }
         fputc('\n', f);
     }
     fprintf(f, row, md ? "**all cases (geometric mean)**" : "all cases (geometric mean)");
     for (int m = 0; m < t->nm; m++) {
         geo g = summary(t, NULL, m, 0);
-        fprintf(f, md ? " %.2fx (%zu) |" : "  %6.2fx over %-4zu cases    ", geo_mean(&g), g.n);
+        print_geo(f, &g, md);
     }
     fputc('\n', f);
     if (!isnan(t->m[0].price)) {
@@ -200,7 +304,7 @@ static void print_summary(FILE *f, const table *t, bool md)
             if (g.n == 0) /* this machine's run sampled no power: no figure, never "nan" */
                 fprintf(f, md ? " - |" : "  %-26s", "-  (no --power data)");
             else
-                fprintf(f, md ? " %.2fx (%zu) |" : "  %6.2fx over %-4zu cases    ", geo_mean(&g), g.n);
+                print_geo(f, &g, md);
         }
         fputc('\n', f);
     }
@@ -233,7 +337,8 @@ static void print_tables(FILE *f, const table *t, bool md)
     fputs(md ? "\n" : "", f);
     print_summary(f, t, md);
     fputs("(cases with no validated, timed result on a machine show '-'; a machine without the first\n"
-          " machine's result shows its own time)\n", f);
+          " machine's result shows its own time; a case's tf32 or fp16-input variants have rows of their own,\n"
+          " marked [tf32] or [fp16], so each row compares one precision)\n", f);
 }
 
 static cJSON *json_report(const table *t)
@@ -326,8 +431,10 @@ static int apply_prices(machine *ms, int n, const xpb_price *prices, int n_price
 }
 
 int xpb_compare_machines(char **files, int n_files, const xpb_price *prices, int n_prices,
-                         const char *md, const char *json)
+                         const char *const *labels, int n_labels, const char *md, const char *json)
 {
+    if (n_labels > n_files)
+        return xpb_cli_error(XPB_EXIT_USAGE, "compare --machines: %d --label for %d results files", n_labels, n_files);
     if (n_files < 1)
         return xpb_cli_error(XPB_EXIT_USAGE, "compare --machines: no results files");
     table t = {.m = calloc((size_t)n_files, sizeof(machine)), .nm = 0};
@@ -339,7 +446,7 @@ int xpb_compare_machines(char **files, int n_files, const xpb_price *prices, int
         else {
             t.nm++;
             t.m[i].price = NAN;
-            label_machine(&t.m[i], i, t.m);
+            label_machine(&t.m[i], i, t.m, i < n_labels ? labels[i] : NULL);
         }
     }
     if (!rc)

@@ -19,10 +19,11 @@ typedef struct xpb_price {
     double usd;
 } xpb_price;
 
-/* `compare --machines`: the best validated variant of every case per machine, relative to the
- * first file, with geometric means; optional per-dollar and per-watt columns. Writes Markdown
- * and JSON too when md / json are not NULL. Returns an exit code (0, or 2 for a bad file). */
+/* `compare --machines`: the best validated variant of every case and precision class per
+ * machine, relative to the first file, with geometric means; optional per-dollar and per-watt
+ * columns. labels[i] (i < n_labels) names file i instead of its GPUs or CPU. Writes Markdown and
+ * JSON too when md / json are not NULL. Returns an exit code (0, or 2 for a bad file). */
 int xpb_compare_machines(char **files, int n_files, const xpb_price *prices, int n_prices,
-                         const char *md, const char *json);
+                         const char *const *labels, int n_labels, const char *md, const char *json);
 
 #endif

@@ -113,6 +113,22 @@ grep -q "per dollar" out.txt && ok || bad "per-dollar line"
 "$py" -c "import json; j=json.load(open('mach.json')); assert abs(j['machines'][1]['geomean_speedup']-2)<0.05" \
   && ok || bad "machines JSON"
 
+# machines like with like (issue 10): an fp16-input variant never stands for a case's fp32 figure
+# (its rows are apart, marked [fp16]); machines named by what they are; --label; small ratios
+# printed with their digits ("... slower"), never 0.00x; no "nan" anywhere
+synth gpu16.json --seed 11 --host vm --fp16-gemm --gpu "Big GPU" --cpu "Fast CPU"
+synth slowcpu.json --seed 12 --host vm --cpu-only 2000 --cpu "Small CPU"
+run_compare 0 "all cases \(geometric mean\)" --machines gpu16.json slowcpu.json --json mach2.json
+grep -qE "^gemm/gemm/m=[0-9]+,n=[0-9]+,k=[0-9]+/fp32 +1\.00x cuda:0/default" out.txt && ok || bad "fp32 row took a lower precision"
+grep -qE "^gemm/gemm/m=[0-9]+,n=[0-9]+,k=[0-9]+/fp32 \[fp16\] +1\.00x cuda:0/cublas-fp16" out.txt && ok || bad "no [fp16] row"
+grep -q "^machine Big GPU + Fast CPU: gpu16.json" out.txt && grep -q "^machine Small CPU: slowcpu.json" out.txt && ok ||
+  bad "machines not named by their GPU and CPU"
+grep -qE "x slower cpu:0/default" out.txt && ok || bad "a 2000x slower case not printed as 'x slower'"
+grep -qiE "nan|0\.00x" out.txt && bad "nan or 0.00x in the machines table" || ok
+grep -qE "^gemm/gemm \[fp16\]" out.txt && bad "an op with no common case has a row" || ok
+run_compare 0 "^machine fast box: gpu16.json" --machines gpu16.json slowcpu.json --label "fast box" --label small
+grep -q "^machine small: slowcpu.json" out.txt && ok || bad "--label"
+
 # bad input: exit 2 with one line on stderr, never a crash or a traceback
 expect_error() { # PATTERN ARGS...
   local pattern=$1; shift
