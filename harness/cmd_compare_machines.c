@@ -312,9 +312,17 @@ static void print_summary(FILE *f, const table *t, bool md)
 
 static void print_tables(FILE *f, const table *t, bool md)
 {
-    for (int m = 0; m < t->nm; m++)
+    for (int m = 0; m < t->nm; m++) {
         fprintf(f, md ? "- **%s**: `%s` (%s)%s\n" : "machine %s: %s (%s)%s\n", t->m[m].label, t->m[m].f.path,
                 t->m[m].gpus, m == 0 ? ", the reference" : "");
+        for (size_t d = 0; d < t->m[m].f.n_devices; d++) { /* the BLAS of the CPU rows, and any fallback */
+            const xpb_rdevice *v = &t->m[m].f.devices[d];
+            if (v->library[0])
+                fprintf(f, md ? "  - %s: %s\n" : "  %s: %s\n", v->id, v->library);
+            if (v->warning[0])
+                fprintf(f, md ? "  - **warning** %s: %s\n" : "  WARNING %s: %s\n", v->id, v->warning);
+        }
+    }
     fprintf(f, md ? "\n| case |" : "\n%-52s", "case (speedup of the fastest validated variant)");
     for (int m = 0; m < t->nm; m++)
         fprintf(f, md ? " %s |" : "  %-28s", t->m[m].label);

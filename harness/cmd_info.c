@@ -16,6 +16,8 @@ static cJSON *device_object(const char *backend, int index, const xpb_device_inf
     cJSON_AddStringToObject(o, "name", d->name);
     cJSON_AddStringToObject(o, "driver", d->driver);
     cJSON_AddStringToObject(o, "runtime", d->runtime);
+    cJSON_AddStringToObject(o, "library", d->library);
+    cJSON_AddStringToObject(o, "warning", d->warning);
     cJSON_AddNumberToObject(o, "memory_bytes", (double)d->memory_bytes);
     cJSON_AddNumberToObject(o, "cache_bytes", (double)d->cache_bytes);
     cJSON_AddNumberToObject(o, "compute_units", d->compute_units);
@@ -95,11 +97,18 @@ int xpb_cmd_info(int argc, char **argv)
             }
             cJSON *d;
             cJSON_ArrayForEach(d, cJSON_GetObjectItem(b, "devices"))
-            printf("%-9s %s: %s | driver %s | %s | %.1f GiB%s\n", name,
-                   cJSON_GetObjectItem(d, "id")->valuestring, cJSON_GetObjectItem(d, "name")->valuestring,
-                   cJSON_GetObjectItem(d, "driver")->valuestring, cJSON_GetObjectItem(d, "runtime")->valuestring,
-                   cJSON_GetObjectItem(d, "memory_bytes")->valuedouble / 1073741824.0,
-                   cJSON_IsTrue(cJSON_GetObjectItem(d, "software_device")) ? " | software device" : "");
+            {
+                const char *lib = cJSON_GetObjectItem(d, "library")->valuestring;
+                const char *warn = cJSON_GetObjectItem(d, "warning")->valuestring;
+                printf("%-9s %s: %s | driver %s | %s | %.1f GiB%s%s%s\n", name,
+                       cJSON_GetObjectItem(d, "id")->valuestring, cJSON_GetObjectItem(d, "name")->valuestring,
+                       cJSON_GetObjectItem(d, "driver")->valuestring, cJSON_GetObjectItem(d, "runtime")->valuestring,
+                       cJSON_GetObjectItem(d, "memory_bytes")->valuedouble / 1073741824.0,
+                       cJSON_IsTrue(cJSON_GetObjectItem(d, "software_device")) ? " | software device" : "",
+                       lib[0] ? " | " : "", lib);
+                if (warn[0])
+                    printf("          WARNING: %s\n", warn);
+            }
         }
     }
     cJSON_Delete(root);

@@ -232,6 +232,8 @@ static int add_device(xpb_run *run, const xpb_backend_i *b, int index)
     xpb_device *d = &run->devices[run->n_devices];
     if (xpb_device_open(b, index, d, &err) != XPB_OK)
         return xpb_cli_error(XPB_EXIT_UNAVAILABLE, "cannot open %s:%d: %s", b->name, index, err.msg);
+    if (d->info.warning[0]) /* a library's fallback: a warning, never silent (also in the results) */
+        fprintf(stderr, "xpubench: warning: %s: %s\n", d->label, d->info.warning);
     run->n_devices++;
     return XPB_EXIT_OK;
 }

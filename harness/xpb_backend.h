@@ -29,6 +29,8 @@ typedef struct xpb_device_info {
     char name[256];          /* "NVIDIA H100 80GB HBM3", "llvmpipe (LLVM 15.0.6, 256 bits)"   */
     char driver[128];        /* driver version string                                         */
     char runtime[128];       /* CUDA runtime / Vulkan API version / OpenMP + compiler          */
+    char library[256];       /* the math library the kernels call (cpu: the BLAS and its core) */
+    char warning[256];       /* why its figures may mislead (a library's generic fallback), "" */
     char timer[64];          /* "cuda-events", "vulkan-timestamps", "host-clock"               */
     uint64_t memory_bytes;   /* device memory (host RAM for cpu)                               */
     uint64_t max_buffer_bytes; /* largest single buffer a kernel may bind (0 = no limit)       */

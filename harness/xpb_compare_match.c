@@ -164,6 +164,11 @@ static void compare_fingerprints(xpb_comparison *c)
         snprintf(what, sizeof what, "runtime of %s", da->id);
         if (strcmp(da->runtime, db->runtime))
             warn(c, f, what, da->runtime, db->runtime);
+        snprintf(what, sizeof what, "library of %s", da->id); /* a BLAS and its core */
+        if (strcmp(da->library, db->library))
+            warn(c, f, what, da->library, db->library);
+        if (db->warning[0]) /* a generic fallback kernel in the new run: its figures understate */
+            warn(c, "%s in the new run: %s%s", da->id, db->warning, "");
     }
     for (size_t i = 0; i < b->n_devices; i++)
         if (!xpb_results_device(a, b->devices[i].id))

@@ -51,6 +51,10 @@ static cJSON *device_json(const xpb_device *d)
     cJSON_AddStringToObject(o, "name", d->info.name);
     cJSON_AddStringToObject(o, "driver", d->info.driver);
     cJSON_AddStringToObject(o, "runtime", d->info.runtime);
+    if (d->info.library[0])
+        cJSON_AddStringToObject(o, "library", d->info.library);
+    if (d->info.warning[0])
+        cJSON_AddStringToObject(o, "warning", d->info.warning);
     cJSON_AddStringToObject(o, "timer", d->info.timer);
     cJSON_AddNumberToObject(o, "memory_bytes", (double)d->info.memory_bytes);
     cJSON_AddNumberToObject(o, "max_buffer_bytes", (double)d->info.max_buffer_bytes);

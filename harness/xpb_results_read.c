@@ -232,6 +232,8 @@ static xpb_status read_device(ctx *c, const cJSON *o, xpb_rdevice *d)
     if (!st) st = get_str(c, o, "backend", d->backend, sizeof d->backend, false);
     if (!st) st = get_str(c, o, "name", d->name, sizeof d->name, false);
     if (!st) st = get_str(c, o, "driver", d->driver, sizeof d->driver, false);
+    if (!st) st = get_str(c, o, "library", d->library, sizeof d->library, false);
+    if (!st) st = get_str(c, o, "warning", d->warning, sizeof d->warning, false);
     if (!st) st = get_str(c, o, "runtime", d->runtime, sizeof d->runtime, false);
     if (!st) st = get_num(c, o, "peak_gflops_fp32", &d->peak_gflops_fp32);
     if (!st) st = get_num(c, o, "peak_gbps", &d->peak_gbps);

@@ -53,6 +53,7 @@ typedef struct xpb_rcase {
 /* One entry of system.devices[]. */
 typedef struct xpb_rdevice {
     char id[48], backend[32], name[XPB_RTEXT], driver[XPB_RTEXT], runtime[XPB_RTEXT];
+    char library[XPB_RTEXT], warning[XPB_RTEXT]; /* optional: the math library, a fallback warning */
     double peak_gflops_fp32, peak_gbps;
     bool software_device;
 } xpb_rdevice;

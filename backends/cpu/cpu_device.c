@@ -110,6 +110,7 @@ xpb_status xpb_cpu_device_info(int device, xpb_device_info *out, xpb_error *err)
     snprintf(out->runtime, sizeof out->runtime, "OpenMP %d (%d threads), %s", _OPENMP,
              omp_get_max_threads(), XPB_CPU_COMPILER);
     snprintf(out->timer, sizeof out->timer, "host-clock");
+    xpb_cpu_blas_describe(out->library, sizeof out->library, out->warning, sizeof out->warning);
     long pages = sysconf(_SC_PHYS_PAGES), page_size = sysconf(_SC_PAGESIZE);
     out->memory_bytes = pages > 0 && page_size > 0 ? (uint64_t)pages * (uint64_t)page_size : 0;
     out->max_buffer_bytes = 0;

@@ -33,6 +33,11 @@ typedef struct xpb_cpu_ctx {
     double timer_start; /* CLOCK_MONOTONIC seconds at timer_begin */
 } xpb_cpu_ctx;
 
+/* cpu_blas_info.c: the BLAS as it describes itself ("OpenBLAS 0.3.21 ..., core Haswell, 16
+ * threads"), and into warning (else "") why its figures understate the CPU: a generic core. */
+void xpb_cpu_blas_describe(char *out, size_t n, char *warning, size_t wn);
+bool xpb_cpu_blas_core_is_generic(const char *core);
+
 /* cpu_device.c */
 int xpb_cpu_device_count(void);
 xpb_status xpb_cpu_device_info(int device, xpb_device_info *out, xpb_error *err);
