@@ -115,7 +115,7 @@ xpb_status xpb_cpu_device_info(int device, xpb_device_info *out, xpb_error *err)
     out->memory_bytes = pages > 0 && page_size > 0 ? (uint64_t)pages * (uint64_t)page_size : 0;
     out->max_buffer_bytes = 0;
     out->cache_bytes = last_level_cache();
-    out->peak_gflops_fp32 = 0.0;
+    out->peak_gflops_fp32 = xpb_cpu_peak_gflops(); /* measured (cpu_peak.c): the CPU's GEMM roof */
     out->peak_gbps = 0.0;
     out->compute_units = omp_get_max_threads();
     out->is_gpu = false;
