@@ -292,8 +292,10 @@ static void print_summary(FILE *f, const table *t, bool md)
         fprintf(f, row, "per dollar (relative)");
         for (int m = 0; m < t->nm; m++) {
             geo g = summary(t, NULL, m, 0);
-            double v = geo_mean(&g) * t->m[0].price / t->m[m].price;
-            fprintf(f, md ? " %.2fx ($%.0f) |" : "  %6.2fx ($%-10.0f)         ", v, t->m[m].price);
+            char ratio[32], cell[64];
+            format_ratio(geo_mean(&g) * t->m[0].price / t->m[m].price, ratio, sizeof ratio);
+            snprintf(cell, sizeof cell, "%s ($%.0f)", ratio, t->m[m].price);
+            fprintf(f, md ? " %s |" : "  %-26s", cell);
         }
         fputc('\n', f);
     }
@@ -307,6 +309,98 @@ static void print_summary(FILE *f, const table *t, bool md)
                 print_geo(f, &g, md);
         }
         fputc('\n', f);
+    }
+}
+
+/* ---- the buyer's table: absolute throughput per workload category ------------------------------ */
+
+/* The figure a case is bought for, and its unit: GFLOP/s for GEMM and GEMV, GB/s for the
+ * bandwidth-bound ops, whole runs per second for a stateful case (a run is the case's work). */
+static double throughput(const xpb_rcase *c, const char **unit)
+{
+    if (!strcmp(c->workload, "gemm") && c->gflops > 0) {
+        *unit = "GFLOP/s";
+        return c->gflops;
+    }
+    if (c->gbps > 0 && !c->has_run) {
+        *unit = "GB/s";
+        return c->gbps;
+    }
+    *unit = "runs/s";
+    return c->median_s > 0 ? 1.0 / c->median_s : NAN;
+}
+
+/* The category of row k: its workload, and the precision class when not fp32 ("gemm [fp16]"). */
+static void category_of(const table *t, size_t k, char *dst, size_t n)
+{
+    const char *bracket = strchr(t->op[k], '[');
+    snprintf(dst, n, "%.*s%s%s", (int)strcspn(t->op[k], "/"), t->op[k], bracket ? " " : "", bracket ? bracket : "");
+}
+
+/* Per workload category: each machine's geometric-mean throughput over the cases every machine
+ * ran (like with like), then per watt where every machine sampled power, and per dollar. */
+static void print_buyer(FILE *f, const table *t, bool md)
+{
+    fprintf(f, md ? "\n| workload (geometric mean over the cases every machine ran) |" : "\n%-52s",
+            "workload (geometric mean over the cases all machines ran)");
+    for (int m = 0; m < t->nm; m++)
+        fprintf(f, md ? " %s |" : "  %-28s", t->m[m].label);
+    fputs(md ? "\n| --- |" : "\n", f);
+    for (int m = 0; md && m < t->nm; m++)
+        fputs(" --- |", f);
+    fputs(md ? "\n" : "", f);
+    char done[64][96];
+    int n_done = 0;
+    for (size_t k0 = 0; k0 < t->n_ids && n_done < 64; k0++) {
+        char cat[96];
+        category_of(t, k0, cat, sizeof cat);
+        bool seen = false;
+        for (int i = 0; i < n_done; i++)
+            seen = seen || !strcmp(done[i], cat);
+        if (seen)
+            continue;
+        snprintf(done[n_done++], sizeof done[0], "%s", cat);
+        geo g[64] = {{0}}, gw[64] = {{0}};
+        const char *unit = "";
+        bool watts = true;
+        for (size_t k = 0; k < t->n_ids; k++) {
+            char c2[96];
+            category_of(t, k, c2, sizeof c2);
+            bool all = strcmp(c2, cat) == 0;
+            for (int m = 0; all && m < t->nm; m++)
+                all = t->best[k * (size_t)t->nm + (size_t)m] != NULL;
+            for (int m = 0; all && m < t->nm && m < 64; m++) {
+                const xpb_rcase *b = t->best[k * (size_t)t->nm + (size_t)m];
+                double v = throughput(b, &unit);
+                geo_add(&g[m], v);
+                if (b->avg_watts > 0)
+                    geo_add(&gw[m], v / b->avg_watts);
+                else
+                    watts = false;
+            }
+        }
+        if (g[0].n == 0)
+            continue; /* no case of this category on every machine */
+        struct {
+            const char *what;
+            bool show;
+        } lines[3] = {{"", true}, {" per watt", watts && gw[0].n > 0}, {" per $1000", !isnan(t->m[0].price)}};
+        for (int l = 0; l < 3; l++) {
+            if (!lines[l].show)
+                continue;
+            char head[160];
+            snprintf(head, sizeof head, "%s: %s%s", cat, unit, lines[l].what);
+            fprintf(f, md ? "| %s |" : "%-52s", head);
+            for (int m = 0; m < t->nm && m < 64; m++) {
+                double v = l == 1 ? geo_mean(&gw[m]) : geo_mean(&g[m]);
+                if (l == 2)
+                    v = v / t->m[m].price * 1000.0;
+                char cell[64];
+                snprintf(cell, sizeof cell, "%.4g over %zu cases", v, g[m].n);
+                fprintf(f, md ? " %s |" : "  %-28s", cell);
+            }
+            fputc('\n', f);
+        }
     }
 }
 
@@ -344,6 +438,7 @@ static void print_tables(FILE *f, const table *t, bool md)
         fputs(" --- |", f);
     fputs(md ? "\n" : "", f);
     print_summary(f, t, md);
+    print_buyer(f, t, md);
     fputs("(cases with no validated, timed result on a machine show '-'; a machine without the first\n"
           " machine's result shows its own time; a case's tf32 or fp16-input variants have rows of their own,\n"
           " marked [tf32] or [fp16], so each row compares one precision)\n", f);

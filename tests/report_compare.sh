@@ -126,6 +126,8 @@ grep -q "^machine Big GPU + Fast CPU: gpu16.json" out.txt && grep -q "^machine S
 grep -qE "x slower cpu:0/default" out.txt && ok || bad "a 2000x slower case not printed as 'x slower'"
 grep -qiE "nan|0\.00x" out.txt && bad "nan or 0.00x in the machines table" || ok
 grep -qE "^gemm/gemm \[fp16\]" out.txt && bad "an op with no common case has a row" || ok
+grep -qE "^gemm: GFLOP/s +[0-9.e+]+ over 3 cases +[0-9.e+]+ over 3 cases" out.txt && ok ||
+  bad "no buyer's table (geometric-mean GFLOP/s per machine over the common cases)"
 run_compare 0 "^machine fast box: gpu16.json" --machines gpu16.json slowcpu.json --label "fast box" --label small
 grep -q "^machine small: slowcpu.json" out.txt && ok || bad "--label"
 
