@@ -312,6 +312,18 @@ static void print_summary(FILE *f, const table *t, bool md)
     }
 }
 
+/* A table's header line: the first column's title, then one column per machine. */
+static void print_header(FILE *f, const table *t, bool md, const char *title)
+{
+    fprintf(f, md ? "\n| %s |" : "\n%-52s", title);
+    for (int m = 0; m < t->nm; m++)
+        fprintf(f, md ? " %s |" : "  %-28s", t->m[m].label);
+    fputs(md ? "\n| --- |" : "\n", f);
+    for (int m = 0; md && m < t->nm; m++)
+        fputs(" --- |", f);
+    fputs(md ? "\n" : "", f);
+}
+
 /* ---- the buyer's table: absolute throughput per workload category ------------------------------ */
 
 /* The figure a case is bought for, and its unit: GFLOP/s for GEMM and GEMV, GB/s for the
@@ -341,14 +353,7 @@ static void category_of(const table *t, size_t k, char *dst, size_t n)
  * ran (like with like), then per watt where every machine sampled power, and per dollar. */
 static void print_buyer(FILE *f, const table *t, bool md)
 {
-    fprintf(f, md ? "\n| workload (geometric mean over the cases every machine ran) |" : "\n%-52s",
-            "workload (geometric mean over the cases all machines ran)");
-    for (int m = 0; m < t->nm; m++)
-        fprintf(f, md ? " %s |" : "  %-28s", t->m[m].label);
-    fputs(md ? "\n| --- |" : "\n", f);
-    for (int m = 0; md && m < t->nm; m++)
-        fputs(" --- |", f);
-    fputs(md ? "\n" : "", f);
+    print_header(f, t, md, "workload (geometric mean over the cases all machines ran)");
     char done[64][96];
     int n_done = 0;
     for (size_t k0 = 0; k0 < t->n_ids && n_done < 64; k0++) {
@@ -417,26 +422,14 @@ static void print_tables(FILE *f, const table *t, bool md)
                 fprintf(f, md ? "  - **warning** %s: %s\n" : "  WARNING %s: %s\n", v->id, v->warning);
         }
     }
-    fprintf(f, md ? "\n| case |" : "\n%-52s", "case (speedup of the fastest validated variant)");
-    for (int m = 0; m < t->nm; m++)
-        fprintf(f, md ? " %s |" : "  %-28s", t->m[m].label);
-    fputs(md ? "\n| --- |" : "\n", f);
-    for (int m = 0; md && m < t->nm; m++)
-        fputs(" --- |", f);
-    fputs(md ? "\n" : "", f);
+    print_header(f, t, md, "case (speedup of the fastest validated variant)");
     for (size_t k = 0; k < t->n_ids; k++) {
         fprintf(f, md ? "| %s |" : "%-52s", t->ids[k]);
         for (int m = 0; m < t->nm; m++)
             print_cell(f, t, k, m, md);
         fputc('\n', f);
     }
-    fprintf(f, md ? "\n| workload/op (geometric mean) |" : "\n%-52s", "workload/op (geometric mean of speedups)");
-    for (int m = 0; m < t->nm; m++)
-        fprintf(f, md ? " %s |" : "  %-28s", t->m[m].label);
-    fputs(md ? "\n| --- |" : "\n", f);
-    for (int m = 0; md && m < t->nm; m++)
-        fputs(" --- |", f);
-    fputs(md ? "\n" : "", f);
+    print_header(f, t, md, "workload/op (geometric mean of speedups)");
     print_summary(f, t, md);
     print_buyer(f, t, md);
     fputs("(cases with no validated, timed result on a machine show '-'; a machine without the first\n"
