@@ -57,6 +57,11 @@ int xpb_cmd_info(int argc, char **argv)
     cJSON_AddStringToObject(root, "arch", s.arch);
     cJSON_AddStringToObject(root, "cpu_model", s.cpu_model);
     cJSON_AddNumberToObject(root, "logical_cpus", s.logical_cpus);
+    cJSON_AddNumberToObject(root, "sockets", s.sockets);
+    cJSON_AddNumberToObject(root, "numa_nodes", s.numa_nodes);
+    cJSON_AddStringToObject(root, "cpu_flags", s.cpu_flags);
+    cJSON_AddStringToObject(root, "omp_proc_bind", s.omp_proc_bind);
+    cJSON_AddStringToObject(root, "omp_places", s.omp_places);
     cJSON_AddNumberToObject(root, "memory_bytes", (double)s.memory_bytes);
     cJSON_AddStringToObject(root, "compiler", s.compiler);
     cJSON_AddStringToObject(root, "cuda_compiler", XPB_CUDA_COMPILER);
@@ -82,9 +87,12 @@ int xpb_cmd_info(int argc, char **argv)
         puts(text);
         free(text);
     } else {
-        printf("host      %s\nos        %s (%s, %s)\ncpu       %s, %d logical CPUs\nmemory    %.1f GiB\n"
+        printf("host      %s\nos        %s (%s, %s)\ncpu       %s, %d logical CPUs, %d socket(s), %d NUMA node(s)\n"
+               "          %s; OMP_PROC_BIND=%s OMP_PLACES=%s\nmemory    %.1f GiB\n"
                "compiler  %s; nvcc %s\nxpubench  %s (%s)\n",
-               s.hostname, s.os, s.kernel, s.arch, s.cpu_model, s.logical_cpus,
+               s.hostname, s.os, s.kernel, s.arch, s.cpu_model, s.logical_cpus, s.sockets, s.numa_nodes,
+               s.cpu_flags[0] ? s.cpu_flags : "no vector extensions listed", s.omp_proc_bind[0] ? s.omp_proc_bind : "(unset)",
+               s.omp_places[0] ? s.omp_places : "(unset)",
                (double)s.memory_bytes / 1073741824.0, s.compiler,
                XPB_CUDA_COMPILER[0] ? XPB_CUDA_COMPILER : "(not built)", XPB_VERSION, XPB_GIT_COMMIT);
         cJSON *b;

@@ -348,6 +348,11 @@ static cJSON *system_json(const xpb_run *run, const xpb_run_meta *m)
     cJSON_AddStringToObject(s, "arch", m->sys.arch);
     cJSON_AddStringToObject(s, "cpu_model", m->sys.cpu_model);
     cJSON_AddNumberToObject(s, "logical_cpus", m->sys.logical_cpus);
+    cJSON_AddNumberToObject(s, "sockets", m->sys.sockets);
+    cJSON_AddNumberToObject(s, "numa_nodes", m->sys.numa_nodes);
+    cJSON_AddStringToObject(s, "cpu_flags", m->sys.cpu_flags);
+    cJSON_AddStringToObject(s, "omp_proc_bind", m->sys.omp_proc_bind);
+    cJSON_AddStringToObject(s, "omp_places", m->sys.omp_places);
     cJSON_AddNumberToObject(s, "memory_bytes", (double)m->sys.memory_bytes);
     cJSON_AddStringToObject(s, "compiler", m->sys.compiler);
     cJSON *b = cJSON_AddArrayToObject(s, "backends");

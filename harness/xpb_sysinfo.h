@@ -11,6 +11,10 @@ typedef struct xpb_sysinfo {
     char arch[72];
     char cpu_model[160];
     int logical_cpus;
+    int sockets;        /* distinct "physical id" of /proc/cpuinfo (1 when none is listed)   */
+    int numa_nodes;     /* /sys/devices/system/node/node*, 0 when unknown                     */
+    char cpu_flags[160]; /* the vector and matrix extensions present, e.g. "avx2 fma avx512f"  */
+    char omp_proc_bind[32], omp_places[64]; /* the environment's thread binding, "" when unset */
     uint64_t memory_bytes;
     char compiler[96];
 } xpb_sysinfo;
