@@ -38,7 +38,7 @@ typedef struct xpb_cpu_ctx {
 void xpb_cpu_blas_describe(char *out, size_t n, char *warning, size_t wn);
 bool xpb_cpu_blas_core_is_generic(const char *core);
 
-/* cpu_peak.c: the fp32 multiply-add rate of all threads, measured once (about 0.2 s), GFLOP/s. */
+/* cpu_peak.c: the fp32 multiply-add rate of all threads, measured once (about 0.1 s), GFLOP/s. */
 double xpb_cpu_peak_gflops(void);
 
 /* cpu_device.c */

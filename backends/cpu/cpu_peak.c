@@ -2,7 +2,7 @@
  * thread runs independent chains of multiply-adds on the widest vectors the build targets, long
  * enough (about 50 ms) for the clock to settle, and the rate is counted as 2 flops per lane per
  * multiply-add. It is the roof `cpu/blas` and the GEMM "% of peak" column are measured against,
- * the way a GPU's datasheet peak is. Measured once per process. A build without -march=native
+ * the way a GPU's datasheet peak is. Measured once per process (3 x 30 ms). A build without -march=native
  * (XPB_NATIVE=OFF) targets narrower vectors, and its peak is that build's, not the processor's. */
 #include <omp.h>
 #include <time.h>
@@ -31,28 +31,39 @@ static double now(void)
 
 static volatile float sink; /* keeps the chains' results, so they are computed */
 
-/* Seconds for every thread to run `iters` rounds of CHAINS multiply-adds. */
-static double run(long iters)
+#define CHUNK 4096       /* rounds between clock reads (a few microseconds of work) */
+#define WINDOW_S 0.03    /* each thread's measuring time */
+
+/* Every thread runs rounds of CHAINS multiply-adds for WINDOW_S of its own clock and counts them;
+ * the sum of the threads' rates (they run at the same time) is the machine's. Timing each thread
+ * by itself makes the figure independent of how long the team took to start. */
+static double measure(void)
 {
-    double t0 = now();
+    double rate = 0;
     float total = 0;
-#pragma omp parallel reduction(+ : total)
+#pragma omp parallel reduction(+ : rate, total)
     {
         vfloat acc[CHAINS], x, y;
         for (int l = 0; l < LANES; l++)
-            x[l] = 0.9999999f, y[l] = 1e-7f;
+            x[l] = 0.9999999f, y[l] = 1e-7f; /* acc tends to 1: no overflow, no subnormals */
         for (int k = 0; k < CHAINS; k++)
             for (int l = 0; l < LANES; l++)
                 acc[k][l] = (float)(k + 1) * 1e-3f + (float)omp_get_thread_num();
-        for (long it = 0; it < iters; it++)
-            for (int k = 0; k < CHAINS; k++)
-                acc[k] = acc[k] * x + y; /* one fused multiply-add under -ffp-contract=fast */
+        long rounds = 0;
+        double t0 = now(), t;
+        do {
+            for (int it = 0; it < CHUNK; it++)
+                for (int k = 0; k < CHAINS; k++)
+                    acc[k] = acc[k] * x + y; /* one fused multiply-add under -ffp-contract=fast */
+            rounds += CHUNK;
+        } while ((t = now() - t0) < WINDOW_S);
+        rate += 2.0 * LANES * CHAINS * (double)rounds / t;
         for (int k = 0; k < CHAINS; k++)
             for (int l = 0; l < LANES; l++)
                 total += acc[k][l];
     }
     sink = total;
-    return now() - t0;
+    return rate;
 }
 
 double xpb_cpu_peak_gflops(void)
@@ -60,17 +71,10 @@ double xpb_cpu_peak_gflops(void)
     static double peak = -1;
     if (peak >= 0)
         return peak;
-    long iters = 1000;
-    double t = run(iters);
-    while (t < 0.01 && iters < (1L << 30)) /* calibrate to about 50 ms */
-        t = run(iters *= 4);
-    iters = (long)((double)iters * 0.05 / (t > 0 ? t : 1e-3)) + 1;
     double best = 0;
     for (int rep = 0; rep < 3; rep++) { /* the best of three: the clock settled, no preemption */
-        t = run(iters);
-        double flops = 2.0 * LANES * CHAINS * (double)iters * (double)omp_get_max_threads();
-        if (t > 0 && flops / t > best)
-            best = flops / t;
+        double r = measure();
+        best = r > best ? r : best;
     }
     peak = best / 1e9;
     return peak;
