@@ -30,6 +30,7 @@ static void usage(FILE *f)
             "  --backend LIST      cpu,cuda,vulkan or all (default all); a device as cuda:0, vulkan:1\n"
             "  --workload LIST     workloads to run (default all; see xpubench list)\n"
             "  --filter REGEX      only cases whose id matches (POSIX extended regex), e.g. 'softmax|rope'\n"
+            "  --variant LIST      only these kernel variants, e.g. blas or cublas,tiled (xpubench list)\n"
             "  --preset NAME       quick | default | full | conformance (default: default)\n"
             "  --size K=V,...      sizes instead of the preset: n=..., rows=...,cols=..., \n"
             "                      batch=...,heads=...,seq=...,head_dim=..., m=...,n=...,k=... (V may be 2^k);\n"
@@ -125,7 +126,7 @@ static int parse_double(const char *flag, const char *s, double lo, double hi, d
 static int parse_args(int argc, char **argv, run_opts *o)
 {
     enum { O_BACKEND = 256, O_WORKLOAD, O_FILTER, O_PRESET, O_SIZE, O_REPS, O_MINTIME, O_WARMUP,
-           O_SEED, O_OUT, O_CSV, O_MD, O_VONLY, O_VALIDATE, O_FAULT, O_HELP, O_DUMP, O_POWER, O_INPUT };
+           O_SEED, O_OUT, O_CSV, O_MD, O_VONLY, O_VALIDATE, O_FAULT, O_HELP, O_DUMP, O_POWER, O_INPUT, O_VARIANT };
     static const struct option opts[] = {
         {"backend", required_argument, 0, O_BACKEND}, {"workload", required_argument, 0, O_WORKLOAD},
         {"filter", required_argument, 0, O_FILTER},   {"preset", required_argument, 0, O_PRESET},
@@ -136,6 +137,7 @@ static int parse_args(int argc, char **argv, run_opts *o)
         {"validate-only", no_argument, 0, O_VONLY},   {"validate", required_argument, 0, O_VALIDATE},
         {"inject-fault", required_argument, 0, O_FAULT}, {"input", required_argument, 0, O_INPUT}, {"help", no_argument, 0, O_HELP},
         {"dump", required_argument, 0, O_DUMP},       {"power", no_argument, 0, O_POWER},
+        {"variant", required_argument, 0, O_VARIANT},
         {0, 0, 0, 0}};
     int c, rc = 0;
     double d = 0;
@@ -147,6 +149,7 @@ static int parse_args(int argc, char **argv, run_opts *o)
         case O_BACKEND: o->backends = optarg; break;
         case O_WORKLOAD: o->workloads = optarg; break;
         case O_FILTER: o->filter = optarg; break;
+        case O_VARIANT: o->cfg.variants = optarg; break;
         case O_PRESET: o->preset = optarg; break;
         case O_SIZE: rc = parse_sizes(optarg, &o->sizes); break;
         case O_INPUT: o->sizes.input = optarg; break;
@@ -288,15 +291,23 @@ static int open_backends(const char *list, const xpb_backend_status *st, int n_s
 
 /* ---- cases --------------------------------------------------------------------------------------- */
 
-static bool in_list(const char *list, const char *name)
+static bool in_list(const char *list, const char *name) { return xpb_name_in_list(list, name); }
+
+/* Every name of --variant LIST is a variant of some kernel of this build (else a usage error). */
+static int check_variants(const char *list)
 {
-    if (!list)
-        return true;
-    size_t n = strlen(name);
-    for (const char *p = list; (p = strstr(p, name)); p += n)
-        if ((p == list || p[-1] == ',') && (p[n] == 0 || p[n] == ','))
-            return true;
-    return false;
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", list ? list : "");
+    char *save = NULL;
+    for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        bool known = false;
+        for (const xpb_backend_i *const *b = xpb_backends(); *b && !known; b++)
+            for (const xpb_kernel *const *k = (*b)->kernels; *k && !known; k++)
+                known = strcmp((*k)->variant, tok) == 0;
+        if (!known)
+            return xpb_cli_error(XPB_EXIT_USAGE, "unknown variant '%s' (xpubench list shows each op's variants)", tok);
+    }
+    return XPB_EXIT_OK;
 }
 
 static int build_cases(const run_opts *o, xpb_case_list *cases)
@@ -424,7 +435,7 @@ int xpb_cmd_run(int argc, char **argv)
     join_args(argc, argv, cmdline, sizeof cmdline);
     meta.command_line = cmdline;
     if ((rc = check_output_path("--out", o.out)) || (rc = check_output_path("--csv", o.csv)) ||
-        (rc = check_output_path("--markdown", o.markdown)))
+        (rc = check_output_path("--markdown", o.markdown)) || (rc = check_variants(o.cfg.variants)))
         return rc;
     xpb_case_list cases = {0};
     if ((rc = build_cases(&o, &cases)))

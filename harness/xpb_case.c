@@ -62,6 +62,17 @@ int64_t xpb_case_param(const xpb_case *c, const char *key, int64_t fallback)
     return fallback;
 }
 
+bool xpb_name_in_list(const char *list, const char *name)
+{
+    if (!list)
+        return true;
+    size_t n = strlen(name);
+    for (const char *p = list; (p = strstr(p, name)); p += n)
+        if ((p == list || p[-1] == ',') && (p[n] == 0 || p[n] == ','))
+            return true;
+    return false;
+}
+
 bool xpb_sizes_get(const xpb_sizes *s, const char *key, int64_t *value)
 {
     for (int i = 0; s && i < s->count; i++)

@@ -376,7 +376,13 @@ static xpb_status run_on_device(xpb_run *run, xpb_device *dev, const xpb_case *c
 {
     const xpb_kernel *ks[MAX_VARIANTS];
     xpb_op op = c->workload->run ? c->workload->variant_op : c->op;
-    size_t nk = xpb_backend_kernels_for(dev->backend, op, ks, MAX_VARIANTS);
+    size_t nk = xpb_backend_kernels_for(dev->backend, op, ks, MAX_VARIANTS), kept = 0;
+    for (size_t i = 0; i < nk; i++) /* --variant: the user's choice, so the others leave no result */
+        if (xpb_name_in_list(cfg->variants, ks[i]->variant))
+            ks[kept++] = ks[i];
+    if (nk > 0 && kept == 0)
+        return XPB_OK;
+    nk = kept;
     if (nk == 0) {
         xpb_result *r = new_result(run, c, dev, "-", "-");
         if (!r)

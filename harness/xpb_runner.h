@@ -21,6 +21,7 @@ typedef struct xpb_run_config {
     size_t sample_units;
     bool progress_tty;   /* redraw one progress line instead of one line per case */
     bool power;          /* --power: sample board power during the timed launches */
+    const char *variants; /* --variant LIST: only these kernel variants (comma-separated); NULL = all */
     const char *dump_dir;      /* --dump DIR: every case's arrays as .npy (xpb_dump.h); NULL = off */
     const char *dump_fail_dir; /* where a failing case is dumped automatically; NULL = nowhere */
     int *dump_count;           /* automatic dumps so far (limit XPB_DUMP_AUTO_MAX) */

@@ -156,6 +156,8 @@ void xpb_case_make_id(xpb_case *c);
 void xpb_case_set_param(xpb_case *c, const char *key, int64_t value);
 /* Returns the value of key, or fallback when c has no such param. */
 int64_t xpb_case_param(const xpb_case *c, const char *key, int64_t fallback);
+/* True when name is one of the comma-separated names of list (NULL list: every name). */
+bool xpb_name_in_list(const char *list, const char *name);
 /* Looks up a --size key; returns false when absent. */
 bool xpb_sizes_get(const xpb_sizes *s, const char *key, int64_t *value);
 void xpb_case_data_free(xpb_case_data *d);

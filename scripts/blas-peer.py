@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """blas-peer.py XPUBENCH [N] - cpu/blas fp32 GEMM against numpy's matmul in the same run (issue 10).
 
-Runs `XPUBENCH run --backend cpu --workload gemm --size m=N,n=N,k=N --filter /blas` (default
+Runs `XPUBENCH run --backend cpu --workload gemm --size m=N,n=N,k=N --variant blas` (default
 N = 4096) and numpy's float32 matmul of the same size on the same cores (numpy brings its own
 OpenBLAS, which knows more processors than an older distribution's), and prints both rates, each
 library's self-description (the core it selected) and the ratio. A benchmark, recorded, never
@@ -64,7 +64,7 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "gemm.json")
         r = subprocess.run([xpb, "run", "--backend", "cpu", "--workload", "gemm", "--size", f"m={n},n={n},k={n}",
-                            "--filter", f"k={n}/fp32$", "--repetitions", "3", "--min-time", "0.2", "--out", out],
+                            "--filter", f"k={n}/fp32$", "--variant", "blas", "--repetitions", "3", "--min-time", "0.2", "--out", out],
                            capture_output=True, text=True)
         if r.returncode != 0 or not os.path.exists(out):
             print(f"FAIL: xpubench exited {r.returncode}: {r.stderr.strip()[-400:]}")

@@ -15,6 +15,7 @@ expect() { # expect CODE PATTERN ARGS... : exit code and a stderr line matching 
 }
 expect 2 "unknown backend 'nosuch'" run --backend nosuch
 expect 2 "unknown workload 'nosuch'" run --workload nosuch
+expect 2 "unknown variant 'nosuch'" run --variant nosuch --size n=10
 expect 2 "unknown --size key 'bogus'" run --size bogus=3
 expect 2 "bad --size value" run --size n=-5
 expect 2 "bad --size value" run --size n=abc
