@@ -105,8 +105,8 @@ static void label_machine(machine *m, int i, const machine *all, const char *lab
         snprintf(m->label, sizeof m->label, "%.*s + %.*s", (int)sizeof m->label / 2 - 2, m->gpus,
                  (int)sizeof m->label / 2 - 2, m->f.cpu_model);
     else
-        snprintf(m->label, sizeof m->label, "%s", m->f.cpu_model[0] || has_gpu ? m->gpus
-                                                  : m->f.hostname[0] ? m->f.hostname : m->stem);
+        snprintf(m->label, sizeof m->label, "%.*s", (int)sizeof m->label - 1,
+                 m->f.cpu_model[0] || has_gpu ? m->gpus : m->f.hostname[0] ? m->f.hostname : m->stem);
     for (int j = 0; j < i; j++)
         if (strcmp(all[j].label, m->label) == 0) { /* two runs of one kind of machine: add the file */
             char tmp[2 * XPB_RTEXT + 4];
