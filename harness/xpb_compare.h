@@ -49,6 +49,12 @@ typedef struct xpb_compare_opts {
 
 #define XPB_COMPARE_OPTS_DEFAULT {0.05, 0.05, 0.3, 5}
 
+/* The name of how verdicts are decided, written into compare --json ("method") and JUnit (a
+ * property): the fields keep their names and meanings within a schema version, and a reader
+ * tells two deciding methods apart by this (docs/reports.md, "Stability"). Change it whenever
+ * the statistics change. */
+#define XPB_COMPARE_METHOD "median-ratio-ci+mann-whitney-on-samples/1"
+
 typedef struct xpb_shift {
     size_t n_base, n_new;
     double median_base, median_new;  /* seconds */

@@ -356,6 +356,7 @@ xpb_status xpb_comparison_write_json(const char *path, const xpb_comparison *c, 
     cJSON *root = cJSON_CreateObject();
     cJSON_AddStringToObject(root, "schema", "xpubench-compare");
     cJSON_AddNumberToObject(root, "schema_version", 1);
+    cJSON_AddStringToObject(root, "method", XPB_COMPARE_METHOD);
     cJSON_AddItemToObject(root, "base", file_json(c->base));
     cJSON_AddItemToObject(root, "new", file_json(c->next));
     cJSON_AddNumberToObject(root, "threshold", c->opts.threshold);
@@ -482,6 +483,9 @@ xpb_status xpb_comparison_write_junit(const char *path, const xpb_comparison *c,
     fputs(" -> ", f);
     xml_text(f, c->next->run_id);
     fprintf(f, "\" tests=\"%zu\" failures=\"%zu\" errors=\"0\" skipped=\"%zu\">\n", c->n_rows, failures, skipped);
+    fprintf(f, "    <properties><property name=\"method\" value=\"%s\"/><property name=\"threshold\" value=\"%g\"/>"
+               "<property name=\"alpha\" value=\"%g\"/></properties>\n",
+            XPB_COMPARE_METHOD, c->opts.threshold, c->opts.alpha);
     for (size_t i = 0; i < c->n_rows; i++)
         junit_case(f, &c->rows[i]);
     fputs("  </testsuite>\n</testsuites>\n", f);

@@ -38,9 +38,11 @@ grep -q "^## xpubench compare: regression" cmp.md && ok || bad "markdown header"
 import json, xml.etree.ElementTree as ET
 j = json.load(open("cmp.json"))
 assert j["schema"] == "xpubench-compare" and j["regression"] is True and j["summary"]["slower"] == 18
+assert j["method"].startswith("median-ratio-ci+mann-whitney-on-samples/"), j.get("method")
 assert all(c["verdict"] == "slower" and 1.05 < c["ratio"] < 1.15 for c in j["cases"]), j["cases"][0]
 suite = ET.parse("cmp.xml").getroot().find("testsuite")
 assert suite.get("tests") == "18" and suite.get("failures") == "18", suite.attrib
+assert {p.get("name"): p.get("value") for p in suite.iter("property")}["method"] == j["method"]
 assert len(suite.findall("testcase")) == 18
 PY
 # 1%: same, exit 0
