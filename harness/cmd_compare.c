@@ -18,16 +18,23 @@ static void usage(FILE *f)
             "usage: xpubench compare BASE.json NEW.json [options]\n"
             "       xpubench compare --machines A.json B.json ... [--label NAME]... [--price NAME=USD]...\n"
             "                                    [--markdown F] [--json F]\n\n"
-            "Per case (id, device, variant): ratio of median kernel times new/base with a 95%% confidence\n"
-            "interval, a Mann-Whitney U test on the raw samples, and a verdict: slower or faster needs\n"
-            "p < alpha and a shift of at least the threshold; noisy when the samples cannot tell.\n"
-            "A stateful case (anneal) is also compared per op, a sample being one run's time in the op,\n"
+            "Per case (id, device, variant), on independent units (the medians of the run's rounds,\n"
+            "run --rounds): the ratio of the units' medians new/base against the case's band, the larger\n"
+            "of --threshold and --noise-k times its noise (the spread of either side's rounds and, with\n"
+            "--history, of its medians in earlier runs). slower/faster: outside the band with every round\n"
+            "on one side; noisy: fewer than 3 rounds, a band over --max-band, or rounds that overlap.\n"
+            "Files without rounds fall back to the within-run samples (docs/reports.md, \"Verdicts\").\n"
+            "A stateful case (anneal) is also compared per op, a unit being one run's time in the op,\n"
             "with both iteration counts: when they differ, per-run times are incomparable (no verdict);\n"
             "ops of files without per-run samples are info-only. A slower op is a regression too.\n\n"
             "  --threshold X   minimum effect, as a fraction or a percentage (default 0.05 = 5%%)\n"
-            "  --alpha X       significance level of the U test (default 0.05)\n"
-            "  --max-cv X      robust coefficient of variation (IQR/1.349/median) above which a case\n"
-            "                  is noisy, unless its interval is inside the band (default 0.3)\n"
+            "  --noise-k K     a case's band is at least K times its noise (default 3)\n"
+            "  --max-band X    a case whose band is wider than X is noisy: too noisy to judge (default 0.3)\n"
+            "  --history F     an earlier results file of the same machine (repeat, up to 64): each\n"
+            "                  case's noise is at least the spread of its medians over them and BASE\n"
+            "  --alpha X       files without rounds: significance level of the U test (default 0.05)\n"
+            "  --max-cv X      files without rounds: robust coefficient of variation (IQR/1.349/median)\n"
+            "                  above which a case is noisy, unless its interval is inside the band (0.3)\n"
             "  --all           list unchanged (same) cases in the console table too\n"
             "  --markdown F    write a Markdown summary (for a CI job page)\n"
             "  --json F        write every row as JSON\n"
@@ -42,6 +49,8 @@ static void usage(FILE *f)
             "4 a case (or an op of a stateful case) got slower or newly failed validation (or errored)\n");
 }
 
+#define MAX_HISTORY 64
+
 typedef struct compare_opts {
     xpb_compare_opts stats;
     bool all, machines;
@@ -50,6 +59,8 @@ typedef struct compare_opts {
     int n_prices;
     const char *labels[MAX_PRICES];
     int n_labels;
+    const char *history[MAX_HISTORY]; /* --history FILE, repeated */
+    int n_history;
 } compare_opts;
 
 /* A positive number, optionally with a trailing '%' (then divided by 100). */
@@ -85,14 +96,16 @@ static int parse_price(compare_opts *o, char *arg)
 
 static int parse_args(int argc, char **argv, compare_opts *o)
 {
-    enum { O_THR = 256, O_ALPHA, O_MAXCV, O_ALL, O_MD, O_JSON, O_JUNIT, O_MACHINES, O_PRICE, O_LABEL, O_HELP };
+    enum { O_THR = 256, O_ALPHA, O_MAXCV, O_ALL, O_MD, O_JSON, O_JUNIT, O_MACHINES, O_PRICE, O_LABEL, O_HELP,
+           O_NOISEK, O_MAXBAND, O_HISTORY };
     static const struct option opts[] = {
         {"threshold", required_argument, 0, O_THR}, {"alpha", required_argument, 0, O_ALPHA},
         {"max-cv", required_argument, 0, O_MAXCV},  {"all", no_argument, 0, O_ALL},
         {"markdown", required_argument, 0, O_MD},   {"json", required_argument, 0, O_JSON},
         {"junit", required_argument, 0, O_JUNIT},   {"machines", no_argument, 0, O_MACHINES},
         {"price", required_argument, 0, O_PRICE},   {"label", required_argument, 0, O_LABEL},
-        {"help", no_argument, 0, O_HELP},
+        {"help", no_argument, 0, O_HELP},           {"noise-k", required_argument, 0, O_NOISEK},
+        {"max-band", required_argument, 0, O_MAXBAND}, {"history", required_argument, 0, O_HISTORY},
         {0, 0, 0, 0}};
     int c;
     optind = 1;
@@ -110,6 +123,19 @@ static int parse_args(int argc, char **argv, compare_opts *o)
         case O_MAXCV:
             if (parse_fraction(optarg, &o->stats.max_cv))
                 return xpb_cli_error(XPB_EXIT_USAGE, "compare: bad --max-cv '%s'", optarg);
+            break;
+        case O_NOISEK:
+            if (parse_fraction(optarg, &o->stats.noise_k) || o->stats.noise_k > 100)
+                return xpb_cli_error(XPB_EXIT_USAGE, "compare: bad --noise-k '%s' (a positive number, e.g. 3)", optarg);
+            break;
+        case O_MAXBAND:
+            if (parse_fraction(optarg, &o->stats.max_band))
+                return xpb_cli_error(XPB_EXIT_USAGE, "compare: bad --max-band '%s' (a fraction, e.g. 0.3 or 30%%)", optarg);
+            break;
+        case O_HISTORY:
+            if (o->n_history == MAX_HISTORY)
+                return xpb_cli_error(XPB_EXIT_USAGE, "compare: more than %d --history files", MAX_HISTORY);
+            o->history[o->n_history++] = optarg;
             break;
         case O_ALL: o->all = true; break;
         case O_MD: o->markdown = optarg; break;
@@ -163,9 +189,21 @@ static int compare_two(const compare_opts *o, const char *base_path, const char 
         xpb_results_file_free(&base);
         return rc;
     }
+    xpb_results_file *hist = calloc((size_t)o->n_history + 1, sizeof *hist);
+    if (!hist) {
+        xpb_results_file_free(&base);
+        xpb_results_file_free(&next);
+        return xpb_cli_error(XPB_EXIT_UNAVAILABLE, "compare: out of memory");
+    }
+    int nh = 0;
+    while (!rc && nh < o->n_history)
+        if (!(rc = load(o->history[nh], &hist[nh])))
+            nh++;
     xpb_comparison cmp;
     xpb_error err = {{0}};
-    if (xpb_compare_files(&base, &next, &o->stats, &cmp, &err)) {
+    if (rc) {
+        /* an unreadable history file: its one-line error is out */
+    } else if (xpb_compare_files_history(&base, &next, hist, (size_t)nh, &o->stats, &cmp, &err)) {
         rc = xpb_cli_error(XPB_EXIT_UNAVAILABLE, "%s", err.msg);
     } else {
         xpb_comparison_print(stdout, &cmp, o->all);
@@ -175,6 +213,9 @@ static int compare_two(const compare_opts *o, const char *base_path, const char 
             rc = XPB_EXIT_REGRESSION;
         xpb_comparison_free(&cmp);
     }
+    for (int h = 0; h < nh; h++)
+        xpb_results_file_free(&hist[h]);
+    free(hist);
     xpb_results_file_free(&base);
     xpb_results_file_free(&next);
     return rc;

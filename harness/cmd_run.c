@@ -3,6 +3,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <getopt.h>
+#include <math.h>
 #include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,7 +21,7 @@ typedef struct run_opts {
     const char *backends, *workloads, *filter, *preset, *out, *csv, *markdown;
     xpb_sizes sizes;
     xpb_run_config cfg;
-    bool reps_set, min_time_set, warmup_set;
+    bool reps_set, rounds_set, min_time_set, warmup_set;
 } run_opts;
 
 static void usage(FILE *f)
@@ -39,8 +40,11 @@ static void usage(FILE *f)
             "  --input FILE        anneal: compress the vectors of FILE (.npy float32 2-D, or .fvecs)\n"
             "                      instead of generated blobs; --size m=M sets the anchors (default\n"
             "                      min(256, n)); a malformed file is an error (exit 2)\n"
-            "  --repetitions N     Google Benchmark repetitions per case (default 3; quick 1)\n"
-            "  --min-time S        measured seconds per repetition (default 0.1; quick 0.01)\n"
+            "  --rounds N          time every case N times, interleaved with the cases around it (default\n"
+            "                      5): the rounds' medians are the independent repetitions compare tests;\n"
+            "                      it needs 5 on each side for a verdict (docs/reports.md, \"Verdicts\")\n"
+            "  --repetitions N     Google Benchmark repetitions per case in each round (default 1)\n"
+            "  --min-time S        measured seconds per repetition (default 0.06; quick 0.01)\n"
             "  --warmup S          untimed launches first, seconds (default 0.05)\n"
             "  --seed N            input generator seed (default 1)\n"
             "  --validate-only     validate every case, skip timing\n"
@@ -126,7 +130,7 @@ static int parse_double(const char *flag, const char *s, double lo, double hi, d
 static int parse_args(int argc, char **argv, run_opts *o)
 {
     enum { O_BACKEND = 256, O_WORKLOAD, O_FILTER, O_PRESET, O_SIZE, O_REPS, O_MINTIME, O_WARMUP,
-           O_SEED, O_OUT, O_CSV, O_MD, O_VONLY, O_VALIDATE, O_FAULT, O_HELP, O_DUMP, O_POWER, O_INPUT, O_VARIANT };
+           O_SEED, O_OUT, O_CSV, O_MD, O_VONLY, O_VALIDATE, O_FAULT, O_HELP, O_DUMP, O_POWER, O_INPUT, O_VARIANT, O_ROUNDS };
     static const struct option opts[] = {
         {"backend", required_argument, 0, O_BACKEND}, {"workload", required_argument, 0, O_WORKLOAD},
         {"filter", required_argument, 0, O_FILTER},   {"preset", required_argument, 0, O_PRESET},
@@ -137,7 +141,7 @@ static int parse_args(int argc, char **argv, run_opts *o)
         {"validate-only", no_argument, 0, O_VONLY},   {"validate", required_argument, 0, O_VALIDATE},
         {"inject-fault", required_argument, 0, O_FAULT}, {"input", required_argument, 0, O_INPUT}, {"help", no_argument, 0, O_HELP},
         {"dump", required_argument, 0, O_DUMP},       {"power", no_argument, 0, O_POWER},
-        {"variant", required_argument, 0, O_VARIANT},
+        {"variant", required_argument, 0, O_VARIANT}, {"rounds", required_argument, 0, O_ROUNDS},
         {0, 0, 0, 0}};
     int c, rc = 0;
     double d = 0;
@@ -158,6 +162,12 @@ static int parse_args(int argc, char **argv, run_opts *o)
                 rc = xpb_cli_error(XPB_EXIT_USAGE, "bad --repetitions '%s' (1..1000)", optarg);
             o->cfg.repetitions = (int)v;
             o->reps_set = true;
+            break;
+        case O_ROUNDS:
+            if (!parse_int(optarg, &v) || v < 1 || v > 100)
+                rc = xpb_cli_error(XPB_EXIT_USAGE, "bad --rounds '%s' (1..100)", optarg);
+            o->cfg.rounds = (int)v;
+            o->rounds_set = true;
             break;
         case O_MINTIME:
             rc = parse_double("--min-time", optarg, 1e-6, 3600, &d);
@@ -206,14 +216,40 @@ static int parse_args(int argc, char **argv, run_opts *o)
     return rc;
 }
 
-/* Quick and conformance presets are for CI: one short repetition unless asked otherwise. */
+/* XPB_SLOWDOWN=REGEX=FRACTION (xpb_runner.h): a deliberate slowdown, never silent. */
+static int parse_slowdown(xpb_run_config *cfg)
+{
+    const char *v = getenv("XPB_SLOWDOWN");
+    if (!v || !*v)
+        return 0;
+    const char *eq = strrchr(v, '=');
+    char re[512], *end = NULL;
+    double f = eq ? strtod(eq + 1, &end) : 0;
+    if (!eq || eq == v || (size_t)(eq - v) >= sizeof re || end == eq + 1 || *end || !(f >= 0.01 && f <= 1))
+        return xpb_cli_error(XPB_EXIT_USAGE, "bad XPB_SLOWDOWN '%s' (REGEX=FRACTION, FRACTION 0.01..1, e.g. "
+                             "'copy/n=4097/=0.25')", v);
+    snprintf(re, sizeof re, "%.*s", (int)(eq - v), v);
+    if (regcomp(&cfg->slowdown_re, re, REG_EXTENDED | REG_NOSUB) != 0)
+        return xpb_cli_error(XPB_EXIT_USAGE, "bad XPB_SLOWDOWN regex '%s'", re);
+    cfg->slowdown = v;
+    cfg->slowdown_fraction = f;
+    fprintf(stderr, "xpubench: warning: XPB_SLOWDOWN=%s: cases matching '%s' run one extra launch per %ld timed "
+            "launches (%.3g%% slower): their times are slowed on purpose\n", v, re, lround(1 / f), 100.0 / (double)lround(1 / f));
+    return 0;
+}
+
+/* Quick and conformance presets are for CI: short rounds unless asked otherwise. The default's 5
+ * rounds of 0.06 s time a case as long as the 3 back-to-back repetitions of 0.1 s did before
+ * rounds existed. */
 static void apply_preset_defaults(run_opts *o)
 {
     bool light = strcmp(o->preset, "quick") == 0 || strcmp(o->preset, "conformance") == 0;
     if (!o->reps_set)
-        o->cfg.repetitions = light ? 1 : 3;
+        o->cfg.repetitions = 1;
+    if (!o->rounds_set)
+        o->cfg.rounds = 5;
     if (!o->min_time_set)
-        o->cfg.min_time = light ? 0.01 : 0.1;
+        o->cfg.min_time = light ? 0.01 : 0.06;
     if (!o->warmup_set)
         o->cfg.warmup_time = light ? 0.005 : 0.05;
     /* NVML reports power averaged over about a second: shorter timed windows would mostly
@@ -430,6 +466,8 @@ int xpb_cmd_run(int argc, char **argv)
     o.cfg.dump_fail_dir = o.cfg.dump_dir ? o.cfg.dump_dir : fail_dir;
     o.cfg.dump_count = &dump_count;
 
+    if ((rc = parse_slowdown(&o.cfg)))
+        return rc;
     xpb_run_meta meta = {.cfg = &o.cfg, .filter = o.filter};
     char cmdline[1024];
     join_args(argc, argv, cmdline, sizeof cmdline);
@@ -438,8 +476,11 @@ int xpb_cmd_run(int argc, char **argv)
         (rc = check_output_path("--markdown", o.markdown)) || (rc = check_variants(o.cfg.variants)))
         return rc;
     xpb_case_list cases = {0};
-    if ((rc = build_cases(&o, &cases)))
+    if ((rc = build_cases(&o, &cases))) {
+        if (o.cfg.slowdown)
+            regfree(&o.cfg.slowdown_re);
         return rc;
+    }
     xpb_sysinfo_read(&meta.sys);
     meta.n_backends = xpb_backends_survey(meta.backends);
 
@@ -465,5 +506,7 @@ int xpb_cmd_run(int argc, char **argv)
         xpb_device_close(&run.devices[i]);
     xpb_run_free(&run);
     xpb_case_list_free(&cases);
+    if (o.cfg.slowdown)
+        regfree(&o.cfg.slowdown_re);
     return rc;
 }

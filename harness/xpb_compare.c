@@ -192,7 +192,8 @@ xpb_shift xpb_compare_samples(const double *base, size_t nb, double base_median,
                               const xpb_compare_opts *o)
 {
     xpb_shift s = {.n_base = nb, .n_new = nn, .median_base = base_median, .median_new = new_median,
-                   .cv_base = base_cv, .cv_new = new_cv, .ratio_lo = NAN, .ratio_hi = NAN, .p_value = NAN};
+                   .cv_base = base_cv, .cv_new = new_cv, .ratio_lo = NAN, .ratio_hi = NAN, .p_value = NAN,
+                   .noise = NAN, .band = NAN};
     double lo_b, hi_b, lo_n, hi_n;
     if (nb > 0 && nn > 0 && xpb_median_ci(base, nb, &s.median_base, &lo_b, &hi_b) == 0 &&
         xpb_median_ci(next, nn, &s.median_new, &lo_n, &hi_n) == 0 && s.median_base > 0 && lo_b > 0 &&
@@ -211,5 +212,86 @@ xpb_shift xpb_compare_samples(const double *base, size_t nb, double base_median,
         return s;
     }
     decide(&s, o);
+    return s;
+}
+
+/* ---- units --------------------------------------------------------------------------------------- */
+
+double xpb_relative_sigma(const double *v, size_t n)
+{
+    /* d2(n): the expected range of n standard normal values (control-chart tables). From 5 on,
+     * the median absolute deviation instead: one stray round does not widen the band. */
+    static const double d2[] = {0, 0, 1.128, 1.693, 2.059};
+    double *s = n >= 2 ? sorted_copy(v, n) : NULL;
+    if (!s)
+        return NAN;
+    double med = median_sorted(s, n), sigma;
+    if (n < 5) { /* too few for a median of deviations */
+        sigma = (s[n - 1] - s[0]) / d2[n];
+    } else {
+        for (size_t i = 0; i < n; i++)
+            s[i] = fabs(s[i] - med);
+        qsort(s, n, sizeof *s, cmp_double);
+        sigma = 1.4826 * median_sorted(s, n);
+    }
+    free(s);
+    return med > 0 ? sigma / med : NAN;
+}
+
+static double min_of(const double *v, size_t n)
+{
+    double m = INFINITY;
+    for (size_t i = 0; i < n; i++)
+        m = v[i] < m ? v[i] : m;
+    return m;
+}
+
+static double max_of(const double *v, size_t n)
+{
+    double m = -INFINITY;
+    for (size_t i = 0; i < n; i++)
+        m = v[i] > m ? v[i] : m;
+    return m;
+}
+
+xpb_shift xpb_compare_units(const double *base, size_t nb, const double *next, size_t nn, double history_noise,
+                            const xpb_compare_opts *o)
+{
+    xpb_shift s = {.n_base = nb, .n_new = nn, .units_base = nb, .units_new = nn, .cv_base = NAN, .cv_new = NAN,
+                   .ratio_lo = NAN, .ratio_hi = NAN, .p_value = NAN, .noise = NAN, .band = NAN};
+    s.median_base = xpb_median_of(base, nb);
+    s.median_new = xpb_median_of(next, nn);
+    s.ratio = s.median_base > 0 ? s.median_new / s.median_base : NAN;
+    if (nb < o->min_units || nn < o->min_units || !isfinite(s.ratio)) {
+        s.verdict = XPB_VERDICT_NOISY;
+        snprintf(s.why, sizeof s.why, "%zu and %zu rounds; a verdict needs %zu on each side (run --rounds)", nb, nn,
+                 o->min_units);
+        return s;
+    }
+    s.cv_base = xpb_relative_sigma(base, nb);
+    s.cv_new = xpb_relative_sigma(next, nn);
+    s.noise = fmax(fmax(s.cv_base, s.cv_new), isfinite(history_noise) ? history_noise : 0);
+    s.band = fmax(o->threshold, o->noise_k * s.noise);
+    s.ratio_lo = min_of(next, nn) / max_of(base, nb); /* the range of unit ratios */
+    s.ratio_hi = max_of(next, nn) / min_of(base, nb);
+    s.p_value = xpb_mann_whitney_p(next, nn, base, nb, NULL);
+    double up = 1.0 + s.band, down = 1.0 / up;
+    const char *src = isfinite(history_noise) && history_noise >= fmax(s.cv_base, s.cv_new) ? "history" : "rounds";
+    if (s.band > o->max_band) {
+        s.verdict = XPB_VERDICT_NOISY;
+        snprintf(s.why, sizeof s.why, "too noisy to judge: noise %.3g%% (%s), band +-%.3g%% over %.3g%%",
+                 s.noise * 100, src, s.band * 100, o->max_band * 100);
+    } else if (s.ratio >= up || s.ratio <= down) {
+        bool slower = s.ratio >= up;
+        bool apart = slower ? s.ratio_lo > 1.0 : s.ratio_hi < 1.0;
+        s.verdict = !apart ? XPB_VERDICT_NOISY : slower ? XPB_VERDICT_SLOWER : XPB_VERDICT_FASTER;
+        snprintf(s.why, sizeof s.why, "%.3g%% %s, outside +-%.3g%% (noise %.2g%%, %s); %s", fabs(s.ratio - 1) * 100,
+                 slower ? "slower" : "faster", s.band * 100, s.noise * 100, src,
+                 apart ? "every round agrees" : "but the rounds overlap");
+    } else {
+        s.verdict = XPB_VERDICT_SAME;
+        snprintf(s.why, sizeof s.why, "shift %.2g%% inside +-%.3g%% (noise %.2g%%, %s)", (s.ratio - 1) * 100,
+                 s.band * 100, s.noise * 100, src);
+    }
     return s;
 }

@@ -1,7 +1,25 @@
 /* xpb_compare.h - is NEW faster or slower than BASE? Statistics on two sets of timing samples,
  * the verdict, and the case-by-case comparison of two results files (docs/reports.md).
  *
- * Verdict of one case (times: a ratio above 1 means NEW is slower):
+ * Verdict on independent units (xpb_compare_units; files written with rounds, run --rounds): a
+ * case's units are its rounds' medians, minutes apart in one process; a stateful op's are its
+ * medians over each round's breakdown runs. Thousands of back-to-back samples are not independent (a drift of clocks or
+ * placement between two processes moves them all together), so they decide nothing here.
+ *   ratio   = median(new units) / median(base units);
+ *   noise   = the larger relative sigma of either side's units (range / d2(n) for n < 5,
+ *             1.4826 MAD from 5 on: one stray round does not widen it) and, with --history, of the case's medians over earlier runs;
+ *   band    = max(threshold, noise_k * noise): the change a case must show to count;
+ * In this order:
+ *   noisy   : fewer than min_units (5) units on a side (say how many rounds to run);
+ *   noisy   : band over max_band (too noisy to judge, with the noise);
+ *   slower  : ratio >= 1+band and every new unit slower than every base unit;
+ *   faster  : ratio <= 1/(1+band) and every new unit faster than every base unit;
+ *   noisy   : a shift outside the band whose units overlap;
+ *   same    : otherwise.
+ * Files without units (written before rounds) fall back to the samples method below, which the
+ * why of each verdict and a warning name.
+ *
+ * The samples method (files without units). Verdict of one case (times: a ratio above 1 means NEW is slower):
  *   ratio     = median(new) / median(base), with a 95% confidence interval built from the
  *               distribution-free (order-statistic) confidence interval of each median, combined
  *               in log space;
@@ -45,15 +63,20 @@ typedef struct xpb_compare_opts {
     double alpha;     /* significance level of the U test, 0.05 */
     double max_cv;    /* above this robust coefficient of variation (either side): noisy, 0.3 */
     size_t min_samples; /* fewer samples on either side: noisy, 5 */
+    double noise_k;     /* units: band = max(threshold, noise_k * noise), 3 */
+    size_t min_units;   /* units: fewer on either side: noisy, 5 (with 5 each, rounds all on one side
+                         * happen by chance 2 times in 252: the verdict's significance) */
+    double max_band;    /* units: a band wider than this: noisy, 0.3 */
 } xpb_compare_opts;
 
-#define XPB_COMPARE_OPTS_DEFAULT {0.05, 0.05, 0.3, 5}
+#define XPB_COMPARE_OPTS_DEFAULT {0.05, 0.05, 0.3, 5, 3.0, 5, 0.3}
 
 /* The name of how verdicts are decided, written into compare --json ("method") and JUnit (a
  * property): the fields keep their names and meanings within a schema version, and a reader
  * tells two deciding methods apart by this (docs/reports.md, "Stability"). Change it whenever
  * the statistics change. */
-#define XPB_COMPARE_METHOD "median-ratio-ci+mann-whitney-on-samples/1"
+#define XPB_COMPARE_METHOD "units-median-ratio+noise-band/2"
+#define XPB_COMPARE_METHOD_SAMPLES "median-ratio-ci+mann-whitney-on-samples/1" /* files without units */
 
 typedef struct xpb_shift {
     size_t n_base, n_new;
@@ -61,6 +84,8 @@ typedef struct xpb_shift {
     double cv_base, cv_new;           /* robust CV (stddev/mean from the file without samples) */
     double ratio, ratio_lo, ratio_hi; /* new/base and its 95% CI; lo/hi NaN without samples */
     double p_value;                   /* NaN without samples */
+    size_t units_base, units_new;     /* units behind the verdict; 0: the samples method decided */
+    double noise, band;               /* units: relative noise and the case's band; NaN otherwise */
     xpb_verdict verdict;
     char why[160];                    /* one line: why noisy, or the evidence for a verdict */
 } xpb_shift;
@@ -85,6 +110,15 @@ double xpb_mann_whitney_p(const double *a, size_t na, const double *b, size_t nb
 xpb_shift xpb_compare_samples(const double *base, size_t nb, double base_median, double base_cv,
                               const double *next, size_t nn, double new_median, double new_cv,
                               const xpb_compare_opts *o);
+
+/* Compares the units of one case (the method at the top of the file); history_noise is the
+ * relative sigma of the case's medians over earlier runs, NaN when unknown. */
+xpb_shift xpb_compare_units(const double *base, size_t nb, const double *next, size_t nn, double history_noise,
+                            const xpb_compare_opts *o);
+
+/* Relative sigma of v[0..n) around its median (range / d2(n) for n < 5, 1.4826 MAD from 5 on);
+ * NaN for n < 2 or a median of 0. */
+double xpb_relative_sigma(const double *v, size_t n);
 
 /* ---- two results files, case by case (xpb_compare_match.c) -------------------------------------- */
 
@@ -125,12 +159,20 @@ typedef struct xpb_comparison {
     size_t n_added, n_removed, n_status_changed, n_new_failures;
     char warnings[XPB_COMPARE_MAX_WARNINGS][320]; /* fingerprint differences */
     int n_warnings;
+    const xpb_results_file *history; /* earlier runs (--history): their medians widen the noise */
+    size_t n_history;
+    size_t n_samples_method; /* cases decided on within-run samples: a file without units */
 } xpb_comparison;
 
 /* Matches the cases of base and next by (id, device, variant) and compares each pair. The
  * comparison points into both files, which must outlive it. Fails only when out of memory. */
 xpb_status xpb_compare_files(const xpb_results_file *base, const xpb_results_file *next,
                              const xpb_compare_opts *o, xpb_comparison *out, xpb_error *err);
+/* The same, with the results of earlier runs of the same cases on the same machine: each case's
+ * noise is at least the spread of its medians over history and base (xpb_compare_units). */
+xpb_status xpb_compare_files_history(const xpb_results_file *base, const xpb_results_file *next,
+                                     const xpb_results_file *history, size_t n_history, const xpb_compare_opts *o,
+                                     xpb_comparison *out, xpb_error *err);
 void xpb_comparison_free(xpb_comparison *c);
 
 /* True when some case or tested op got slower, or a case newly failed: `xpubench compare`

@@ -65,10 +65,15 @@ static void compare_op(xpb_comparison *cmp, xpb_compare_row *r, const xpb_rop *b
 {
     xpb_compare_op *o = &r->ops[r->n_ops++];
     o->op = b ? b->op : n->op;
-    o->tested = b && n && b->n_samples && n->n_samples;
+    o->tested = b && n && ((b->n_units && n->n_units) || (b->n_samples && n->n_samples));
     if (o->tested) {
-        o->shift = xpb_compare_samples(b->samples, b->n_samples, b->seconds, b->cv, n->samples, n->n_samples,
-                                       n->seconds, n->cv, &cmp->opts);
+        if (b->n_units && n->n_units) { /* the op's median in each round */
+            o->shift = xpb_compare_units(b->units, b->n_units, n->units, n->n_units, NAN, &cmp->opts);
+        } else { /* files from before rounds: the breakdown runs of one case, back to back */
+            o->shift = xpb_compare_samples(b->samples, b->n_samples, b->seconds, b->cv, n->samples, n->n_samples,
+                                           n->seconds, n->cv, &cmp->opts);
+            cmp->n_samples_method++;
+        }
         if (r->iterations_differ)
             not_comparable(&o->shift, r, "launch", b->launches, n->launches);
         cmp->n_op_verdict[o->shift.verdict]++;
@@ -98,6 +103,30 @@ static xpb_status compare_ops(xpb_comparison *cmp, xpb_compare_row *r)
     return XPB_OK;
 }
 
+/* The relative sigma of the case's medians over the history files and base (xpb_compare.h);
+ * NaN with fewer than 3 of them. */
+static double history_noise(const xpb_comparison *cmp, const xpb_rcase *b)
+{
+    if (!cmp->n_history)
+        return NAN;
+    double *m = malloc((cmp->n_history + 1) * sizeof *m);
+    size_t n = 0;
+    if (!m)
+        return NAN;
+    m[n++] = b->median_s;
+    for (size_t h = 0; h < cmp->n_history; h++) {
+        const xpb_results_file *f = &cmp->history[h];
+        for (size_t i = 0; i < f->n_cases; i++)
+            if (cmp_key(&f->cases[i], b) == 0 && xpb_rcase_is_timed_ok(&f->cases[i]) && f->cases[i].median_s > 0) {
+                m[n++] = f->cases[i].median_s;
+                break;
+            }
+    }
+    double sigma = n >= 3 ? xpb_relative_sigma(m, n) : NAN;
+    free(m);
+    return sigma;
+}
+
 static xpb_status fill_row(xpb_comparison *cmp, xpb_compare_row *r)
 {
     const xpb_rcase *b = r->base, *n = r->next;
@@ -116,8 +145,13 @@ static xpb_status fill_row(xpb_comparison *cmp, xpb_compare_row *r)
     }
     if (b && n && xpb_rcase_is_timed_ok(b) && xpb_rcase_is_timed_ok(n)) {
         r->has_shift = true;
-        r->shift = xpb_compare_samples(b->samples, b->n_samples, b->median_s, b->cv, n->samples,
-                                       n->n_samples, n->median_s, n->cv, &cmp->opts);
+        if (b->n_units || n->n_units) {
+            r->shift = xpb_compare_units(b->units, b->n_units, n->units, n->n_units, history_noise(cmp, b), &cmp->opts);
+        } else { /* files from before rounds */
+            r->shift = xpb_compare_samples(b->samples, b->n_samples, b->median_s, b->cv, n->samples,
+                                           n->n_samples, n->median_s, n->cv, &cmp->opts);
+            cmp->n_samples_method++;
+        }
         bool stateful = b->has_run && n->has_run;
         r->iterations_differ = stateful && isfinite(b->iterations) && isfinite(n->iterations) &&
                                b->iterations != n->iterations;
@@ -178,9 +212,18 @@ static void compare_fingerprints(xpb_comparison *c)
 xpb_status xpb_compare_files(const xpb_results_file *base, const xpb_results_file *next,
                              const xpb_compare_opts *o, xpb_comparison *out, xpb_error *err)
 {
+    return xpb_compare_files_history(base, next, NULL, 0, o, out, err);
+}
+
+xpb_status xpb_compare_files_history(const xpb_results_file *base, const xpb_results_file *next,
+                                     const xpb_results_file *history, size_t n_history, const xpb_compare_opts *o,
+                                     xpb_comparison *out, xpb_error *err)
+{
     memset(out, 0, sizeof *out);
     out->base = base;
     out->next = next;
+    out->history = history;
+    out->n_history = n_history;
     out->opts = *o;
     const xpb_rcase **pb = sorted_cases(base), **pn = sorted_cases(next);
     out->rows = calloc(base->n_cases + next->n_cases + 1, sizeof *out->rows);
@@ -206,6 +249,11 @@ xpb_status xpb_compare_files(const xpb_results_file *base, const xpb_results_fil
         return xpb_fail(err, st, "compare: out of memory");
     }
     compare_fingerprints(out);
+    if (out->n_samples_method && out->n_warnings < XPB_COMPARE_MAX_WARNINGS)
+        snprintf(out->warnings[out->n_warnings++], sizeof out->warnings[0],
+                 "%zu cases compared on their within-run samples (%s): a file has no rounds (written before "
+                 "run --rounds); such verdicts can flag run-to-run noise", out->n_samples_method,
+                 XPB_COMPARE_METHOD_SAMPLES);
     return XPB_OK;
 }
 

@@ -115,8 +115,8 @@ static void print_stateful(FILE *f, const xpb_comparison *c)
 {
     if (!c->n_stateful)
         return;
-    fputs("stateful cases: total = the whole run (timing.kernel); an op = its device time in a breakdown run "
-          "(run.ops[].per_run); a sample is one run\n", f);
+    fputs("stateful cases: total = the whole run (timing.kernel); an op = its device time in a breakdown run; "
+          "a unit is one round's median (files without rounds: one run)\n", f);
     for (size_t i = 0; i < c->n_rows; i++) {
         const xpb_compare_row *r = &c->rows[i];
         if (!r->stateful)
@@ -299,9 +299,19 @@ static void shift_json(cJSON *o, const xpb_shift *s, const char *verdict)
     xpb_json_add_number(o, "base_cv", s->cv_base);
     xpb_json_add_number(o, "new_cv", s->cv_new);
     xpb_json_add_number(o, "ratio", s->ratio);
-    xpb_json_add_number(o, "ratio_ci_lo", s->ratio_lo);
-    xpb_json_add_number(o, "ratio_ci_hi", s->ratio_hi);
+    /* a confidence interval only from the samples method; units give their range of ratios */
+    xpb_json_add_number(o, "ratio_ci_lo", s->units_base ? NAN : s->ratio_lo);
+    xpb_json_add_number(o, "ratio_ci_hi", s->units_base ? NAN : s->ratio_hi);
+    if (s->units_base) {
+        xpb_json_add_number(o, "unit_ratio_min", s->ratio_lo);
+        xpb_json_add_number(o, "unit_ratio_max", s->ratio_hi);
+    }
     xpb_json_add_number(o, "p_value", s->p_value);
+    cJSON_AddNumberToObject(o, "base_units", (double)s->units_base);
+    cJSON_AddNumberToObject(o, "new_units", (double)s->units_new);
+    xpb_json_add_number(o, "noise", s->noise);
+    xpb_json_add_number(o, "band", s->band);
+    cJSON_AddStringToObject(o, "method", s->units_base ? XPB_COMPARE_METHOD : XPB_COMPARE_METHOD_SAMPLES);
     cJSON_AddStringToObject(o, "verdict", verdict);
     cJSON_AddStringToObject(o, "why", s->why);
 }
@@ -351,12 +361,28 @@ static xpb_status write_text(const char *path, const char *text, xpb_error *err)
     return xpb_file_commit(f, tmp, path, err);
 }
 
+/* The method that decided the verdicts: on units, unless no case had any (files from before
+ * rounds); a mix says both, and each shift names its own ("method" below). */
+static const char *method_of(const xpb_comparison *c)
+{
+    size_t decided = 0;
+    for (int v = 0; v < XPB_VERDICT_COUNT; v++)
+        decided += c->n_verdict[v] + c->n_op_verdict[v];
+    if (c->n_samples_method == 0)
+        return XPB_COMPARE_METHOD;
+    return c->n_samples_method >= decided ? XPB_COMPARE_METHOD_SAMPLES
+                                          : XPB_COMPARE_METHOD "," XPB_COMPARE_METHOD_SAMPLES;
+}
+
 xpb_status xpb_comparison_write_json(const char *path, const xpb_comparison *c, xpb_error *err)
 {
     cJSON *root = cJSON_CreateObject();
     cJSON_AddStringToObject(root, "schema", "xpubench-compare");
     cJSON_AddNumberToObject(root, "schema_version", 1);
-    cJSON_AddStringToObject(root, "method", XPB_COMPARE_METHOD);
+    cJSON_AddStringToObject(root, "method", method_of(c));
+    cJSON_AddNumberToObject(root, "noise_k", c->opts.noise_k);
+    cJSON_AddNumberToObject(root, "max_band", c->opts.max_band);
+    cJSON_AddNumberToObject(root, "history_files", (double)c->n_history);
     cJSON_AddItemToObject(root, "base", file_json(c->base));
     cJSON_AddItemToObject(root, "new", file_json(c->next));
     cJSON_AddNumberToObject(root, "threshold", c->opts.threshold);
@@ -485,7 +511,7 @@ xpb_status xpb_comparison_write_junit(const char *path, const xpb_comparison *c,
     fprintf(f, "\" tests=\"%zu\" failures=\"%zu\" errors=\"0\" skipped=\"%zu\">\n", c->n_rows, failures, skipped);
     fprintf(f, "    <properties><property name=\"method\" value=\"%s\"/><property name=\"threshold\" value=\"%g\"/>"
                "<property name=\"alpha\" value=\"%g\"/></properties>\n",
-            XPB_COMPARE_METHOD, c->opts.threshold, c->opts.alpha);
+            method_of(c), c->opts.threshold, c->opts.alpha);
     for (size_t i = 0; i < c->n_rows; i++)
         junit_case(f, &c->rows[i]);
     fputs("  </testsuite>\n</testsuites>\n", f);

@@ -40,8 +40,12 @@ typedef struct xpb_result {
     bool validated;
     xpb_validation validation;
     bool timed;
-    xpb_samples kernel_samples; /* device timer, seconds per launch */
+    xpb_samples kernel_samples; /* device timer, seconds per launch, every round's */
     xpb_stats kernel;
+    /* One per round (run --rounds): the median of that round's samples. The rounds of a run
+     * interleave every case, so these are the independent repetitions that compare tests. */
+    xpb_samples units;
+    const xpb_kernel *ran;      /* the kernel variant, for the later rounds (not written) */
     int launches_per_sample;    /* back-to-back launches in one timed sample */
     xpb_samples e2e_samples;    /* host clock: upload + launch + sync + download */
     xpb_stats e2e;

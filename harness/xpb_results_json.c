@@ -213,6 +213,14 @@ static cJSON *run_outcome_json(const xpb_result *r)
                 xpb_stats st = xpb_stats_compute(col, raw.n);
                 cJSON_AddItemToObject(e, "per_run", stats_json(&st, &raw));
             }
+            if (o->op_units && o->op_rounds) { /* one per round: compare's units */
+                double *u = malloc((size_t)o->op_rounds * sizeof *u);
+                for (int i = 0; u && i < o->op_rounds; i++)
+                    u[i] = o->op_units[(size_t)i * XPB_OP_COUNT + op];
+                if (u)
+                    cJSON_AddItemToObject(e, "units_s", cJSON_CreateDoubleArray(u, o->op_rounds));
+                free(u);
+            }
             cJSON_AddItemToArray(ops, e);
         }
         free(col);
@@ -299,6 +307,11 @@ static cJSON *case_json(const xpb_result *r)
         cJSON_AddStringToObject(t, "cache", "warm (same buffers every launch)");
         cJSON_AddNumberToObject(t, "launches_per_sample", r->launches_per_sample);
         cJSON_AddItemToObject(t, "kernel", stats_json(&r->kernel, &r->kernel_samples));
+        if (r->units.n) { /* the independent repetitions compare tests (xpb_result.units) */
+            cJSON *u = cJSON_AddObjectToObject(t, "units");
+            cJSON_AddStringToObject(u, "what", "one per round: the median of the round's kernel samples");
+            cJSON_AddItemToObject(u, "medians_s", cJSON_CreateDoubleArray(r->units.v, (int)r->units.n));
+        }
         cJSON_AddItemToObject(t, "end_to_end", stats_json(&r->e2e, &r->e2e_samples));
         cJSON *x = cJSON_AddObjectToObject(t, "transfers");
         xpb_json_add_number(x, "upload_s", r->upload_s);
@@ -395,6 +408,9 @@ static cJSON *run_json(const xpb_run *run, const xpb_run_meta *m)
     cJSON_AddStringToObject(c, "preset", m->cfg->preset);
     cJSON_AddStringToObject(c, "filter", m->filter ? m->filter : "");
     cJSON_AddNumberToObject(c, "seed", (double)m->cfg->seed);
+    cJSON_AddNumberToObject(c, "rounds", m->cfg->rounds > 1 ? m->cfg->rounds : 1);
+    if (m->cfg->slowdown) /* a deliberate slowdown (XPB_SLOWDOWN): never mistaken for a real run */
+        cJSON_AddStringToObject(c, "slowdown", m->cfg->slowdown);
     cJSON_AddNumberToObject(c, "repetitions", m->cfg->repetitions);
     cJSON_AddNumberToObject(c, "min_time_s", m->cfg->min_time);
     cJSON_AddNumberToObject(c, "warmup_s", m->cfg->warmup_time);

@@ -78,15 +78,15 @@ static xpb_status get_obj(ctx *c, const cJSON *o, const char *key, const cJSON *
     return XPB_OK;
 }
 
-/* samples_s of a timing object (timing.kernel, run.ops[].per_run) into a new array *v of *n
- * finite values (NULL and 0 when absent or empty). */
-static xpb_status read_samples(ctx *c, const cJSON *o, double **v, size_t *n)
+/* The array `key` of o (samples_s of timing.kernel and run.ops[].per_run, timing.units.medians_s)
+ * into a new array *v of *n finite values (NULL and 0 when absent or empty). */
+static xpb_status read_samples(ctx *c, const cJSON *o, const char *key, double **v, size_t *n)
 {
-    const cJSON *a = cJSON_GetObjectItemCaseSensitive(o, "samples_s");
+    const cJSON *a = cJSON_GetObjectItemCaseSensitive(o, key);
     if (!a || cJSON_IsNull(a))
         return XPB_OK;
     if (!cJSON_IsArray(a))
-        return bad(c, "samples_s", "expected an array of numbers");
+        return bad(c, key, "expected an array of numbers");
     int len = cJSON_GetArraySize(a);
     if (len == 0)
         return XPB_OK;
@@ -99,7 +99,7 @@ static xpb_status read_samples(ctx *c, const cJSON *o, double **v, size_t *n)
         if (cJSON_IsNumber(e) && isfinite(e->valuedouble))
             (*v)[(*n)++] = e->valuedouble;
         else if (!cJSON_IsNull(e))
-            return bad(c, "samples_s", "expected an array of numbers");
+            return bad(c, key, "expected an array of numbers");
     }
     return XPB_OK;
 }
@@ -117,7 +117,7 @@ static xpb_status read_stats(ctx *c, const cJSON *o, const char *key, bool *foun
     size_t len = strlen(c->where);
     snprintf(c->where + len, sizeof c->where - len, "%s%s", len ? "." : "", key);
     if (!(st = get_num(c, t, "median_s", median)) && !(st = get_num(c, t, "cv", cv)))
-        st = read_samples(c, t, samples, n);
+        st = read_samples(c, t, "samples_s", samples, n);
     c->where[len] = '\0';
     return st;
 }
@@ -139,6 +139,13 @@ static xpb_status read_timing(ctx *c, const cJSON *o, xpb_rcase *rc)
         size_t len = strlen(c->where);
         snprintf(c->where + len, sizeof c->where - len, ".timing");
         st = read_stats(c, t, "kernel", &rc->timed, &rc->median_s, &rc->cv, &rc->samples, &rc->n_samples);
+        const cJSON *u = NULL;
+        if (!st)
+            st = get_obj(c, t, "units", &u);
+        if (!st && u) {
+            snprintf(c->where + len, sizeof c->where - len, ".timing.units");
+            st = read_samples(c, u, "medians_s", &rc->units, &rc->n_units);
+        }
         c->where[len] = '\0';
     }
     if (!st)
@@ -168,6 +175,7 @@ static xpb_status read_op(ctx *c, const cJSON *o, void *dst)
     if (!st) st = get_num(c, o, "share", &p->share);
     if (!st) st = get_num(c, o, "launches", &p->launches);
     if (!st) st = read_stats(c, o, "per_run", &p->has_runs, &median, &p->cv, &p->samples, &p->n_samples);
+    if (!st) st = read_samples(c, o, "units_s", &p->units, &p->n_units);
     return st;
 }
 
@@ -438,9 +446,10 @@ void xpb_results_file_free(xpb_results_file *f)
 {
     for (size_t i = 0; f->cases && i < f->n_cases; i++) {
         for (size_t j = 0; f->cases[i].ops && j < f->cases[i].n_ops; j++)
-            free(f->cases[i].ops[j].samples);
+            free(f->cases[i].ops[j].samples), free(f->cases[i].ops[j].units);
         free(f->cases[i].ops);
         free(f->cases[i].samples);
+        free(f->cases[i].units);
     }
     free(f->cases);
     free(f->devices);

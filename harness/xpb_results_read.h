@@ -23,6 +23,8 @@ typedef struct xpb_rop {
     double cv;                       /* per_run.cv                                          */
     double *samples;                 /* per_run.samples_s (one per run), finite values; owned */
     size_t n_samples;
+    double *units;                   /* units_s: the op's median in each round; owned */
+    size_t n_units;
 } xpb_rop;
 
 /* One entry of cases[]. Numbers absent from the file (or null) are NaN. */
@@ -41,6 +43,8 @@ typedef struct xpb_rcase {
     double median_s, cv;       /* timing.kernel */
     double *samples;           /* timing.kernel.samples_s, finite values only; owned */
     size_t n_samples;
+    double *units;             /* timing.units.medians_s: one per round (files since rounds); owned */
+    size_t n_units;
     double gbps, gflops, speedup_vs_cpu; /* throughput */
     double avg_watts;          /* power.avg_w when the run sampled power (--power), else NaN */
     bool has_run;              /* a stateful workload's run object (docs/results-schema.md) */

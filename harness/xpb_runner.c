@@ -2,6 +2,7 @@
  * allocate guarded buffers, upload, poison, launch, validate, then time (xpb_runner.h). */
 #include "xpb_runner_internal.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -160,7 +161,8 @@ typedef struct launch_ctx {
     const xpb_kernel *k;
     const void *args;
     void *state;
-    int batch; /* launches per timed sample */
+    int batch;    /* launches per timed sample */
+    int extra;    /* XPB_SLOWDOWN (xpb_runner.h): extra launches in every sample, 0 normally */
 } launch_ctx;
 
 /* One timed sample: `batch` launches between the device timer's marks; returns the sample's
@@ -170,7 +172,7 @@ static xpb_status timed_launch(void *user, double *seconds, xpb_error *err)
     launch_ctx *l = user;
     const xpb_backend_i *b = l->dev->backend;
     xpb_status st = b->timer_begin(l->dev->ctx, err);
-    for (int i = 0; i < l->batch && !st; i++)
+    for (int i = 0; i < l->batch + l->extra && !st; i++)
         st = l->k->launch(l->dev->ctx, l->args, l->state, err);
     if (!st)
         st = b->timer_end(l->dev->ctx, seconds, err);
@@ -270,6 +272,82 @@ static void summarize_failure(xpb_result *r)
              v->worst_reference, v->worst_tolerance);
 }
 
+xpb_status xpb_runner_close_round(xpb_result *r, size_t from, xpb_error *err)
+{
+    size_t n = r->kernel_samples.n > from ? r->kernel_samples.n - from : 0;
+    r->kernel = xpb_stats_compute(r->kernel_samples.v, r->kernel_samples.n);
+    if (n && xpb_samples_push(&r->units, xpb_stats_compute(r->kernel_samples.v + from, n).median))
+        return xpb_fail(err, XPB_ERR_OUT_OF_MEMORY, "out of memory for samples");
+    return XPB_OK;
+}
+
+/* One round's timing: warm-up, then Google Benchmark with the device timer; its samples are
+ * appended and their median is the round's unit. The first round also times end to end and
+ * samples power. */
+static xpb_status time_kernel(case_buffers *cb, const xpb_kernel *k, const xpb_case *c, const void *args,
+                              void *state, const xpb_run_config *cfg, bool first, xpb_result *r, xpb_error *err)
+{
+    launch_ctx l = {cb->dev, k, args, state, 1, 0};
+    xpb_status st = warm_up(&l, cfg->warmup_time, err);
+    if (cfg->slowdown && regexec(&cfg->slowdown_re, c->id, 0, NULL, 0) == 0) {
+        /* every sample slowed alike (a median ignores a few slow ones): a batch of a multiple of q
+         * launches, q = 1/fraction, and one extra launch per q; per launch: 1 + 1/q */
+        int q = (int)lround(1.0 / cfg->slowdown_fraction);
+        l.batch = (l.batch + q - 1) / q * q;
+        l.extra = l.batch / q;
+    }
+    xpb_gbench_config gc = {cfg->repetitions, cfg->min_time, l.batch};
+    if (first)
+        r->launches_per_sample = l.batch;
+    bool power = first && cfg->power;
+    xpb_power_sampler sampler = {0};
+    if (!st && power)
+        xpb_power_start(&sampler, cb->dev);
+    size_t from = r->kernel_samples.n;
+    if (!st)
+        st = xpb_gbench_measure(c->id, timed_launch, &l, &gc, &r->kernel_samples, err);
+    if (power)
+        xpb_power_stop(&sampler, r);
+    if (!st)
+        st = xpb_runner_close_round(r, from, err);
+    if (!st && first)
+        st = measure_e2e(cb, &l, r->kernel.median >= SLOW_LAUNCH_S ? 1 : cfg->e2e_iterations, r, err);
+    if (first) {
+        r->timed = st == XPB_OK;
+        for (int i = 0; i < cb->data->n_in; i++)
+            r->upload_bytes += cb->data->in_bytes[i];
+        r->download_bytes = cb->data->out_bytes[0];
+    }
+    return st;
+}
+
+/* A later round of a one-shot kernel: buffers and inputs afresh (no validation: round 1 did it),
+ * then time_kernel. */
+static void time_kernel_again(xpb_device *dev, const xpb_case *c, const xpb_case_data *d, const xpb_run_config *cfg,
+                              xpb_result *r)
+{
+    const xpb_kernel *k = r->ran;
+    xpb_error err = {{0}};
+    unsigned char args[XPB_ARGS_MAX];
+    case_buffers cb = {.dev = dev, .data = d};
+    void *state = NULL;
+    bool prepared = false;
+    xpb_status st = buffers_alloc(&cb, &err);
+    if (!st) {
+        c->workload->make_args(c, cb.in_view, cb.out_view, args);
+        st = upload_inputs(&cb, &err);
+    }
+    if (!st && k->prepare && !(st = k->prepare(dev->ctx, args, &state, &err)))
+        prepared = true;
+    if (!st)
+        st = time_kernel(&cb, k, c, args, state, cfg, false, r, &err);
+    if (st)
+        xpb_runner_set_outcome(r, dev, st, &err);
+    if (prepared && k->release)
+        k->release(dev->ctx, state);
+    buffers_free(&cb);
+}
+
 static void run_kernel(xpb_device *dev, const xpb_kernel *k, const xpb_case *c,
                        const xpb_case_data *d, const xpb_run_config *cfg, xpb_result *r)
 {
@@ -319,27 +397,9 @@ static void run_kernel(xpb_device *dev, const xpb_kernel *k, const xpb_case *c,
         r->status = XPB_CASE_FAILED_VALIDATION;
         summarize_failure(r);
     }
-    /* 2. time: warm-up, then Google Benchmark with the device timer; then end to end */
-    if (!st && r->validation.passed && !cfg->validate_only && !c->validate_only) {
-        launch_ctx l = {dev, k, args, state, 1};
-        st = warm_up(&l, cfg->warmup_time, &err);
-        xpb_gbench_config gc = {cfg->repetitions, cfg->min_time, l.batch};
-        r->launches_per_sample = l.batch;
-        xpb_power_sampler power = {0};
-        if (!st && cfg->power)
-            xpb_power_start(&power, dev);
-        if (!st)
-            st = xpb_gbench_measure(c->id, timed_launch, &l, &gc, &r->kernel_samples, &err);
-        if (cfg->power)
-            xpb_power_stop(&power, r);
-        r->kernel = xpb_stats_compute(r->kernel_samples.v, r->kernel_samples.n);
-        if (!st)
-            st = measure_e2e(&cb, &l, r->kernel.median >= SLOW_LAUNCH_S ? 1 : cfg->e2e_iterations, r, &err);
-        r->timed = st == XPB_OK;
-        for (int i = 0; i < d->n_in; i++)
-            r->upload_bytes += d->in_bytes[i];
-        r->download_bytes = d->out_bytes[0];
-    }
+    /* 2. time (the first round) */
+    if (!st && r->validation.passed && !cfg->validate_only && !c->validate_only)
+        st = time_kernel(&cb, k, c, args, state, cfg, true, r, &err);
     if (st)
         xpb_runner_set_outcome(r, dev, st, &err);
     if (prepared && k->release)
@@ -397,6 +457,7 @@ static xpb_status run_on_device(xpb_run *run, xpb_device *dev, const xpb_case *c
         xpb_result *r = new_result(run, c, dev, ks[i]->variant, ks[i]->precision);
         if (!r)
             return XPB_ERR_OUT_OF_MEMORY;
+        r->ran = ks[i];
         if (dev->lost) {
             r->status = XPB_CASE_ERROR;
             snprintf(r->message, sizeof r->message, "%s was lost earlier in this run: %.400s", dev->label,
@@ -426,30 +487,97 @@ static xpb_status host_fits(const xpb_case *c, xpb_error *err)
     return XPB_OK;
 }
 
+/* A later round: cases [first, first + count) of case c again, those that timed. */
+static void run_round_again(xpb_run *run, const xpb_case *c, const xpb_case_data *d, size_t first, size_t count,
+                            const xpb_run_config *cfg)
+{
+    for (size_t j = first; j < first + count; j++) {
+        xpb_result *r = &run->results[j];
+        xpb_device *dev = &run->devices[r->device - run->devices];
+        if (r->status != XPB_CASE_OK || !r->timed || dev->lost)
+            continue;
+        if (c->workload->run)
+            xpb_run_stateful_again(dev, c, d, cfg, r);
+        else
+            time_kernel_again(dev, c, d, cfg, r);
+        if (r->status != XPB_CASE_OK) { /* the round's error, named as such */
+            char msg[sizeof r->message];
+            snprintf(msg, sizeof msg, "%s", r->message);
+            snprintf(r->message, sizeof r->message, "timing round %zu: %.460s", r->units.n + 1, msg);
+            r->timed = false;
+        }
+    }
+}
+
+/* Later rounds interleave the cases of a block: as many consecutive cases as fit in this much
+ * host data (their inputs made once), at most ROUND_BLOCK_CASES. A block's rounds are seconds
+ * apart, each with fresh device buffers, upload and warm-up; making every case's inputs again
+ * in every round cost the H100's default elementwise preset 6 minutes instead of about 2. */
+#define ROUND_BLOCK_BYTES ((uint64_t)2 << 30)
+#define ROUND_BLOCK_CASES 64
+
+static uint64_t case_bytes(const xpb_case *c)
+{
+    return c->bytes_read + c->bytes_written;
+}
+
+/* Round 1 of case c (validation and timing); [*first, *first + *count) are its results. */
+static xpb_status first_round(xpb_run *run, size_t i, const xpb_case *c, const xpb_case_data *d, xpb_status data_st,
+                              const xpb_error *data_err, const xpb_run_config *cfg, xpb_progress *prog, size_t *first,
+                              size_t *count)
+{
+    xpb_progress_start_case(prog, i, c);
+    *first = run->count;
+    for (size_t j = 0; j < run->n_devices; j++)
+        if (run_on_device(run, &run->devices[j], c, d, data_st, data_err, cfg, prog))
+            return XPB_ERR_OUT_OF_MEMORY;
+    *count = run->count - *first;
+    return XPB_OK;
+}
+
 xpb_status xpb_runner_run(xpb_run *run, const xpb_case_list *cases, const xpb_run_config *cfg,
                           xpb_error *err)
 {
+    typedef struct block_case {
+        xpb_case_data d;
+        xpb_status data_st;
+        xpb_error data_err;
+        size_t first, count; /* its results */
+    } block_case;
+    block_case *blk = calloc(ROUND_BLOCK_CASES, sizeof *blk);
+    if (!blk)
+        return xpb_fail(err, XPB_ERR_OUT_OF_MEMORY, "out of host memory for results");
+    int rounds = cfg->rounds > 1 && !cfg->validate_only ? cfg->rounds : 1;
+    xpb_status st = XPB_OK;
     xpb_progress prog;
     xpb_progress_begin(&prog, cases->count, cfg->progress_tty);
-    for (size_t i = 0; i < cases->count; i++) {
-        const xpb_case *c = &cases->items[i];
-        xpb_progress_start_case(&prog, i, c);
-        xpb_case_data d;
-        xpb_error data_err = {{0}};
-        xpb_status data_st = host_fits(c, &data_err);
-        if (!data_st)
-            data_st = c->workload->make_data(c, cfg->seed, &d, &data_err);
-        for (size_t j = 0; j < run->n_devices; j++)
-            if (run_on_device(run, &run->devices[j], c, &d, data_st, &data_err, cfg, &prog)) {
-                if (!data_st)
-                    xpb_case_data_free(&d);
-                return xpb_fail(err, XPB_ERR_OUT_OF_MEMORY, "out of host memory for results");
-            }
-        if (!data_st)
-            xpb_case_data_free(&d);
+    for (size_t i = 0; i < cases->count && !st;) {
+        size_t n = 0;
+        uint64_t bytes = 0;
+        while (i + n < cases->count && n < ROUND_BLOCK_CASES &&
+               (n == 0 || bytes + case_bytes(&cases->items[i + n]) <= ROUND_BLOCK_BYTES))
+            bytes += case_bytes(&cases->items[i + n++]);
+        for (size_t k = 0; k < n && !st; k++) { /* round 1, its data kept for the later rounds */
+            const xpb_case *c = &cases->items[i + k];
+            block_case *b = &blk[k];
+            memset(&b->data_err, 0, sizeof b->data_err);
+            b->data_st = host_fits(c, &b->data_err);
+            if (!b->data_st)
+                b->data_st = c->workload->make_data(c, cfg->seed, &b->d, &b->data_err);
+            st = first_round(run, i + k, c, &b->d, b->data_st, &b->data_err, cfg, &prog, &b->first, &b->count);
+        }
+        for (int round = 1; round < rounds && !st; round++)
+            for (size_t k = 0; k < n; k++)
+                if (!blk[k].data_st)
+                    run_round_again(run, &cases->items[i + k], &blk[k].d, blk[k].first, blk[k].count, cfg);
+        for (size_t k = 0; k < n; k++)
+            if (!blk[k].data_st)
+                xpb_case_data_free(&blk[k].d);
+        i += n;
     }
     xpb_progress_end(&prog);
-    return XPB_OK;
+    free(blk);
+    return st ? xpb_fail(err, XPB_ERR_OUT_OF_MEMORY, "out of host memory for results") : XPB_OK;
 }
 
 void xpb_run_free(xpb_run *run)
@@ -457,6 +585,7 @@ void xpb_run_free(xpb_run *run)
     for (size_t i = 0; i < run->count; i++) {
         xpb_samples_free(&run->results[i].kernel_samples);
         xpb_samples_free(&run->results[i].e2e_samples);
+        xpb_samples_free(&run->results[i].units);
         xpb_run_outcome_free(&run->results[i].run);
     }
     free(run->results);

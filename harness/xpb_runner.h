@@ -12,7 +12,8 @@ typedef struct xpb_run_config {
     const char *preset;
     const xpb_sizes *sizes;
     uint64_t seed;
-    int repetitions;
+    int rounds;          /* passes over every case, each timing it again (>= 1; xpb_runner_run) */
+    int repetitions;     /* Google Benchmark repetitions per case in each round */
     double min_time;     /* seconds per repetition */
     double warmup_time;  /* seconds of untimed launches first */
     int e2e_iterations;  /* end-to-end (host clock) iterations */
@@ -21,6 +22,12 @@ typedef struct xpb_run_config {
     size_t sample_units;
     bool progress_tty;   /* redraw one progress line instead of one line per case */
     bool power;          /* --power: sample board power during the timed launches */
+    /* XPB_SLOWDOWN=REGEX=FRACTION: cases whose id matches run 1 + FRACTION launches per timed
+     * launch (an extra launch whenever the fractions add up to one), a real slowdown on purpose,
+     * to show that compare catches one (docs/reports.md). Announced, and in the results' config. */
+    const char *slowdown;     /* the variable's text, NULL when unset */
+    regex_t slowdown_re;
+    double slowdown_fraction;
     const char *variants; /* --variant LIST: only these kernel variants (comma-separated); NULL = all */
     const char *dump_dir;      /* --dump DIR: every case's arrays as .npy (xpb_dump.h); NULL = off */
     const char *dump_fail_dir; /* where a failing case is dumped automatically; NULL = nowhere */
@@ -34,8 +41,14 @@ typedef struct xpb_run_config {
 xpb_status xpb_device_open(const xpb_backend_i *b, int index, xpb_device *d, xpb_error *err);
 void xpb_device_close(xpb_device *d);
 
-/* Runs every case on every device in run->devices, appending results to run. Returns XPB_OK
- * unless the run could not proceed at all (host out of memory). */
+/* Runs every case on every device in run->devices, appending results to run. Round 1 validates
+ * and times each case; rounds 2..cfg->rounds go over the cases again and time every case that
+ * timed, with fresh device buffers, upload and warm-up, interleaved: a block of consecutive cases
+ * (up to 2 GiB of inputs, made once) runs round 1, then round 2 of each, and so on. A case's
+ * rounds are thus seconds apart and their medians (xpb_result.units) are independent
+ * repetitions: a drift (clocks, heat, buffer placement, another process) shows up as their spread
+ * instead of vanishing into thousands of back-to-back samples (docs/reports.md, "Verdicts").
+ * Returns XPB_OK unless the run could not proceed at all (host out of memory). */
 xpb_status xpb_runner_run(xpb_run *run, const xpb_case_list *cases, const xpb_run_config *cfg,
                           xpb_error *err);
 

@@ -12,6 +12,14 @@ void xpb_runner_set_outcome(xpb_result *r, xpb_device *dev, xpb_status st, const
 /* Validates and times one case of a stateful workload (c->workload->run) with kernel k. */
 void xpb_run_stateful(xpb_device *dev, const xpb_kernel *k, const xpb_case *c, const xpb_case_data *d,
                       const xpb_run_config *cfg, xpb_result *r);
+/* A later round (xpb_runner.h): times the stateful case again, appending to r's samples and one
+ * unit; a failure makes r an error. */
+void xpb_run_stateful_again(xpb_device *dev, const xpb_case *c, const xpb_case_data *d, const xpb_run_config *cfg,
+                            xpb_result *r);
 void xpb_run_outcome_free(xpb_run_outcome *o);
+
+/* Appends the median of r->kernel_samples[from..] to r->units and recomputes r->kernel over
+ * every sample. */
+xpb_status xpb_runner_close_round(xpb_result *r, size_t from, xpb_error *err);
 
 #endif

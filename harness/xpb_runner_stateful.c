@@ -44,6 +44,8 @@ static void outcome_free(xpb_run_outcome *o)
     o->steps = NULL, o->init_anchors = NULL, o->final_anchors = NULL, o->final_assign = NULL;
     free(o->op_samples);
     o->op_samples = NULL, o->op_runs = 0;
+    free(o->op_units);
+    o->op_units = NULL, o->op_rounds = 0;
     free(o->burst.fired_per_burst), free(o->burst.events_per_burst);
     o->burst.fired_per_burst = NULL, o->burst.events_per_burst = NULL;
     free(o->burst.fired_start), free(o->burst.fired_ids), free(o->burst.final_v);
@@ -174,6 +176,62 @@ static xpb_status breakdown_runs(stateful_ctx *x, int target, double budget, xpb
     return XPB_OK;
 }
 
+/* Appends one round's per-op medians to ro->op_units. */
+static xpb_status push_op_units(xpb_run_outcome *ro, const double *medians, xpb_error *err)
+{
+    double *u = realloc(ro->op_units, (size_t)(ro->op_rounds + 1) * XPB_OP_COUNT * sizeof *u);
+    if (!u)
+        return xpb_fail(err, XPB_ERR_OUT_OF_MEMORY, "out of memory for the per-op units");
+    ro->op_units = u;
+    memcpy(u + (size_t)ro->op_rounds++ * XPB_OP_COUNT, medians, XPB_OP_COUNT * sizeof *u);
+    return XPB_OK;
+}
+
+/* One round's timing (2 at the top of the file): warm-up runs for cfg->warmup_time (at least one),
+ * then Google Benchmark over whole runs; the round's median is a unit. */
+static xpb_status time_runs(stateful_ctx *x, const xpb_run_config *cfg, double *timed_s, xpb_error *err)
+{
+    xpb_result *r = x->r;
+    xpb_samples *e2e = x->e2e; /* end to end of the timed runs only */
+    double t0 = xpb_clock_now(), dt;
+    xpb_status st;
+    x->e2e = NULL;
+    do
+        st = timed_run(x, &dt, err);
+    while (!st && xpb_clock_now() - t0 < cfg->warmup_time);
+    x->e2e = e2e;
+    xpb_gbench_config gc = {cfg->repetitions, cfg->min_time, 1};
+    r->launches_per_sample = 1;
+    double timed_t0 = xpb_clock_now();
+    size_t from = r->kernel_samples.n;
+    if (!st)
+        st = xpb_gbench_measure(x->c->id, timed_run, x, &gc, &r->kernel_samples, err);
+    *timed_s = xpb_clock_now() - timed_t0;
+    return st ? st : xpb_runner_close_round(r, from, err);
+}
+
+void xpb_run_stateful_again(xpb_device *dev, const xpb_case *c, const xpb_case_data *d, const xpb_run_config *cfg,
+                            xpb_result *r)
+{
+    xpb_error err = {{0}};
+    stateful_ctx x = {dev, c, d, r->ran, r, NULL};
+    double timed_s;
+    xpb_status st = time_runs(&x, cfg, &timed_s, &err);
+    if (!st) { /* this round's per-op medians, from a few breakdown runs; round 1's runs stay */
+        xpb_run_outcome keep = r->run;
+        r->run.op_samples = NULL;
+        st = breakdown_runs(&x, BREAKDOWN_MIN_RUNS, fmin(timed_s, BREAKDOWN_MIN_BUDGET_S), &err);
+        double medians[XPB_OP_COUNT];
+        memcpy(medians, r->run.op_seconds, sizeof medians);
+        free(r->run.op_samples);
+        r->run = keep;
+        if (!st)
+            st = push_op_units(&r->run, medians, &err);
+    }
+    if (st)
+        xpb_runner_set_outcome(r, dev, st, &err);
+}
+
 void xpb_run_stateful(xpb_device *dev, const xpb_kernel *k, const xpb_case *c, const xpb_case_data *d,
                       const xpb_run_config *cfg, xpb_result *r)
 {
@@ -186,25 +244,17 @@ void xpb_run_stateful(xpb_device *dev, const xpb_kernel *k, const xpb_case *c, c
                                       dev->label, k->variant, cfg->dump_count);
     if (!st && r->validation.passed && !cfg->validate_only && !c->validate_only) {
         /* 2. warm-up (at least one run), then whole runs under Google Benchmark */
-        double t0 = xpb_clock_now(), dt;
-        do
-            st = timed_run(&x, &dt, &err);
-        while (!st && xpb_clock_now() - t0 < cfg->warmup_time);
+        double timed_s;
         x.e2e = &r->e2e_samples;
-        xpb_gbench_config gc = {cfg->repetitions, cfg->min_time, 1};
-        r->launches_per_sample = 1;
-        double timed_t0 = xpb_clock_now();
-        if (!st)
-            st = xpb_gbench_measure(c->id, timed_run, &x, &gc, &r->kernel_samples, &err);
-        double timed_s = xpb_clock_now() - timed_t0;
+        st = time_runs(&x, cfg, &timed_s, &err);
         x.e2e = NULL;
-        r->kernel = xpb_stats_compute(r->kernel_samples.v, r->kernel_samples.n);
         r->e2e = xpb_stats_compute(r->e2e_samples.v, r->e2e_samples.n);
         /* 3. the per-op breakdown, repeated */
         size_t n = r->kernel_samples.n;
         int target = n < BREAKDOWN_MIN_RUNS ? BREAKDOWN_MIN_RUNS
                      : n > BREAKDOWN_MAX_RUNS ? BREAKDOWN_MAX_RUNS : (int)n;
-        if (!st && !(st = breakdown_runs(&x, target, fmax(timed_s, BREAKDOWN_MIN_BUDGET_S), &err))) {
+        if (!st && !(st = breakdown_runs(&x, target, fmax(timed_s, BREAKDOWN_MIN_BUDGET_S), &err)) &&
+            !(st = push_op_units(&r->run, r->run.op_seconds, &err))) {
             r->upload_s = r->run.upload_s;
             r->upload_bytes = r->run.upload_bytes;
             r->download_bytes = r->run.d2h_bytes;

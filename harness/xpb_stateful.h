@@ -36,6 +36,9 @@ typedef struct xpb_run_outcome {
     double *op_samples;  /* op's time in breakdown run i: op_samples[i * XPB_OP_COUNT + op],
                           * op_runs runs (malloc'd, freed with the run; the result's only)  */
     int op_runs;
+    double *op_units;    /* one per round (xpb_runner.h): the op's median over that round's breakdown
+                          * runs, op_units[round * XPB_OP_COUNT + op], op_rounds rounds (malloc'd) */
+    int op_rounds;
     double h2d_s, d2h_s; /* transfers during one run (host clock), the initial upload apart */
     uint64_t h2d_bytes, d2h_bytes;
     double run_s;        /* host clock from the first op to the result read back: the run's

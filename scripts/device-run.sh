@@ -12,7 +12,11 @@
 # each tile configuration in XPB_VKTUNE_TILES, with the driver's pipeline statistics: registers,
 # spills; the Vulkan tiled GEMM of the same dot products beside it), burst (the burst workload
 # validated on every backend at the conformance, quick and default presets, timed at the default
-# preset per burst and batched, PyTorch's index_add_ peer; XPB_BURST_FULL=1 adds the full preset). XPB_BENCH_ARGS adds `run`
+# preset per burst and batched, PyTorch's index_add_ peer; XPB_BURST_FULL=1 adds the full preset),
+# aa (the A/A test of issue 9: the default preset of XPB_AA_WORKLOADS, default elementwise, on
+# cuda and vulkan in two processes, compared; then two deliberate slowdowns, XPB_SLOWDOWN, that
+# compare must call slower: 10% on the 2^28 copy, 25% on the 2^20 add; XPB_AA_FILTER restricts
+# the two runs, a regex on case ids: the whole elementwise preset takes 6 minutes a run). XPB_BENCH_ARGS adds `run`
 # options, XPB_BENCH_FILTER restricts the benchmarks (regex on case ids).
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -96,6 +100,29 @@ if has burst; then # burst propagation: bit-exact everywhere, then timed, PyTorc
   [ -n "${XPB_BURST_FULL:-}" ] && bench burst-full --workload burst --backend cuda,vulkan --preset full --min-time 0.02
   python3 scripts/torch-peer-burst.py > "$out/torch-burst.txt" 2>&1 || status=1
   cat "$out/torch-burst.txt" >> "$out/bench.txt"
+fi
+if has aa; then # issue 9: the same build twice must compare clean; a real slowdown must not
+  wl=${XPB_AA_WORKLOADS:-elementwise}
+  for side in A B; do
+    stamp "aa: run $side: default preset of $wl on cuda, vulkan"
+    $bin run --backend cuda,vulkan --workload "$wl" --preset default --filter "${XPB_AA_FILTER:-.}" \
+        --out "$out/aa-$side.json" > "$out/aa-$side.txt" 2>&1 || status=1
+  done
+  $bin compare "$out/aa-A.json" "$out/aa-B.json" --json "$out/aa-compare.json" > "$out/aa-compare.txt" 2>&1
+  echo "aa: compare A B exit $? (0 wanted): $(tail -1 "$out/aa-compare.txt")" | tee -a "$out/bench.txt"
+  grep -E " (slower|faster) \(" "$out/aa-compare.txt" | head -10 | tee -a "$out/bench.txt"
+  if [[ ",$wl," == *",elementwise,"* ]]; then
+    i=0
+    for slow in 'elementwise/copy/n=268435456/=0.1' 'elementwise/add/n=1048576/=0.25'; do
+      i=$((i + 1))
+      stamp "aa: deliberate slowdown XPB_SLOWDOWN=$slow"
+      XPB_SLOWDOWN=$slow $bin run --backend cuda,vulkan --workload elementwise --preset default \
+          --filter 'elementwise/(copy|add)/' --out "$out/aa-slow$i.json" > "$out/aa-slow$i.txt" 2>&1 || status=1
+      $bin compare "$out/aa-A.json" "$out/aa-slow$i.json" > "$out/aa-slow$i-compare.txt" 2>&1
+      echo "aa: compare A slowed$i exit $? (4 wanted): $(tail -1 "$out/aa-slow$i-compare.txt")" | tee -a "$out/bench.txt"
+      grep -E " (slower|faster|noisy) \(" "$out/aa-slow$i-compare.txt" | head -6 | tee -a "$out/bench.txt"
+    done
+  fi
 fi
 if has anneal; then # annealing: validated everywhere, then timed, with the PyTorch peers in the same call
   stamp "anneal: validate conformance and quick on cpu, cuda, vulkan (validation layer on)"

@@ -4,7 +4,9 @@
 #      e.g. --backend cuda:0, and may override the preset);
 #   2. stores the results as results/history/<host>/<UTC timestamp>.json;
 #   3. compares them with results/baseline/<host>.json, which the first run creates, writing
-#      <timestamp>.compare.{md,json,xml} beside them (Markdown for a CI summary, JUnit XML);
+#      <timestamp>.compare.{md,json,xml} beside them (Markdown for a CI summary, JUnit XML); the
+#      last XPB_NOISE_HISTORY (10) earlier runs go along as --history, so each case's band is at
+#      least the night-to-night spread of its medians (docs/reports.md, "Verdicts");
 #   4. writes the HTML report of the last 30 runs to results/reports/<host>/ (needs the Python
 #      environment of scripts/report-env.sh; without it, a gnuplot chart and a warning);
 #   5. runs change-point detection over those runs (reports/changepoints.py): for each case, the
@@ -40,12 +42,15 @@ if [ ! -s "$out" ]; then
 fi
 
 cmp_rc=0
+hist_args=() # earlier nights: their spread widens a case's band (compare --history)
+mapfile -t earlier < <(ls "$hist_dir"/*Z.json 2>/dev/null | sort | grep -vxF "$out" | tail -n "${XPB_NOISE_HISTORY:-10}")
+for f in "${earlier[@]}"; do hist_args+=(--history "$f"); done
 if [ ! -f "$base" ]; then
   cp "$out" "$base"
   echo "nightly: no baseline for $host yet: $base created from this run"
 else
   "$bin" compare "$base" "$out" --markdown "$hist_dir/$stamp.compare.md" --json "$hist_dir/$stamp.compare.json" \
-    --junit "$hist_dir/$stamp.compare.xml"
+    --junit "$hist_dir/$stamp.compare.xml" "${hist_args[@]}"
   cmp_rc=$?
   echo "nightly: compare with $base: exit $cmp_rc ($hist_dir/$stamp.compare.md)"
 fi

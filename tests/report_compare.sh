@@ -158,7 +158,52 @@ expect_error "give exactly two results files" compare base.json
 expect_error "bad --threshold" compare base.json base.json --threshold -3
 expect_error "unknown or incomplete option" compare --frobnicate base.json base.json
 expect_error "truncated.json: truncated" plot truncated.json
+expect_error "bad --noise-k" compare base.json base.json --noise-k x
+expect_error "missing.json: cannot read" compare base.json base.json --history missing.json
 expect_error "corrupt.json: corrupt" report corrupt.json -o rep
 expect_error "cannot write" compare base.json slow10.json --json /nonexistent-dir/x.json
+# Issue 9: verdicts on independent units (the rounds' medians, run --rounds). Each round drifts
+# by a factor exp(N(0, round-noise)) that the back-to-back samples inside it do not see.
+for rn in 0.005 0.04; do
+  synth "aa1-$rn.json" --seed 1 --rounds 5 --round-noise $rn --noise 0.005 --anneal
+  synth "aa2-$rn.json" --seed 12 --rounds 5 --round-noise $rn --noise 0.005 --anneal
+  synth "slow-$rn.json" --seed 12 --rounds 5 --round-noise $rn --noise 0.005 --anneal \
+    --slow-case elementwise/add/n=16777216/fp32=1.10 --slow-case elementwise/relu/n=65536/fp32=1.25
+  # the A/A test: the same "build" twice, rounds drifting, compares clean (cases and ops)
+  run_compare 0 "summary: 0 slower, 0 faster, 20 same, 0 noisy; ops of stateful cases: 0 slower, 0 faster, 10 same" \
+    "aa1-$rn.json" "aa2-$rn.json"
+done
+# real changes are still caught: 10% on a quiet bandwidth-bound case (3.4 ms on cuda), 25% on a
+# 40-us launch-bound one with 4% round-to-round noise (its band widens to 3x its noise)
+run_compare 4 "summary: 4 slower, 0 faster, 16 same" aa1-0.005.json slow-0.005.json
+grep -qE "^elementwise/add/n=16777216/fp32 cuda:0 .* slower \(1[0-9.]+% slower, outside \+-5%" out.txt && ok || bad "10% slowdown"
+run_compare 4 "^elementwise/relu/n=65536/fp32 +cuda:0 .*slower \(.*every round agrees" aa1-0.04.json slow-0.04.json
+"$bin" compare aa1-0.04.json slow-0.04.json --json u.json >/dev/null
+"$py" - u.json <<'PY' && ok || bad "compare --json: the units method, band, noise and units per case"
+import json, sys
+j = json.load(open(sys.argv[1]))
+assert j["method"] == "units-median-ratio+noise-band/2", j["method"]
+r = [r for r in j["cases"] if r["id"] == "elementwise/relu/n=65536/fp32" and r["device"] == "cuda:0"][0]
+assert r["verdict"] == "slower" and r["base_units"] == 5 and r["band"] > 0.05 and r["noise"] > 0, r
+PY
+# too noisy to judge: 15% between rounds
+synth vn1.json --seed 1 --rounds 5 --round-noise 0.15 --noise 0.005
+synth vn2.json --seed 2 --rounds 5 --round-noise 0.15 --noise 0.005
+run_compare 0 "too noisy to judge" vn1.json vn2.json
+# --history: the case's medians over earlier nights (8% apart) widen its band past the 10%
+synth h1.json --seed 21 --rounds 5 --round-noise 0.005 --noise 0.005 --shift 0.92
+synth h2.json --seed 22 --rounds 5 --round-noise 0.005 --noise 0.005 --shift 1.08
+synth h3.json --seed 23 --rounds 5 --round-noise 0.005 --noise 0.005 --shift 1.0
+synth hs.json --seed 12 --rounds 5 --round-noise 0.005 --noise 0.005 --shift 1.10
+run_compare 4 "summary: 18 slower" h3.json hs.json
+run_compare 0 "summary: 0 slower, 0 faster, 18 same.*" h3.json hs.json --history h1.json --history h2.json --all
+grep -q "noise [0-9.]*%, history" out.txt && ok || bad "history named as the noise source"
+# fewer than 5 rounds: noisy, with the fix named
+synth r2a.json --seed 1 --rounds 2 --round-noise 0.005
+synth r2b.json --seed 2 --rounds 2 --round-noise 0.005 --shift 1.3
+run_compare 0 "a verdict needs 5 on each side \(run --rounds\)" r2a.json r2b.json
+# files without rounds are compared the old way, and the output says so
+run_compare 4 "warning: .*18 cases compared on their within-run samples" base.json slow10.json
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

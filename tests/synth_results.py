@@ -4,7 +4,9 @@ version 2 with --anneal) with known timing shifts, for the compare / report / pl
 Standard library only.
 
 Every case's launch times are median * shift * exp(N(0, noise)), seeded, so a test knows the
-true answer: --shift 1.10 --noise 0.01 is a clean 10% slowdown. --anneal adds a stateful case
+true answer: --shift 1.10 --noise 0.01 is a clean 10% slowdown. --rounds R writes R rounds
+(timing.units, run --rounds): each round's samples carry a round factor exp(N(0, round-noise)),
+the drift between rounds that back-to-back samples do not see; --slow-case ID=X slows one case. --anneal adds a stateful case
 (anneal, docs/results-schema.md "run") on each device: whole runs as timing.kernel, a trajectory,
 and per-op breakdown runs (--op-shift assign=1.3 slows one op; --no-per-run writes the ops as
 files did before the breakdown repeated; --iterations N changes the run's length).
@@ -18,13 +20,35 @@ import random
 SIZES = [1 << 16, 1 << 20, 1 << 24]
 
 
+ROUNDS = {"rounds": 0, "noise": 0.0}  # set from the command line (--rounds, --round-noise)
+
+
 def timing(rng, median, shift, noise, n):
-    samples = [median * shift * math.exp(rng.gauss(0.0, noise)) for _ in range(n)]
+    rounds = ROUNDS["rounds"]
+    factors = [math.exp(rng.gauss(0.0, ROUNDS["noise"])) for _ in range(max(rounds, 1))] if rounds else [1.0]
+    per = max(n // len(factors), 1)
+    chunks = [[median * shift * f * math.exp(rng.gauss(0.0, noise)) for _ in range(per)] for f in factors]
+    samples = [x for ch in chunks for x in ch]
+    n = len(samples)
     s = sorted(samples)
     mean = sum(s) / n
     sd = math.sqrt(sum((x - mean) ** 2 for x in s) / max(n - 1, 1))
     return {"n": n, "median_s": s[n // 2], "min_s": s[0], "max_s": s[-1], "mean_s": mean, "stddev_s": sd,
-            "cv": sd / mean, "p05_s": s[int(0.05 * (n - 1))], "p95_s": s[int(0.95 * (n - 1))], "samples_s": samples}
+            "cv": sd / mean, "p05_s": s[int(0.05 * (n - 1))], "p95_s": s[int(0.95 * (n - 1))], "samples_s": samples,
+            **({"_units": [sorted(ch)[len(ch) // 2] for ch in chunks]} if rounds else {})}
+
+
+def place_units(c):
+    """Moves timing()'s round medians where xpubench writes them (timing.units, run.ops[].units_s)."""
+    t = c.get("timing", {})
+    k = t.get("kernel", {})
+    if "_units" in k:
+        t["units"] = {"what": "one per round", "medians_s": k.pop("_units")}
+    for e in c.get("run", {}).get("ops", []):
+        pr = e.get("per_run", {})
+        if "_units" in pr:
+            e["units_s"] = pr.pop("_units")
+    return c
 
 
 def case(op, elements, device, variant, status="ok", message=None, kernel=None, flops_per_elem=1.0,
@@ -130,6 +154,11 @@ def build(a):
     for c in cases:
         if c["device"] == "cuda:0" and "timing" in c and c["id"] in cpu:
             c["throughput"]["speedup_vs_cpu"] = cpu[c["id"]]["timing"]["kernel"]["median_s"] / c["timing"]["kernel"]["median_s"]
+    for c in cases:  # --slow-case ID=X: one case (every device) X times slower
+        if c["id"] in a.slow_case and "timing" in c:
+            k = c["timing"]["kernel"]
+            c["timing"]["kernel"] = timing(rng, k["median_s"] * a.slow_case[c["id"]] / a.shift, a.shift, a.noise,
+                                           a.samples)
     if a.anneal_only:
         cases = []
     if a.anneal or a.anneal_only:
@@ -141,6 +170,7 @@ def build(a):
                           "12 of 1048576 elements out of tolerance (0 unwritten); worst at [7]: 1.5, reference 1.25"))
         cases.append(case("mul", 1 << 24, "cuda:0", "default", "error", "cudaMalloc: out of memory"))
         cases.append(case("mul", 1 << 16, "cpu:0", "default", "skipped", "skipped by --validate-only"))
+    cases = [place_units(c) for c in cases]
     devices = [{"id": "cpu:0", "backend": "cpu", "name": "Synthetic CPU", "driver": "", "runtime": "OpenMP",
                 "timer": "host-clock", "peak_gflops_fp32": 0, "peak_gbps": 0, "is_gpu": False, "software_device": False},
                {"id": "cuda:0", "backend": "cuda", "name": a.gpu, "driver": a.driver, "runtime": "CUDA 12.4",
@@ -181,7 +211,13 @@ def main():
     p.add_argument("--op-shift", action="append", default=[], metavar="OP=X",
                    help="multiply one anneal op's breakdown times by X (repeatable)")
     p.add_argument("--no-per-run", action="store_true", help="anneal ops without per_run (older files)")
+    p.add_argument("--rounds", type=int, default=0, help="write R rounds' medians (timing.units)")
+    p.add_argument("--round-noise", type=float, default=0.0, help="sigma of each round's log-normal factor")
+    p.add_argument("--slow-case", action="append", default=[], metavar="ID=X",
+                   help="make one case id X times slower on every device (repeatable)")
     a = p.parse_args()
+    ROUNDS.update(rounds=a.rounds, noise=a.round_noise)
+    a.slow_case = {k: float(v) for k, v in (x.rsplit("=", 1) for x in a.slow_case)}
     a.op_shift = {k: float(v) for k, v in (x.split("=", 1) for x in a.op_shift)}
     with open(a.out, "w") as f:
         json.dump(build(a), f, indent=1)
