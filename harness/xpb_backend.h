@@ -59,6 +59,25 @@ typedef struct xpb_kernel {
     xpb_status (*launch)(void *ctx, const void *args, void *state, xpb_error *err);
 } xpb_kernel;
 
+/* The clocks and limits a device runs under at one moment (NVML on CUDA). */
+typedef struct xpb_conditions {
+    double sm_mhz, mem_mhz, temp_c, power_w;
+    unsigned long long reasons; /* NVML's clocks event (throttle) reasons, XPB_REASON_* bits */
+} xpb_conditions;
+
+/* The reasons that slow the clocks down (NVML's bit values); idle, application clocks and the
+ * like only describe the state and are left out of "throttled". */
+#define XPB_REASON_SW_POWER_CAP 0x4ULL
+#define XPB_REASON_HW_SLOWDOWN 0x8ULL
+#define XPB_REASON_SW_THERMAL 0x20ULL
+#define XPB_REASON_HW_THERMAL 0x40ULL
+#define XPB_REASON_HW_POWER_BRAKE 0x80ULL
+#define XPB_REASONS_THROTTLE (XPB_REASON_SW_POWER_CAP | XPB_REASON_HW_SLOWDOWN | XPB_REASON_SW_THERMAL | \
+                              XPB_REASON_HW_THERMAL | XPB_REASON_HW_POWER_BRAKE)
+
+/* "sw_power_cap,hw_thermal" for the throttle bits of `reasons` into buf ("" when none). */
+const char *xpb_reasons_text(unsigned long long reasons, char *buf, size_t n);
+
 typedef struct xpb_backend_i {
     const char *name; /* "cpu", "cuda", "vulkan" */
 
@@ -88,6 +107,10 @@ typedef struct xpb_backend_i {
      * sampling thread while kernels run, so it must not use the ctx's stream or queue.
      * XPB_ERR_UNAVAILABLE with the reason when no sensor can be read (e.g. no NVML). */
     xpb_status (*power_watts)(void *ctx, double *watts, xpb_error *err);
+
+    /* Optional (NULL = not recorded): what the GPU runs at now (xpb_conditions), read before and
+     * after each case's timed rounds so that compare can explain a difference. */
+    xpb_status (*conditions)(void *ctx, xpb_conditions *out, xpb_error *err);
 
     const xpb_kernel *const *kernels; /* NULL-terminated list */
 } xpb_backend_i;

@@ -143,6 +143,7 @@ typedef struct xpb_compare_row {
     bool iterations_differ; /* then the total and every tested op are XPB_VERDICT_INCOMPARABLE */
     xpb_compare_op *ops;    /* base's ops in order, then those only in next; owned */
     size_t n_ops;
+    char conditions[192];   /* what may explain a difference: throttled, or clocks apart; "" */
 } xpb_compare_row;
 
 #define XPB_COMPARE_MAX_WARNINGS 16
@@ -162,6 +163,7 @@ typedef struct xpb_comparison {
     const xpb_results_file *history; /* earlier runs (--history): their medians widen the noise */
     size_t n_history;
     size_t n_samples_method; /* cases decided on within-run samples: a file without units */
+    size_t n_throttled, n_clocks_apart; /* rows whose conditions differ (see row.conditions) */
 } xpb_comparison;
 
 /* Matches the cases of base and next by (id, device, variant) and compares each pair. The

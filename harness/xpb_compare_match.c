@@ -127,6 +127,28 @@ static double history_noise(const xpb_comparison *cmp, const xpb_rcase *b)
     return sigma;
 }
 
+/* SM clocks after the timed rounds further apart than this are worth a warning. */
+#define CLOCKS_APART 0.05
+
+/* Throttling or different clocks in either run (results' conditions, NVML): a note on the row
+ * and a count for the warnings. */
+static void explain(xpb_comparison *cmp, xpb_compare_row *r)
+{
+    const xpb_rcase *b = r->base, *n = r->next;
+    size_t len = 0;
+    if (b->throttled[0] || n->throttled[0]) {
+        len = (size_t)snprintf(r->conditions, sizeof r->conditions, "throttled: %s in base, %s in new",
+                               b->throttled[0] ? b->throttled : "no", n->throttled[0] ? n->throttled : "no");
+        cmp->n_throttled++;
+    }
+    double sb = b->sm_mhz_after, sn = n->sm_mhz_after;
+    if (isfinite(sb) && isfinite(sn) && sb > 0 && fabs(sn / sb - 1) > CLOCKS_APART && len < sizeof r->conditions) {
+        snprintf(r->conditions + len, sizeof r->conditions - len, "%sSM clock after the timed rounds %.0f MHz in base, "
+                 "%.0f in new", len ? "; " : "", sb, sn);
+        cmp->n_clocks_apart++;
+    }
+}
+
 static xpb_status fill_row(xpb_comparison *cmp, xpb_compare_row *r)
 {
     const xpb_rcase *b = r->base, *n = r->next;
@@ -158,16 +180,20 @@ static xpb_status fill_row(xpb_comparison *cmp, xpb_compare_row *r)
         if (r->iterations_differ)
             not_comparable(&r->shift, r, "iteration", b->iterations, n->iterations);
         cmp->n_verdict[r->shift.verdict]++;
+        if (b->has_conditions && n->has_conditions)
+            explain(cmp, r);
         if (stateful)
             return compare_ops(cmp, r);
     }
     return XPB_OK;
 }
 
+/* A fingerprint difference: "fingerprints differ: " and fmt with what, a and b. */
 static void warn(xpb_comparison *c, const char *fmt, const char *what, const char *a, const char *b)
 {
-    if (c->n_warnings < XPB_COMPARE_MAX_WARNINGS &&
-        snprintf(c->warnings[c->n_warnings++], sizeof c->warnings[0], fmt, what, a, b) < 0)
+    char msg[sizeof c->warnings[0]];
+    if (c->n_warnings < XPB_COMPARE_MAX_WARNINGS && snprintf(msg, sizeof msg, fmt, what, a, b) >= 0 &&
+        snprintf(c->warnings[c->n_warnings++], sizeof c->warnings[0], "fingerprints differ: %s", msg) < 0)
         c->warnings[c->n_warnings - 1][0] = '\0';
 }
 
@@ -249,6 +275,16 @@ xpb_status xpb_compare_files_history(const xpb_results_file *base, const xpb_res
         return xpb_fail(err, st, "compare: out of memory");
     }
     compare_fingerprints(out);
+    for (size_t i = 0; i < out->n_rows && out->n_warnings < XPB_COMPARE_MAX_WARNINGS - 1; i++)
+        if (out->rows[i].conditions[0]) { /* the first such case named; every row's note in --json */
+            const xpb_rcase *x = out->rows[i].next;
+            char *w = out->warnings[out->n_warnings++];
+            if (snprintf(w, sizeof out->warnings[0], "%zu cases ran throttled and %zu at SM clocks over %.0f%% "
+                         "apart in one of the runs; first: %.80s %s: %.150s", out->n_throttled, out->n_clocks_apart,
+                         CLOCKS_APART * 100, x->id, x->device, out->rows[i].conditions) < 0)
+                w[0] = '\0';
+            break;
+        }
     if (out->n_samples_method && out->n_warnings < XPB_COMPARE_MAX_WARNINGS)
         snprintf(out->warnings[out->n_warnings++], sizeof out->warnings[0],
                  "%zu cases compared on their within-run samples (%s): a file has no rounds (written before "

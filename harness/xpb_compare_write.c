@@ -143,7 +143,7 @@ void xpb_comparison_print(FILE *f, const xpb_comparison *c, bool all_rows)
             c->base->path, c->base->run_id, c->base->git_commit, c->next->path, c->next->run_id,
             c->next->git_commit, c->opts.threshold * 100, c->opts.alpha);
     for (int i = 0; i < c->n_warnings; i++)
-        fprintf(f, "warning: fingerprints differ: %s\n", c->warnings[i]);
+        fprintf(f, "warning: %s\n", c->warnings[i]);
     print_shift_table(f, c, all_rows);
     print_stateful(f, c);
     for (size_t i = 0; i < c->n_rows; i++) {
@@ -251,7 +251,7 @@ xpb_status xpb_comparison_write_markdown(const char *path, const xpb_comparison 
             counts_text(c->n_verdict, "**", counts, sizeof counts), op_counts_text(c, "**", ops, sizeof ops),
             c->n_added, c->n_removed, c->n_status_changed, c->n_new_failures);
     for (int i = 0; i < c->n_warnings; i++) {
-        fputs("> **Warning:** fingerprints differ: ", f);
+        fputs("> **Warning:** ", f);
         md_text(f, c->warnings[i]);
         fputs("\n>\n", f);
     }
@@ -333,6 +333,8 @@ static cJSON *row_json(const xpb_compare_row *r)
     cJSON_AddBoolToObject(o, "new_failure", r->new_failure);
     if (r->has_shift)
         shift_json(o, &r->shift, xpb_verdict_name(r->shift.verdict));
+    if (r->conditions[0])
+        cJSON_AddStringToObject(o, "conditions", r->conditions);
     if (r->stateful) {
         cJSON *run = cJSON_AddObjectToObject(o, "run");
         xpb_json_add_number(run, "base_iterations", r->base->iterations);

@@ -46,6 +46,10 @@ typedef struct xpb_result {
      * interleave every case, so these are the independent repetitions that compare tests. */
     xpb_samples units;
     const xpb_kernel *ran;      /* the kernel variant, for the later rounds (not written) */
+    /* the GPU around the timed rounds (xpb_runner_read_conditions), when the backend reads it */
+    bool has_conditions;
+    xpb_conditions cond_before, cond_after;
+    unsigned long long reasons_seen; /* XPB_REASONS_THROTTLE bits seen in any reading */
     int launches_per_sample;    /* back-to-back launches in one timed sample */
     xpb_samples e2e_samples;    /* host clock: upload + launch + sync + download */
     xpb_stats e2e;

@@ -307,6 +307,19 @@ static cJSON *case_json(const xpb_result *r)
         cJSON_AddStringToObject(t, "cache", "warm (same buffers every launch)");
         cJSON_AddNumberToObject(t, "launches_per_sample", r->launches_per_sample);
         cJSON_AddItemToObject(t, "kernel", stats_json(&r->kernel, &r->kernel_samples));
+        if (r->has_conditions) { /* what can explain a difference (xpb_conditions.c) */
+            cJSON *k = cJSON_AddObjectToObject(o, "conditions");
+            char why[96];
+            xpb_json_add_number(k, "sm_mhz_before", r->cond_before.sm_mhz);
+            xpb_json_add_number(k, "sm_mhz_after", r->cond_after.sm_mhz);
+            xpb_json_add_number(k, "mem_mhz_before", r->cond_before.mem_mhz);
+            xpb_json_add_number(k, "mem_mhz_after", r->cond_after.mem_mhz);
+            xpb_json_add_number(k, "temp_c_before", r->cond_before.temp_c);
+            xpb_json_add_number(k, "temp_c_after", r->cond_after.temp_c);
+            xpb_json_add_number(k, "power_w_before", r->cond_before.power_w);
+            xpb_json_add_number(k, "power_w_after", r->cond_after.power_w);
+            cJSON_AddStringToObject(k, "throttled", xpb_reasons_text(r->reasons_seen, why, sizeof why));
+        }
         if (r->units.n) { /* the independent repetitions compare tests (xpb_result.units) */
             cJSON *u = cJSON_AddObjectToObject(t, "units");
             cJSON_AddStringToObject(u, "what", "one per round: the median of the round's kernel samples");

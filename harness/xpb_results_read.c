@@ -148,6 +148,15 @@ static xpb_status read_timing(ctx *c, const cJSON *o, xpb_rcase *rc)
         }
         c->where[len] = '\0';
     }
+    const cJSON *k = NULL;
+    if (!st)
+        st = get_obj(c, o, "conditions", &k);
+    if (!st && k) {
+        rc->has_conditions = true;
+        if (!(st = get_num(c, k, "sm_mhz_before", &rc->sm_mhz_before)) &&
+            !(st = get_num(c, k, "sm_mhz_after", &rc->sm_mhz_after)))
+            st = get_str(c, k, "throttled", rc->throttled, sizeof rc->throttled, false);
+    }
     if (!st)
         st = get_obj(c, o, "throughput", &th);
     if (!st && !(st = get_num(c, th, "gbps", &rc->gbps)) && !(st = get_num(c, th, "gflops", &rc->gflops)))

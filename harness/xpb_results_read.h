@@ -45,6 +45,9 @@ typedef struct xpb_rcase {
     size_t n_samples;
     double *units;             /* timing.units.medians_s: one per round (files since rounds); owned */
     size_t n_units;
+    bool has_conditions;       /* conditions: the GPU around the timed rounds (NVML) */
+    double sm_mhz_before, sm_mhz_after;
+    char throttled[96];        /* conditions.throttled: "" or "sw_power_cap,..." */
     double gbps, gflops, speedup_vs_cpu; /* throughput */
     double avg_watts;          /* power.avg_w when the run sampled power (--power), else NaN */
     bool has_run;              /* a stateful workload's run object (docs/results-schema.md) */

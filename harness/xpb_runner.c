@@ -304,8 +304,10 @@ static xpb_status time_kernel(case_buffers *cb, const xpb_kernel *k, const xpb_c
     if (!st && power)
         xpb_power_start(&sampler, cb->dev);
     size_t from = r->kernel_samples.n;
+    xpb_runner_read_conditions(cb->dev, r, true);
     if (!st)
         st = xpb_gbench_measure(c->id, timed_launch, &l, &gc, &r->kernel_samples, err);
+    xpb_runner_read_conditions(cb->dev, r, false);
     if (power)
         xpb_power_stop(&sampler, r);
     if (!st)

@@ -22,4 +22,9 @@ void xpb_run_outcome_free(xpb_run_outcome *o);
  * every sample. */
 xpb_status xpb_runner_close_round(xpb_result *r, size_t from, xpb_error *err);
 
+/* Reads dev's conditions (clocks, temperature, power, throttle reasons) into r: the first reading
+ * before the first timed round, the last after the last, and every throttle reason seen. Nothing
+ * when the backend cannot read them. (xpb_conditions.c) */
+void xpb_runner_read_conditions(xpb_device *dev, xpb_result *r, bool before);
+
 #endif

@@ -204,8 +204,10 @@ static xpb_status time_runs(stateful_ctx *x, const xpb_run_config *cfg, double *
     r->launches_per_sample = 1;
     double timed_t0 = xpb_clock_now();
     size_t from = r->kernel_samples.n;
+    xpb_runner_read_conditions(x->dev, r, true);
     if (!st)
         st = xpb_gbench_measure(x->c->id, timed_run, x, &gc, &r->kernel_samples, err);
+    xpb_runner_read_conditions(x->dev, r, false);
     *timed_s = xpb_clock_now() - timed_t0;
     return st ? st : xpb_runner_close_round(r, from, err);
 }

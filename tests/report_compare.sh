@@ -202,6 +202,12 @@ grep -q "noise [0-9.]*%, history" out.txt && ok || bad "history named as the noi
 synth r2a.json --seed 1 --rounds 2 --round-noise 0.005
 synth r2b.json --seed 2 --rounds 2 --round-noise 0.005 --shift 1.3
 run_compare 0 "a verdict needs 5 on each side \(run --rounds\)" r2a.json r2b.json
+# conditions (NVML): a run throttled or at other clocks is named, per case in --json
+synth c1.json --seed 1 --rounds 5 --round-noise 0.005 --sm-mhz 1980
+synth c2.json --seed 2 --rounds 5 --round-noise 0.005 --sm-mhz 1755 --throttled sw_power_cap
+run_compare 0 "warning: 9 cases ran throttled and 9 at SM clocks over 5% apart in one of the runs; first: .*throttled: no in base, sw_power_cap in new; SM clock after the timed rounds 1980 MHz in base, 1755 in new" \
+  c1.json c2.json --json c.json
+grep -q '"conditions":.*sw_power_cap' c.json && ok || bad "compare --json: the row's conditions"
 # files without rounds are compared the old way, and the output says so
 run_compare 4 "warning: .*18 cases compared on their within-run samples" base.json slow10.json
 

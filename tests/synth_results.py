@@ -171,6 +171,12 @@ def build(a):
         cases.append(case("mul", 1 << 24, "cuda:0", "default", "error", "cudaMalloc: out of memory"))
         cases.append(case("mul", 1 << 16, "cpu:0", "default", "skipped", "skipped by --validate-only"))
     cases = [place_units(c) for c in cases]
+    if a.sm_mhz:  # conditions (NVML) of the GPU cases: clocks, and --throttled reasons
+        for c in cases:
+            if c["device"] == "cuda:0" and "timing" in c:
+                c["conditions"] = {"sm_mhz_before": a.sm_mhz, "sm_mhz_after": a.sm_mhz, "mem_mhz_before": 2619,
+                                   "mem_mhz_after": 2619, "temp_c_before": 35, "temp_c_after": 51,
+                                   "power_w_before": 120.0, "power_w_after": 480.0, "throttled": a.throttled}
     devices = [{"id": "cpu:0", "backend": "cpu", "name": "Synthetic CPU", "driver": "", "runtime": "OpenMP",
                 "timer": "host-clock", "peak_gflops_fp32": 0, "peak_gbps": 0, "is_gpu": False, "software_device": False},
                {"id": "cuda:0", "backend": "cuda", "name": a.gpu, "driver": a.driver, "runtime": "CUDA 12.4",
@@ -215,6 +221,8 @@ def main():
     p.add_argument("--round-noise", type=float, default=0.0, help="sigma of each round's log-normal factor")
     p.add_argument("--slow-case", action="append", default=[], metavar="ID=X",
                    help="make one case id X times slower on every device (repeatable)")
+    p.add_argument("--sm-mhz", type=float, default=0, help="write conditions with this SM clock on cuda:0")
+    p.add_argument("--throttled", default="", help="conditions.throttled of the GPU cases (with --sm-mhz)")
     a = p.parse_args()
     ROUNDS.update(rounds=a.rounds, noise=a.round_noise)
     a.slow_case = {k: float(v) for k, v in (x.rsplit("=", 1) for x in a.slow_case)}

@@ -58,5 +58,6 @@ const xpb_backend_i xpb_backend_cuda = {
     .timer_begin = xpb_cuda_timer_begin,
     .timer_end = xpb_cuda_timer_end,
     .power_watts = xpb_cuda_power_watts,
+    .conditions = xpb_cuda_conditions,
     .kernels = kernels,
 };

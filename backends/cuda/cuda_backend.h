@@ -121,6 +121,7 @@ xpb_status xpb_cuda_synchronize(void *ctx, xpb_error *err);
 xpb_status xpb_cuda_timer_begin(void *ctx, xpb_error *err);
 xpb_status xpb_cuda_timer_end(void *ctx, double *seconds, xpb_error *err);
 xpb_status xpb_cuda_power_watts(void *ctx, double *watts, xpb_error *err);
+xpb_status xpb_cuda_conditions(void *ctx, xpb_conditions *out, xpb_error *err);
 /* The kernel driver's version ("580.159.04") through NVML; false when NVML is not there. */
 bool xpb_cuda_nvml_driver_version(char *buf, size_t len);
 

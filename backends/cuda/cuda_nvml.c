@@ -1,11 +1,13 @@
 /* cuda_nvml.c - what xpubench reads through NVML: the board power of the CUDA device (for
- * `xpubench run --power`) and the kernel driver's version (for the system fingerprint).
+ * `xpubench run --power`), its clocks, temperature and throttle reasons around each case's timed
+ * rounds (xpb_conditions), and the kernel driver's version (for the system fingerprint).
  *
  * NVML is loaded at run time (dlopen of the driver's libnvidia-ml.so.1): the CUDA toolkit on
- * developer and CI machines ships no nvml.h, so the four NVML functions used are declared here
+ * developer and CI machines ships no nvml.h, so the NVML functions used are declared here
  * with the types of NVML's C API. The NVML device is matched to the CUDA device by PCI bus id. */
 #define _POSIX_C_SOURCE 200809L
 #include <dlfcn.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdio.h>
 
@@ -24,6 +26,10 @@ static struct {
     nvml_return (*power_mw)(nvml_device device, unsigned int *mw);  /* nvmlDeviceGetPowerUsage */
     const char *(*error)(nvml_return r);                            /* nvmlErrorString */
     nvml_return (*driver_version)(char *version, unsigned int len); /* nvmlSystemGetDriverVersion */
+    nvml_return (*clock)(nvml_device device, int type, unsigned int *mhz);  /* nvmlDeviceGetClockInfo */
+    nvml_return (*temperature)(nvml_device device, int sensor, unsigned int *c); /* nvmlDeviceGetTemperature */
+    /* nvmlDeviceGetCurrentClocksEventReasons (drivers >= 535), else ...ClocksThrottleReasons */
+    nvml_return (*reasons)(nvml_device device, unsigned long long *reasons);
 } nvml = {.once = PTHREAD_ONCE_INIT, .init_result = -1};
 
 static void nvml_load(void)
@@ -36,15 +42,20 @@ static void nvml_load(void)
     *(void **)&nvml.power_mw = dlsym(nvml.lib, "nvmlDeviceGetPowerUsage");
     *(void **)&nvml.error = dlsym(nvml.lib, "nvmlErrorString");
     *(void **)&nvml.driver_version = dlsym(nvml.lib, "nvmlSystemGetDriverVersion");
+    *(void **)&nvml.clock = dlsym(nvml.lib, "nvmlDeviceGetClockInfo");
+    *(void **)&nvml.temperature = dlsym(nvml.lib, "nvmlDeviceGetTemperature");
+    *(void **)&nvml.reasons = dlsym(nvml.lib, "nvmlDeviceGetCurrentClocksEventReasons");
+    if (!nvml.reasons)
+        *(void **)&nvml.reasons = dlsym(nvml.lib, "nvmlDeviceGetCurrentClocksThrottleReasons");
     if (nvml.init && nvml.by_pci && nvml.power_mw && nvml.error)
         nvml.init_result = nvml.init();
 }
 
 static const char *nvml_error(nvml_return r) { return nvml.error ? nvml.error(r) : "?"; }
 
-xpb_status xpb_cuda_power_watts(void *ctx, double *watts, xpb_error *err)
+/* NVML ready and c's NVML handle found (the first call, from the runner's thread, looks it up). */
+static xpb_status nvml_device_of(xpb_cuda_ctx *c, xpb_error *err)
 {
-    xpb_cuda_ctx *c = ctx;
     pthread_once(&nvml.once, nvml_load);
     if (!nvml.lib)
         return xpb_fail(err, XPB_ERR_UNAVAILABLE, "no NVML: cannot load libnvidia-ml.so.1 (%s)", dlerror());
@@ -59,11 +70,43 @@ xpb_status xpb_cuda_power_watts(void *ctx, double *watts, xpb_error *err)
         if (r != 0)
             return xpb_fail(err, XPB_ERR_UNAVAILABLE, "NVML has no device at PCI %s: %s", bus, nvml_error(r));
     }
+    return XPB_OK;
+}
+
+xpb_status xpb_cuda_power_watts(void *ctx, double *watts, xpb_error *err)
+{
+    xpb_cuda_ctx *c = ctx;
+    xpb_status st = nvml_device_of(c, err);
+    if (st)
+        return st;
     unsigned int mw = 0;
     nvml_return r = nvml.power_mw((nvml_device)c->nvml_device, &mw);
     if (r != 0)
         return xpb_fail(err, XPB_ERR_UNAVAILABLE, "nvmlDeviceGetPowerUsage failed: %s", nvml_error(r));
     *watts = mw / 1000.0;
+    return XPB_OK;
+}
+
+xpb_status xpb_cuda_conditions(void *ctx, xpb_conditions *out, xpb_error *err)
+{
+    xpb_cuda_ctx *c = ctx;
+    xpb_status st = nvml_device_of(c, err);
+    if (st)
+        return st;
+    if (!nvml.clock || !nvml.temperature || !nvml.reasons)
+        return xpb_fail(err, XPB_ERR_UNAVAILABLE, "libnvidia-ml.so.1 lacks the clock, temperature or reasons functions");
+    nvml_device d = (nvml_device)c->nvml_device;
+    unsigned int sm = 0, mem = 0, temp = 0;
+    unsigned long long reasons = 0;
+    nvml_return r;
+    if ((r = nvml.clock(d, 1 /* NVML_CLOCK_SM */, &sm)) || (r = nvml.clock(d, 2 /* NVML_CLOCK_MEM */, &mem)) ||
+        (r = nvml.temperature(d, 0 /* NVML_TEMPERATURE_GPU */, &temp)) || (r = nvml.reasons(d, &reasons)))
+        return xpb_fail(err, XPB_ERR_UNAVAILABLE, "NVML clocks, temperature or reasons: %s", nvml_error(r));
+    double w = NAN;
+    xpb_error ignored;
+    if (xpb_cuda_power_watts(ctx, &w, &ignored))
+        w = NAN;
+    *out = (xpb_conditions){sm, mem, temp, w, reasons};
     return XPB_OK;
 }
 
