@@ -2,8 +2,25 @@
 # install-deps.sh - installs what xpubench needs on Debian/Ubuntu, only what is missing.
 # The CUDA toolkit is not installed here (it comes from NVIDIA); when nvcc is present, the CUDA
 # backend is built. Python packages for the reports go into .venv (scripts/report-env.sh).
+# The BLAS of cpu/blas is CMake's XPB_BLAS (README.md, docs/performance.md "choosing the CPU
+# BLAS"); this installs what that choice needs, the default's unless told otherwise:
+#   scripts/install-deps.sh                    scipy-openblas: the scipy-openblas32 wheel (PyPI)
+#                                              into .venv (created here when missing)
+#   XPB_BLAS=openblas scripts/install-deps.sh  Debian's OpenBLAS (libopenblas-dev)
+#   XPB_BLAS=blis scripts/install-deps.sh      Debian's BLIS (libblis-dev)
 set -euo pipefail
-pkgs=(build-essential cmake git pkg-config libbenchmark-dev libcjson-dev libopenblas-dev
+root=$(cd "$(dirname "$0")/.." && pwd)
+blas=${XPB_BLAS:-scipy-openblas}
+# The wheel's version is pinned, like the report packages (reports/requirements.txt): every
+# machine then runs the same GEMM kernels for the same processor.
+scipy_openblas_version=0.3.34.481.3
+case $blas in
+  scipy-openblas) blas_pkgs=() ;;
+  openblas) blas_pkgs=(libopenblas-dev) ;;
+  blis) blas_pkgs=(libblis-dev) ;;
+  *) echo "install-deps: XPB_BLAS must be scipy-openblas, openblas or blis (got '$blas')" >&2; exit 2 ;;
+esac
+pkgs=(build-essential cmake git pkg-config libbenchmark-dev libcjson-dev "${blas_pkgs[@]}"
       libvulkan-dev glslc mesa-vulkan-drivers vulkan-validationlayers vulkan-tools
       gnuplot-nox python3-venv python3-pip)
 # Optional: installed when the distribution has it. Debian's chromium opens the HTML report in
@@ -18,21 +35,41 @@ for p in "${optional[@]}"; do
   installed "$p" || missing_optional+=("$p")
 done
 if [ ${#missing[@]} -eq 0 ] && [ ${#missing_optional[@]} -eq 0 ]; then
-  echo "install-deps: everything is installed"
-  exit 0
-fi
-sudo=""
-[ "$(id -u)" -eq 0 ] || sudo="sudo"
-export DEBIAN_FRONTEND=noninteractive
-$sudo apt-get update -qq
-for p in "${missing_optional[@]}"; do
-  if apt-cache show "$p" >/dev/null 2>&1; then
-    missing+=("$p")
-  else
-    echo "install-deps: $p is not available here (optional: the tests that need it are skipped)"
+  echo "install-deps: every package is installed"
+else
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  export DEBIAN_FRONTEND=noninteractive
+  $sudo apt-get update -qq
+  for p in "${missing_optional[@]}"; do
+    if apt-cache show "$p" >/dev/null 2>&1; then
+      missing+=("$p")
+    else
+      echo "install-deps: $p is not available here (optional: the tests that need it are skipped)"
+    fi
+  done
+  if [ ${#missing[@]} -gt 0 ]; then
+    echo "install-deps: installing ${missing[*]}"
+    $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
   fi
-done
-if [ ${#missing[@]} -gt 0 ]; then
-  echo "install-deps: installing ${missing[*]}"
-  $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+# The default BLAS: OpenBLAS from PyPI's scipy-openblas32 wheel, in the project's .venv, where
+# CMake finds it (CMakeLists.txt, XPB_BLAS). The same interpreter as scripts/report-env.sh.
+if [ "$blas" = scipy-openblas ]; then
+  venv=$root/.venv
+  if [ ! -x "$venv/bin/python" ]; then
+    py=${PYTHON:-python3}
+    echo "install-deps: creating .venv with $("$py" --version 2>&1)"
+    "$py" -m venv "$venv" || {
+      echo "install-deps: '$py -m venv' failed (Debian/Ubuntu: apt-get install python3-venv)" >&2
+      exit 1
+    }
+  fi
+  if "$venv/bin/python" -c "import sys, importlib.metadata as m
+sys.exit(m.version('scipy-openblas32') != sys.argv[1])" "$scipy_openblas_version" 2>/dev/null; then
+    echo "install-deps: scipy-openblas32 $scipy_openblas_version is in .venv"
+  else
+    echo "install-deps: installing scipy-openblas32==$scipy_openblas_version into .venv"
+    "$venv/bin/python" -m pip install --quiet --disable-pip-version-check "scipy-openblas32==$scipy_openblas_version"
+  fi
 fi

@@ -7,9 +7,9 @@
  * pthreads run a multi-threaded sgemm between OpenMP regions made both pools spin against each
  * other (measured on the H100 host's 16 cores: 0.6 GFLOP/s); so OpenBLAS is set to one thread for
  * the call and restored after (kernels run synchronously, nothing else calls BLAS meanwhile). */
-#include <cblas.h>
 #include <omp.h>
 
+#include "cpu_blas.h"
 #include "cpu_anneal.h"
 
 #define BLOCK_ROWS 256
@@ -52,10 +52,8 @@ static xpb_status assign_launch(void *ctx, const void *args_, void *state, xpb_e
             s += an[j * d + k] * an[j * d + k];
         anorm[j] = s;
     }
-#ifdef OPENBLAS_VERSION
-    int blas_threads = openblas_get_num_threads();
-    openblas_set_num_threads(1);
-#endif
+    int blas_threads = xpb_blas_get_num_threads();
+    xpb_blas_set_num_threads(1);
     int64_t blocks = (n + rows - 1) / rows;
 #pragma omp parallel for schedule(dynamic, 1) if (blocks > 1)
     for (int64_t b = 0; b < blocks; b++) {
@@ -79,9 +77,7 @@ static xpb_status assign_launch(void *ctx, const void *args_, void *state, xpb_e
             dist[r0 + r] = best > 0.0f ? best : 0.0f; /* +0, never -0 */
         }
     }
-#ifdef OPENBLAS_VERSION
-    openblas_set_num_threads(blas_threads);
-#endif
+    xpb_blas_set_num_threads(blas_threads);
     return XPB_OK;
 }
 

@@ -9,9 +9,9 @@
  * Threads as in anneal_assign.c: the OpenMP team takes column blocks and each thread calls a
  * single-threaded sgemm on its own block (OpenBLAS set to one thread for the call, restored
  * after), so OpenBLAS's pool and OpenMP's never spin against each other. */
-#include <cblas.h>
 #include <omp.h>
 
+#include "cpu_blas.h"
 #include "cpu_anneal.h"
 
 #define MAX_BLOCK_COLS 256 /* anchors per block: 100 queries x 256 anchors of output stay in L2 */
@@ -54,10 +54,8 @@ static xpb_status search_launch(void *ctx, const void *args_, void *state, xpb_e
     float *dist = pd, *qnorm = ps; /* scratch: ||q||^2 (nq floats) */
     for (int64_t i = 0; i < nq; i++)
         qnorm[i] = sqnorm(q + i * d, d);
-#ifdef OPENBLAS_VERSION
-    int blas_threads = openblas_get_num_threads();
-    openblas_set_num_threads(1);
-#endif
+    int blas_threads = xpb_blas_get_num_threads();
+    xpb_blas_set_num_threads(1);
     int64_t threads = omp_get_max_threads(), cols = ((m + threads - 1) / threads + 15) / 16 * 16;
     cols = cols > MAX_BLOCK_COLS ? MAX_BLOCK_COLS : cols;
     int64_t blocks = (m + cols - 1) / cols;
@@ -74,9 +72,7 @@ static xpb_status search_launch(void *ctx, const void *args_, void *state, xpb_e
             }
         }
     }
-#ifdef OPENBLAS_VERSION
-    openblas_set_num_threads(blas_threads);
-#endif
+    xpb_blas_set_num_threads(blas_threads);
     return XPB_OK;
 }
 

@@ -33,10 +33,13 @@ typedef struct xpb_cpu_ctx {
     double timer_start; /* CLOCK_MONOTONIC seconds at timer_begin */
 } xpb_cpu_ctx;
 
-/* cpu_blas_info.c: the BLAS as it describes itself ("OpenBLAS 0.3.21 ..., core Haswell, 16
- * threads"), and into warning (else "") why its figures understate the CPU: a generic core. */
+/* cpu_blas_info.c: the BLAS as it describes itself, led by its XPB_BLAS choice
+ * ("scipy-openblas: OpenBLAS 0.3.34 ..., core Haswell, 16 threads (pthreads)", "blis: BLIS 0.9.0,
+ * core zen2, 16 threads (OpenMP)"), and into warning (else "") why its figures understate the CPU:
+ * a generic core, or an AVX2 core on an Intel processor with AVX-512 (core_is_narrow). */
 void xpb_cpu_blas_describe(char *out, size_t n, char *warning, size_t wn);
 bool xpb_cpu_blas_core_is_generic(const char *core);
+bool xpb_cpu_blas_core_is_narrow(const char *core, bool intel_avx512);
 
 /* cpu_peak.c: the fp32 multiply-add rate of all threads, measured once (about 0.1 s), GFLOP/s. */
 double xpb_cpu_peak_gflops(void);

@@ -1,6 +1,6 @@
-/* gemm_blas.c - cpu/blas: OpenBLAS cblas_sgemm on all cores (GEMM) and cblas_sgemv (GEMV). */
-#include <cblas.h>
-
+/* gemm_blas.c - cpu/blas: cblas_sgemm of the BLAS that XPB_BLAS chose (cpu_blas.h) on all cores (GEMM)
+ * and cblas_sgemv (GEMV). */
+#include "cpu_blas.h"
 #include "cpu_gemm.h"
 
 static xpb_status gemm_blas_launch(void *ctx, const void *args, void *state, xpb_error *err)

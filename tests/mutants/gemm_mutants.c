@@ -1,8 +1,8 @@
 /* gemm_mutants.c - GEMM and GEMV through OpenBLAS with a k-loop bug (mutants.h): the BLAS call
  * runs over fewer k terms, which is exactly what the buggy loop computes, at BLAS speed (the
  * default preset's 4097^3 would take minutes in a plain loop). Test-only. */
-#include <cblas.h>
 
+#include "cpu_blas.h"
 #include "cpu_gemm.h"
 #include "mutants.h"
 
