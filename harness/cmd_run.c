@@ -233,8 +233,9 @@ static int parse_slowdown(xpb_run_config *cfg)
         return xpb_cli_error(XPB_EXIT_USAGE, "bad XPB_SLOWDOWN regex '%s'", re);
     cfg->slowdown = v;
     cfg->slowdown_fraction = f;
+    long q = lround(1 / f);
     fprintf(stderr, "xpubench: warning: XPB_SLOWDOWN=%s: cases matching '%s' run one extra launch per %ld timed "
-            "launches (%.3g%% slower): their times are slowed on purpose\n", v, re, lround(1 / f), 100.0 / (double)lround(1 / f));
+            "launches (%.3g%% slower): their times are slowed on purpose\n", v, re, q, 100.0 / (double)q);
     return 0;
 }
 

@@ -7,7 +7,8 @@
  * placement between two processes moves them all together), so they decide nothing here.
  *   ratio   = median(new units) / median(base units);
  *   noise   = the larger relative sigma of either side's units (range / d2(n) for n < 5,
- *             1.4826 MAD from 5 on: one stray round does not widen it) and, with --history, of the case's medians over earlier runs;
+ *             1.4826 MAD from 5 on: one stray round does not widen it) and, with --history,
+ *             of the case's medians over earlier runs;
  *   band    = max(threshold, noise_k * noise): the change a case must show to count;
  * In this order:
  *   noisy   : fewer than min_units (5) units on a side (say how many rounds to run);
