@@ -559,20 +559,21 @@ xpb_status xpb_runner_run(xpb_run *run, const xpb_case_list *cases, const xpb_ru
         while (i + n < cases->count && n < ROUND_BLOCK_CASES &&
                (n == 0 || bytes + case_bytes(&cases->items[i + n]) <= ROUND_BLOCK_BYTES))
             bytes += case_bytes(&cases->items[i + n++]);
-        for (size_t k = 0; k < n && !st; k++) { /* round 1, its data kept for the later rounds */
-            const xpb_case *c = &cases->items[i + k];
-            block_case *b = &blk[k];
+        size_t made = 0; /* cases of the block with their data made (or failed to be) */
+        for (; made < n && !st; made++) { /* round 1, its data kept for the later rounds */
+            const xpb_case *c = &cases->items[i + made];
+            block_case *b = &blk[made];
             memset(&b->data_err, 0, sizeof b->data_err);
             b->data_st = host_fits(c, &b->data_err);
             if (!b->data_st)
                 b->data_st = c->workload->make_data(c, cfg->seed, &b->d, &b->data_err);
-            st = first_round(run, i + k, c, &b->d, b->data_st, &b->data_err, cfg, &prog, &b->first, &b->count);
+            st = first_round(run, i + made, c, &b->d, b->data_st, &b->data_err, cfg, &prog, &b->first, &b->count);
         }
         for (int round = 1; round < rounds && !st; round++)
             for (size_t k = 0; k < n; k++)
                 if (!blk[k].data_st)
                     run_round_again(run, &cases->items[i + k], &blk[k].d, blk[k].first, blk[k].count, cfg);
-        for (size_t k = 0; k < n; k++)
+        for (size_t k = 0; k < made; k++)
             if (!blk[k].data_st)
                 xpb_case_data_free(&blk[k].d);
         i += n;
