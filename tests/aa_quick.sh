@@ -7,6 +7,15 @@ set -u
 bin=$1 backend=$2 work=$3
 reason=$("$bin" list 2>&1 | sed -n "s/^  $backend *unavailable: //p")
 if [ -n "$reason" ]; then echo "SKIP: $backend backend unavailable here: $reason"; exit 77; fi
+# A software device (lavapipe) runs on the CPU's threads beside everything else: in CI its burst
+# quick case came out 11.6% faster in the second process with all 5 rounds agreeing, a shift
+# between processes that rounds inside one process cannot see (docs/reports.md, "Verdicts").
+# Its times are for correctness only (README); the A/A is asserted on the CPU and on GPUs.
+if "$bin" list 2>&1 | grep -E "^    $backend:[0-9]+ .*\[software device\]" >/dev/null; then
+  echo "SKIP: $backend here is a software device (lavapipe): its run-to-run shifts between processes"
+  echo "      (up to 12% seen in CI, every round agreeing) are not what this test judges"
+  exit 77
+fi
 rm -rf "$work" && mkdir -p "$work" || exit 1
 for side in A B; do
   "$bin" run --backend "$backend" --preset quick --out "$work/$side.json" > "$work/$side.txt" 2>&1 \
