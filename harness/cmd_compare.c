@@ -22,7 +22,7 @@ static void usage(FILE *f)
             "run --rounds): the ratio of the units' medians new/base against the case's band, the larger\n"
             "of --threshold and --noise-k times its noise (the spread of either side's rounds and, with\n"
             "--history, of its medians in earlier runs). slower/faster: outside the band with every round\n"
-            "on one side; noisy: fewer than 3 rounds, a band over --max-band, or rounds that overlap.\n"
+            "on one side; noisy: fewer than 5 rounds, a band over --max-band, or rounds that overlap.\n"
             "Files without rounds fall back to the within-run samples (docs/reports.md, \"Verdicts\").\n"
             "A stateful case (anneal) is also compared per op, a unit being one run's time in the op,\n"
             "with both iteration counts: when they differ, per-run times are incomparable (no verdict);\n"
@@ -32,6 +32,10 @@ static void usage(FILE *f)
             "  --max-band X    a case whose band is wider than X is noisy: too noisy to judge (default 0.3)\n"
             "  --history F     an earlier results file of the same machine (repeat, up to 64): each\n"
             "                  case's noise is at least the spread of its medians over them and BASE\n"
+            "  --rerun-base F  another run of BASE's build, in its own process (repeat, up to 16): its\n"
+            "                  rounds join BASE's units, so shifts between processes count as noise\n"
+            "                  and a verdict needs every round of every run on one side\n"
+            "  --rerun-new F   the same for NEW\n"
             "  --alpha X       files without rounds: significance level of the U test (default 0.05)\n"
             "  --max-cv X      files without rounds: robust coefficient of variation (IQR/1.349/median)\n"
             "                  above which a case is noisy, unless its interval is inside the band (0.3)\n"
@@ -50,6 +54,7 @@ static void usage(FILE *f)
 }
 
 #define MAX_HISTORY 64
+#define MAX_RERUNS 16
 
 typedef struct compare_opts {
     xpb_compare_opts stats;
@@ -61,6 +66,8 @@ typedef struct compare_opts {
     int n_labels;
     const char *history[MAX_HISTORY]; /* --history FILE, repeated */
     int n_history;
+    const char *reruns[2][MAX_RERUNS]; /* --rerun-base, --rerun-new FILE, repeated */
+    int n_reruns[2];
 } compare_opts;
 
 /* A positive number, optionally with a trailing '%' (then divided by 100). */
@@ -97,7 +104,7 @@ static int parse_price(compare_opts *o, char *arg)
 static int parse_args(int argc, char **argv, compare_opts *o)
 {
     enum { O_THR = 256, O_ALPHA, O_MAXCV, O_ALL, O_MD, O_JSON, O_JUNIT, O_MACHINES, O_PRICE, O_LABEL, O_HELP,
-           O_NOISEK, O_MAXBAND, O_HISTORY };
+           O_NOISEK, O_MAXBAND, O_HISTORY, O_RERUN_BASE, O_RERUN_NEW };
     static const struct option opts[] = {
         {"threshold", required_argument, 0, O_THR}, {"alpha", required_argument, 0, O_ALPHA},
         {"max-cv", required_argument, 0, O_MAXCV},  {"all", no_argument, 0, O_ALL},
@@ -106,6 +113,7 @@ static int parse_args(int argc, char **argv, compare_opts *o)
         {"price", required_argument, 0, O_PRICE},   {"label", required_argument, 0, O_LABEL},
         {"help", no_argument, 0, O_HELP},           {"noise-k", required_argument, 0, O_NOISEK},
         {"max-band", required_argument, 0, O_MAXBAND}, {"history", required_argument, 0, O_HISTORY},
+        {"rerun-base", required_argument, 0, O_RERUN_BASE}, {"rerun-new", required_argument, 0, O_RERUN_NEW},
         {0, 0, 0, 0}};
     int c;
     optind = 1;
@@ -137,6 +145,15 @@ static int parse_args(int argc, char **argv, compare_opts *o)
                 return xpb_cli_error(XPB_EXIT_USAGE, "compare: more than %d --history files", MAX_HISTORY);
             o->history[o->n_history++] = optarg;
             break;
+        case O_RERUN_BASE:
+        case O_RERUN_NEW: {
+            int side = c == O_RERUN_NEW;
+            if (o->n_reruns[side] == MAX_RERUNS)
+                return xpb_cli_error(XPB_EXIT_USAGE, "compare: more than %d --rerun-%s files", MAX_RERUNS,
+                                     side ? "new" : "base");
+            o->reruns[side][o->n_reruns[side]++] = optarg;
+            break;
+        }
         case O_ALL: o->all = true; break;
         case O_MD: o->markdown = optarg; break;
         case O_JSON: o->json = optarg; break;
@@ -167,6 +184,20 @@ static int load(const char *path, xpb_results_file *f)
     if (xpb_results_load(path, f, &err) != XPB_OK)
         return xpb_cli_error(XPB_EXIT_USAGE, "%s", err.msg);
     return 0;
+}
+
+/* Pools the rounds of another run of the same build into side (--rerun-base, --rerun-new). */
+static int add_rerun(xpb_results_file *side, const char *path)
+{
+    xpb_results_file r;
+    int rc = load(path, &r);
+    if (rc)
+        return rc;
+    xpb_error err = {{0}};
+    if (xpb_results_add_rerun(side, &r, &err))
+        rc = xpb_cli_error(XPB_EXIT_UNAVAILABLE, "compare: %s", err.msg);
+    xpb_results_file_free(&r);
+    return rc;
 }
 
 static int write_outputs(const compare_opts *o, const xpb_comparison *cmp)
@@ -201,11 +232,16 @@ static int compare_two(const compare_opts *o, const char *base_path, const char 
             nh++;
     xpb_comparison cmp;
     xpb_error err = {{0}};
+    for (int side = 0; side < 2 && !rc; side++)
+        for (int i = 0; i < o->n_reruns[side] && !rc; i++)
+            rc = add_rerun(side ? &next : &base, o->reruns[side][i]);
     if (rc) {
-        /* an unreadable history file: its one-line error is out */
+        /* an unreadable history or rerun file: its one-line error is out */
     } else if (xpb_compare_files_history(&base, &next, hist, (size_t)nh, &o->stats, &cmp, &err)) {
         rc = xpb_cli_error(XPB_EXIT_UNAVAILABLE, "%s", err.msg);
     } else {
+        cmp.base_runs = 1 + (size_t)o->n_reruns[0];
+        cmp.new_runs = 1 + (size_t)o->n_reruns[1];
         xpb_comparison_print(stdout, &cmp, o->all);
         fflush(stdout);
         rc = write_outputs(o, &cmp);

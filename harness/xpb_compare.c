@@ -238,6 +238,20 @@ double xpb_relative_sigma(const double *v, size_t n)
     return med > 0 ? sigma / med : NAN;
 }
 
+double xpb_history_sigma(const double *v, size_t n)
+{
+    /* d2(n) for n = 2..25 (control-chart tables); beyond, the MAD, as for rounds */
+    static const double d2[] = {0,     0,     1.128, 1.693, 2.059, 2.326, 2.534, 2.704, 2.847,
+                                2.970, 3.078, 3.173, 3.258, 3.336, 3.407, 3.472, 3.532, 3.588,
+                                3.640, 3.689, 3.735, 3.778, 3.819, 3.858, 3.895, 3.931};
+    if (n < 2 || n >= sizeof d2 / sizeof d2[0])
+        return xpb_relative_sigma(v, n);
+    double lo = INFINITY, hi = -INFINITY, med = xpb_median_of(v, n);
+    for (size_t i = 0; i < n; i++)
+        lo = v[i] < lo ? v[i] : lo, hi = v[i] > hi ? v[i] : hi;
+    return med > 0 ? (hi - lo) / d2[n] / med : NAN;
+}
+
 static double min_of(const double *v, size_t n)
 {
     double m = INFINITY;

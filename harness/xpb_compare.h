@@ -8,7 +8,10 @@
  *   ratio   = median(new units) / median(base units);
  *   noise   = the larger relative sigma of either side's units (range / d2(n) for n < 5,
  *             1.4826 MAD from 5 on: one stray round does not widen it) and, with --history,
- *             of the case's medians over earlier runs;
+ *             of the case's figure over earlier runs (xpb_history_sigma: one per process);
+ * A side may pool the units of several runs of its build, each its own process
+ * (xpb_results_add_rerun; compare --rerun-base/--rerun-new): then the units hold the shifts
+ * between processes too, and "every unit" below means every round of every run.
  *   band    = max(threshold, noise_k * noise): the change a case must show to count;
  * In this order:
  *   noisy   : fewer than min_units (5) units on a side (say how many rounds to run);
@@ -121,6 +124,12 @@ xpb_shift xpb_compare_units(const double *base, size_t nb, const double *next, s
  * NaN for n < 2 or a median of 0. */
 double xpb_relative_sigma(const double *v, size_t n);
 
+/* The relative sigma of one figure per process (a case's median in each history file and base):
+ * range / d2(n) up to 25 figures, the MAD beyond. Unlike rounds, a stray process is not left
+ * out: a process that lands in another state (buffer placement, thread placement, a neighbour on
+ * a shared machine) is the between-process noise a verdict must allow for. */
+double xpb_history_sigma(const double *v, size_t n);
+
 /* ---- two results files, case by case (xpb_compare_match.c) -------------------------------------- */
 
 /* One op of a stateful case (run.ops[], matched by name). Its samples are the op's device time
@@ -163,6 +172,7 @@ typedef struct xpb_comparison {
     int n_warnings;
     const xpb_results_file *history; /* earlier runs (--history): their medians widen the noise */
     size_t n_history;
+    size_t base_runs, new_runs; /* runs pooled into each side's units: 1 + --rerun-base/--rerun-new */
     size_t n_samples_method; /* cases decided on within-run samples: a file without units */
     size_t n_throttled, n_clocks_apart; /* rows whose conditions differ (see row.conditions) */
 } xpb_comparison;

@@ -60,6 +60,8 @@ static const xpb_rop *find_op(const xpb_rcase *c, const char *name)
     return NULL;
 }
 
+static double history_noise(const xpb_comparison *cmp, const xpb_rcase *b, const char *op);
+
 /* One op of a stateful case; b or n is NULL when the op is on one side only. */
 static void compare_op(xpb_comparison *cmp, xpb_compare_row *r, const xpb_rop *b, const xpb_rop *n)
 {
@@ -68,7 +70,8 @@ static void compare_op(xpb_comparison *cmp, xpb_compare_row *r, const xpb_rop *b
     o->tested = b && n && ((b->n_units && n->n_units) || (b->n_samples && n->n_samples));
     if (o->tested) {
         if (b->n_units && n->n_units) { /* the op's median in each round */
-            o->shift = xpb_compare_units(b->units, b->n_units, n->units, n->n_units, NAN, &cmp->opts);
+            o->shift = xpb_compare_units(b->units, b->n_units, n->units, n->n_units,
+                                        history_noise(cmp, r->base, o->op), &cmp->opts);
         } else { /* files from before rounds: the breakdown runs of one case, back to back */
             o->shift = xpb_compare_samples(b->samples, b->n_samples, b->seconds, b->cv, n->samples, n->n_samples,
                                            n->seconds, n->cv, &cmp->opts);
@@ -103,9 +106,22 @@ static xpb_status compare_ops(xpb_comparison *cmp, xpb_compare_row *r)
     return XPB_OK;
 }
 
-/* The relative sigma of the case's medians over the history files and base (xpb_compare.h);
- * NaN with fewer than 3 of them. */
-static double history_noise(const xpb_comparison *cmp, const xpb_rcase *b)
+/* One run's figure for a case, or for its op named op: the median of its rounds' units (the
+ * median over all its samples in files from before rounds); NaN when the file lacks it. */
+static double run_figure(const xpb_rcase *c, const char *op)
+{
+    if (!op)
+        return c->n_units ? xpb_median_of(c->units, c->n_units) : c->median_s;
+    for (size_t i = 0; i < c->n_ops; i++)
+        if (strcmp(c->ops[i].op, op) == 0)
+            return c->ops[i].n_units ? xpb_median_of(c->ops[i].units, c->ops[i].n_units) : c->ops[i].seconds;
+    return NAN;
+}
+
+/* The relative sigma of a case's figure (op NULL) or of its op's over the history files and base:
+ * each file is one process, so this is the spread between processes that rounds inside one
+ * cannot see (xpb_compare.h). NaN with fewer than 3 figures. */
+static double history_noise(const xpb_comparison *cmp, const xpb_rcase *b, const char *op)
 {
     if (!cmp->n_history)
         return NAN;
@@ -113,16 +129,20 @@ static double history_noise(const xpb_comparison *cmp, const xpb_rcase *b)
     size_t n = 0;
     if (!m)
         return NAN;
-    m[n++] = b->median_s;
+    double v = run_figure(b, op);
+    if (isfinite(v) && v > 0)
+        m[n++] = v;
     for (size_t h = 0; h < cmp->n_history; h++) {
         const xpb_results_file *f = &cmp->history[h];
         for (size_t i = 0; i < f->n_cases; i++)
-            if (cmp_key(&f->cases[i], b) == 0 && xpb_rcase_is_timed_ok(&f->cases[i]) && f->cases[i].median_s > 0) {
-                m[n++] = f->cases[i].median_s;
+            if (cmp_key(&f->cases[i], b) == 0 && xpb_rcase_is_timed_ok(&f->cases[i])) {
+                v = run_figure(&f->cases[i], op);
+                if (isfinite(v) && v > 0)
+                    m[n++] = v;
                 break;
             }
     }
-    double sigma = n >= 3 ? xpb_relative_sigma(m, n) : NAN;
+    double sigma = n >= 3 ? xpb_history_sigma(m, n) : NAN;
     free(m);
     return sigma;
 }
@@ -168,7 +188,7 @@ static xpb_status fill_row(xpb_comparison *cmp, xpb_compare_row *r)
     if (b && n && xpb_rcase_is_timed_ok(b) && xpb_rcase_is_timed_ok(n)) {
         r->has_shift = true;
         if (b->n_units || n->n_units) {
-            r->shift = xpb_compare_units(b->units, b->n_units, n->units, n->n_units, history_noise(cmp, b), &cmp->opts);
+            r->shift = xpb_compare_units(b->units, b->n_units, n->units, n->n_units, history_noise(cmp, b, NULL), &cmp->opts);
         } else { /* files from before rounds */
             r->shift = xpb_compare_samples(b->samples, b->n_samples, b->median_s, b->cv, n->samples,
                                            n->n_samples, n->median_s, n->cv, &cmp->opts);

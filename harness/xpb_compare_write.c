@@ -144,6 +144,14 @@ void xpb_comparison_print(FILE *f, const xpb_comparison *c, bool all_rows)
             c->next->git_commit, c->opts.threshold * 100, c->opts.alpha);
     for (int i = 0; i < c->n_warnings; i++)
         fprintf(f, "warning: %s\n", c->warnings[i]);
+    if (c->base_runs > 1 || c->new_runs > 1)
+        fprintf(f, "units pool the rounds of %zu base and %zu new runs, each its own process\n", c->base_runs,
+                c->new_runs);
+    else if (!c->n_history)
+        fputs("note: no --history: a band covers the spread between the rounds of one process; a shift between two "
+              "processes (buffer or thread placement, a busy neighbour) can pass for a change. Give earlier runs of "
+              "this machine with --history F (scripts/nightly.sh passes its last 10), or more runs of each build with "
+              "--rerun-base F and --rerun-new F\n", f);
     print_shift_table(f, c, all_rows);
     print_stateful(f, c);
     for (size_t i = 0; i < c->n_rows; i++) {
@@ -385,6 +393,8 @@ xpb_status xpb_comparison_write_json(const char *path, const xpb_comparison *c, 
     cJSON_AddNumberToObject(root, "noise_k", c->opts.noise_k);
     cJSON_AddNumberToObject(root, "max_band", c->opts.max_band);
     cJSON_AddNumberToObject(root, "history_files", (double)c->n_history);
+    cJSON_AddNumberToObject(root, "base_runs", (double)c->base_runs);
+    cJSON_AddNumberToObject(root, "new_runs", (double)c->new_runs);
     cJSON_AddItemToObject(root, "base", file_json(c->base));
     cJSON_AddItemToObject(root, "new", file_json(c->next));
     cJSON_AddNumberToObject(root, "threshold", c->opts.threshold);

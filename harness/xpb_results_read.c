@@ -477,3 +477,42 @@ bool xpb_rcase_is_timed_ok(const xpb_rcase *c)
 {
     return strcmp(c->status, "ok") == 0 && c->timed && isfinite(c->median_s) && c->median_s > 0;
 }
+
+/* Appends n values of src to *dst (*n_dst of them); false when out of memory. */
+static bool append_values(double **dst, size_t *n_dst, const double *src, size_t n)
+{
+    if (!n)
+        return true;
+    double *v = realloc(*dst, (*n_dst + n) * sizeof *v);
+    if (!v)
+        return false;
+    memcpy(v + *n_dst, src, n * sizeof *v);
+    *dst = v;
+    *n_dst += n;
+    return true;
+}
+
+xpb_status xpb_results_add_rerun(xpb_results_file *into, const xpb_results_file *rerun, xpb_error *err)
+{
+    for (size_t i = 0; i < into->n_cases; i++) {
+        xpb_rcase *c = &into->cases[i];
+        if (!c->n_units)
+            continue; /* a case without rounds (an older file, or untimed) has nothing to pool */
+        const xpb_rcase *r = NULL;
+        for (size_t j = 0; j < rerun->n_cases && !r; j++)
+            if (!strcmp(rerun->cases[j].id, c->id) && !strcmp(rerun->cases[j].device, c->device) &&
+                !strcmp(rerun->cases[j].variant, c->variant))
+                r = &rerun->cases[j];
+        if (!r || !r->n_units)
+            continue;
+        bool ok = append_values(&c->units, &c->n_units, r->units, r->n_units);
+        for (size_t k = 0; ok && k < c->n_ops; k++)
+            for (size_t m = 0; m < r->n_ops; m++)
+                if (!strcmp(c->ops[k].op, r->ops[m].op) && c->ops[k].n_units)
+                    ok = append_values(&c->ops[k].units, &c->ops[k].n_units, r->ops[m].units, r->ops[m].n_units);
+        if (!ok)
+            return xpb_fail(err, XPB_ERR_OUT_OF_MEMORY, "out of memory pooling the rounds of %s", rerun->path);
+        c->reruns++;
+    }
+    return XPB_OK;
+}

@@ -45,6 +45,7 @@ typedef struct xpb_rcase {
     size_t n_samples;
     double *units;             /* timing.units.medians_s: one per round (files since rounds); owned */
     size_t n_units;
+    int reruns;                /* other runs of the build pooled into units (xpb_results_add_rerun) */
     bool has_conditions;       /* conditions: the GPU around the timed rounds (NVML) */
     double sm_mhz_before, sm_mhz_after;
     char throttled[96];        /* conditions.throttled: "" or "sw_power_cap,..." */
@@ -90,6 +91,13 @@ xpb_status xpb_results_parse(const char *name, const char *text, size_t len, xpb
                              xpb_error *err);
 
 void xpb_results_file_free(xpb_results_file *f);
+
+/* Pools another run of the same build into `into`, in its own process: each case (and op of a
+ * stateful case) that has units on both gets rerun's units appended, and its `reruns` count
+ * goes up by one. Units are then the rounds of several processes, so their spread holds the
+ * shifts between processes that one process's rounds cannot show (docs/reports.md, "Verdicts").
+ * XPB_ERR_OUT_OF_MEMORY is the only failure. */
+xpb_status xpb_results_add_rerun(xpb_results_file *into, const xpb_results_file *rerun, xpb_error *err);
 
 /* The device entry with id `device` (e.g. "cuda:0"), or NULL. */
 const xpb_rdevice *xpb_results_device(const xpb_results_file *f, const char *device);

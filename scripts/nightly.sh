@@ -14,7 +14,9 @@
 # Exit code: 1 when a case failed validation, 4 when compare found a regression or a new
 # validation failure, 2/3 when xpubench could not run; 0 otherwise.
 # Environment: XPB_BIN (default build/xpubench), XPB_RESULTS_DIR (default results),
-# XPB_HOST (default `hostname -s`), XPB_UPDATE_BASELINE=1 (replace the baseline after a run that
+# XPB_NIGHTLY_RUNS (default 1: more runs of the build, each its own process, pooled into the new
+# side with compare --rerun-new, so one stray process cannot make a verdict; 3 on a shared or
+# noisy machine), XPB_HOST (default `hostname -s`), XPB_UPDATE_BASELINE=1 (replace the baseline after a run that
 # passed), XPB_HISTORY_IN_REPORT (default 30 runs).
 #   cron:  30 2 * * *  cd /path/to/xpubench && scripts/nightly.sh >>results/nightly.log 2>&1
 set -uo pipefail
@@ -41,6 +43,17 @@ if [ ! -s "$out" ]; then
   exit $((run_rc == 0 ? 3 : run_rc))
 fi
 
+# More runs of the same build (XPB_NIGHTLY_RUNS): kept beside the night's file, never in the history
+rerun_args=()
+for ((i = 2; i <= ${XPB_NIGHTLY_RUNS:-1}; i++)); do
+  extra=$hist_dir/$stamp.rerun$i.json
+  if "$bin" run --backend all --preset default --out "$extra" "$@" && [ -s "$extra" ]; then
+    rerun_args+=(--rerun-new "$extra")
+  else
+    echo "nightly: warning: rerun $i failed; comparing with the runs that worked" >&2
+  fi
+done
+
 cmp_rc=0
 hist_args=() # earlier nights: their spread widens a case's band (compare --history)
 mapfile -t earlier < <(ls "$hist_dir"/*Z.json 2>/dev/null | sort | grep -vxF "$out" | tail -n "${XPB_NOISE_HISTORY:-10}")
@@ -50,7 +63,7 @@ if [ ! -f "$base" ]; then
   echo "nightly: no baseline for $host yet: $base created from this run"
 else
   "$bin" compare "$base" "$out" --markdown "$hist_dir/$stamp.compare.md" --json "$hist_dir/$stamp.compare.json" \
-    --junit "$hist_dir/$stamp.compare.xml" "${hist_args[@]}"
+    --junit "$hist_dir/$stamp.compare.xml" "${hist_args[@]}" "${rerun_args[@]}"
   cmp_rc=$?
   echo "nightly: compare with $base: exit $cmp_rc ($hist_dir/$stamp.compare.md)"
 fi

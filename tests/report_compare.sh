@@ -198,6 +198,29 @@ synth hs.json --seed 12 --rounds 5 --round-noise 0.005 --noise 0.005 --shift 1.1
 run_compare 4 "summary: 18 slower" h3.json hs.json
 run_compare 0 "summary: 0 slower, 0 faster, 18 same.*" h3.json hs.json --history h1.json --history h2.json --all
 grep -q "noise [0-9.]*%, history" out.txt && ok || bad "history named as the noise source"
+# ... and the ops of stateful cases: each history file is one process, and its op's median there
+# is one more figure for the between-process spread (a 10% op shift inside 8% nights is `same`)
+for h in "1 0.92" "2 1.08" "3 1.0" "s 1.10"; do
+  set -- $h
+  synth "ho$1.json" --seed "3${1/s/9}" --rounds 5 --round-noise 0.005 --noise 0.005 --anneal-only --op-shift "assign=$2"
+done
+run_compare 4 "ops of stateful cases: 2 slower, 0 faster" ho3.json hos.json
+run_compare 0 "ops of stateful cases: 0 slower, 0 faster, 10 same" ho3.json hos.json --history ho1.json --history ho2.json
+grep -qE "^  assign .* same \(shift [0-9.]+% inside .*noise [0-9.]*%, history\)" out.txt && ok || bad "an op's band from history"
+# --rerun-base/--rerun-new: runs of each build in their own processes pool their rounds. One
+# stray process (15% slow, every round of it) is `slower` alone but not when two more runs of
+# each build are pooled in; a 10% slowdown of every new run is still `slower`.
+for r in "a1 41 1.0" "a2 42 1.0" "a3 43 1.0" "b1 44 1.15" "b2 45 1.0" "b3 46 1.0" "s1 47 1.10" "s2 48 1.10" "s3 49 1.10"; do
+  set -- $r
+  synth "p$1.json" --seed "$2" --rounds 5 --round-noise 0.005 --noise 0.005 --shift "$3" --anneal
+done
+run_compare 4 "summary: 20 slower.*ops of stateful cases: 10 slower" pa1.json pb1.json
+run_compare 0 "summary: 0 slower, 0 faster, .*ops of stateful cases: 0 slower, 0 faster" pa1.json pb1.json \
+  --rerun-base pa2.json --rerun-base pa3.json --rerun-new pb2.json --rerun-new pb3.json
+grep -q "^units pool the rounds of 3 base and 3 new runs" out.txt && ok || bad "compare names the pooled runs"
+run_compare 4 "summary: 20 slower.*ops of stateful cases: 10 slower" pa1.json ps1.json \
+  --rerun-base pa2.json --rerun-base pa3.json --rerun-new ps2.json --rerun-new ps3.json
+expect_error "missing.json: cannot read" compare pa1.json pb1.json --rerun-new missing.json
 # fewer than 5 rounds: noisy, with the fix named
 synth r2a.json --seed 1 --rounds 2 --round-noise 0.005
 synth r2b.json --seed 2 --rounds 2 --round-noise 0.005 --shift 1.3

@@ -69,6 +69,12 @@ static void test_statistics(void)
     CHECK_NEAR(xpb_mann_whitney_p(ta, 4, tb, 4, &u), 0.17203, 1e-4);
     CHECK_NEAR(u, 3.0, 0);
     CHECK(isnan(xpb_mann_whitney_p(a, 0, b, 3, NULL)));
+    /* rounds: one stray of 6 leaves the MAD alone; processes (history): the stray counts,
+     * range / d2(6) = 0.5 / 2.534 around a median of 1 */
+    double procs[] = {1.0, 1.0, 1.0, 1.0, 1.0, 1.5};
+    CHECK_NEAR(xpb_relative_sigma(procs, 6), 0.0, 0);
+    CHECK_NEAR(xpb_history_sigma(procs, 6), 0.5 / 2.534, 1e-12);
+    CHECK(isnan(xpb_history_sigma(procs, 1)));
 }
 
 static void test_verdicts(void)
