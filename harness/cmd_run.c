@@ -19,6 +19,8 @@
 
 typedef struct run_opts {
     const char *backends, *workloads, *filter, *preset, *out, *csv, *markdown;
+    const char *devices;          /* --devices LIST: one device group of the one backend named */
+    int group[XPB_MAX_GROUP];     /* its devices (sizes.ranks of them) */
     xpb_sizes sizes;
     xpb_run_config cfg;
     bool reps_set, rounds_set, min_time_set, warmup_set;
@@ -29,6 +31,8 @@ static void usage(FILE *f)
     fprintf(f,
             "usage: xpubench run [options]\n"
             "  --backend LIST      cpu,cuda,vulkan or all (default all); a device as cuda:0, vulkan:1\n"
+            "  --devices LIST      run as one device group (0,1 or all) of the one --backend named: the\n"
+            "                      multi-device workloads (collectives, NCCL; cuda only) across them\n"
             "  --workload LIST     workloads to run (default all; see xpubench list)\n"
             "  --filter REGEX      only cases whose id matches (POSIX extended regex), e.g. 'softmax|rope'\n"
             "  --variant LIST      only these kernel variants, e.g. blas or cublas,tiled (xpubench list)\n"
@@ -130,7 +134,7 @@ static int parse_double(const char *flag, const char *s, double lo, double hi, d
 static int parse_args(int argc, char **argv, run_opts *o)
 {
     enum { O_BACKEND = 256, O_WORKLOAD, O_FILTER, O_PRESET, O_SIZE, O_REPS, O_MINTIME, O_WARMUP,
-           O_SEED, O_OUT, O_CSV, O_MD, O_VONLY, O_VALIDATE, O_FAULT, O_HELP, O_DUMP, O_POWER, O_INPUT, O_VARIANT, O_ROUNDS };
+           O_SEED, O_OUT, O_CSV, O_MD, O_VONLY, O_VALIDATE, O_FAULT, O_HELP, O_DUMP, O_POWER, O_INPUT, O_VARIANT, O_ROUNDS, O_DEVICES };
     static const struct option opts[] = {
         {"backend", required_argument, 0, O_BACKEND}, {"workload", required_argument, 0, O_WORKLOAD},
         {"filter", required_argument, 0, O_FILTER},   {"preset", required_argument, 0, O_PRESET},
@@ -142,6 +146,7 @@ static int parse_args(int argc, char **argv, run_opts *o)
         {"inject-fault", required_argument, 0, O_FAULT}, {"input", required_argument, 0, O_INPUT}, {"help", no_argument, 0, O_HELP},
         {"dump", required_argument, 0, O_DUMP},       {"power", no_argument, 0, O_POWER},
         {"variant", required_argument, 0, O_VARIANT}, {"rounds", required_argument, 0, O_ROUNDS},
+        {"devices", required_argument, 0, O_DEVICES},
         {0, 0, 0, 0}};
     int c, rc = 0;
     double d = 0;
@@ -151,6 +156,7 @@ static int parse_args(int argc, char **argv, run_opts *o)
     while (!rc && (c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
         switch (c) {
         case O_BACKEND: o->backends = optarg; break;
+        case O_DEVICES: o->devices = optarg; break;
         case O_WORKLOAD: o->workloads = optarg; break;
         case O_FILTER: o->filter = optarg; break;
         case O_VARIANT: o->cfg.variants = optarg; break;
@@ -347,6 +353,66 @@ static int check_variants(const char *list)
     return XPB_EXIT_OK;
 }
 
+/* --devices LIST: the one backend of --backend, and the group's devices (o->group, sizes.ranks).
+ * A backend without device groups, an unavailable one or a device it lacks is an error (exit 3). */
+static int resolve_group(run_opts *o)
+{
+    if (!o->devices)
+        return XPB_EXIT_OK;
+    const xpb_backend_i *b = strchr(o->backends, ',') || strchr(o->backends, ':') ? NULL : xpb_backend_find(o->backends);
+    if (!b) {
+        if (xpb_backend_name_known(o->backends) && xpb_backend_missing_reason(o->backends))
+            return xpb_cli_error(XPB_EXIT_UNAVAILABLE, "--devices: backend %s is unavailable: %s", o->backends,
+                                 xpb_backend_missing_reason(o->backends));
+        return xpb_cli_error(XPB_EXIT_USAGE, "--devices needs one backend by name (--backend cuda), not '%s'",
+                             o->backends);
+    }
+    if (!b->open_group)
+        return xpb_cli_error(XPB_EXIT_UNAVAILABLE, "--devices: the %s backend has no device groups%s", b->name,
+                             strcmp(b->name, "cuda") == 0 ? " in this build: it was built without NCCL (XPB_NCCL: "
+                             "nccl.h and libnccl from the CUDA toolkit, NCCL_HOME or libnccl-dev)"
+                                                          : ": multi-device cases run on cuda with NCCL");
+    xpb_error why = {{0}};
+    if (!b->probe(&why))
+        return xpb_cli_error(XPB_EXIT_UNAVAILABLE, "backend %s is unavailable: %s", b->name, why.msg);
+    int have = b->device_count(), n = 0;
+    if (strcmp(o->devices, "all") == 0) {
+        for (n = 0; n < have && n < XPB_MAX_GROUP; n++)
+            o->group[n] = n;
+    } else {
+        char buf[512];
+        snprintf(buf, sizeof buf, "%s", o->devices);
+        char *save = NULL;
+        for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+            int64_t v;
+            if (!parse_int(t, &v) || v < 0 || n == XPB_MAX_GROUP)
+                return xpb_cli_error(XPB_EXIT_USAGE, "bad --devices '%s' (indices as 0,1 or all)", o->devices);
+            if (v >= have)
+                return xpb_cli_error(XPB_EXIT_UNAVAILABLE, "--devices: %s:%lld does not exist (%d %s device(s))",
+                                     b->name, (long long)v, have, b->name);
+            for (int i = 0; i < n; i++)
+                if (o->group[i] == v)
+                    return xpb_cli_error(XPB_EXIT_USAGE, "--devices names %s:%lld twice", b->name, (long long)v);
+            o->group[n++] = (int)v;
+        }
+    }
+    if (n == 0)
+        return xpb_cli_error(XPB_EXIT_UNAVAILABLE, "--devices %s: no %s device here", o->devices, b->name);
+    o->sizes.ranks = n;
+    return XPB_EXIT_OK;
+}
+
+/* The device group of --devices as the run's one device. */
+static int open_group(const run_opts *o, xpb_run *run)
+{
+    xpb_error err = {{0}};
+    if (xpb_device_open_group(xpb_backend_find(o->backends), o->group, o->sizes.ranks, &run->devices[0], &err))
+        return xpb_cli_error(XPB_EXIT_UNAVAILABLE, "cannot open the device group %s: %s", run->devices[0].label,
+                             err.msg);
+    run->n_devices = 1;
+    return XPB_EXIT_OK;
+}
+
 static int build_cases(const run_opts *o, xpb_case_list *cases)
 {
     if (o->workloads) { /* every named workload must exist */
@@ -365,6 +431,8 @@ static int build_cases(const run_opts *o, xpb_case_list *cases)
     for (const xpb_workload_i *const *w = xpb_workloads(); *w && !rc; w++) {
         if (!in_list(o->workloads, (*w)->name))
             continue;
+        if (!o->workloads && (*w)->group != (o->sizes.ranks > 0))
+            continue; /* "every workload": the multi-device ones on a device group, the others without */
         if (o->sizes.input && !(*w)->reads_input) { /* --input: only the workloads that read files */
             if (o->workloads)
                 rc = xpb_cli_error(XPB_EXIT_USAGE, "--input: workload %s does not read input files", (*w)->name);
@@ -477,7 +545,7 @@ int xpb_cmd_run(int argc, char **argv)
         (rc = check_output_path("--markdown", o.markdown)) || (rc = check_variants(o.cfg.variants)))
         return rc;
     xpb_case_list cases = {0};
-    if ((rc = build_cases(&o, &cases))) {
+    if ((rc = resolve_group(&o)) || (rc = build_cases(&o, &cases))) {
         if (o.cfg.slowdown)
             regfree(&o.cfg.slowdown_re);
         return rc;
@@ -491,7 +559,7 @@ int xpb_cmd_run(int argc, char **argv)
     xpb_clock_utc(run.created_utc, sizeof run.created_utc, 0);
     xpb_clock_utc(stamp, sizeof stamp, 1);
     snprintf(run.run_id, sizeof run.run_id, "%s-%.24s-%ld", stamp, meta.sys.hostname, (long)getpid());
-    if (!(rc = open_backends(o.backends, meta.backends, meta.n_backends, &run))) {
+    if (!(rc = o.devices ? open_group(&o, &run) : open_backends(o.backends, meta.backends, meta.n_backends, &run))) {
         xpb_error err = {{0}};
         if (xpb_runner_run(&run, &cases, &o.cfg, &err)) {
             rc = xpb_cli_error(XPB_EXIT_UNAVAILABLE, "%s", err.msg);

@@ -59,6 +59,9 @@ typedef struct xpb_kernel {
     xpb_status (*launch)(void *ctx, const void *args, void *state, xpb_error *err);
 } xpb_kernel;
 
+/* The most devices one group may hold. */
+#define XPB_MAX_GROUP 64
+
 /* The clocks and limits a device runs under at one moment (NVML on CUDA). */
 typedef struct xpb_conditions {
     double sm_mhz, mem_mhz, temp_c, power_w;
@@ -111,6 +114,13 @@ typedef struct xpb_backend_i {
     /* Optional (NULL = not recorded): what the GPU runs at now (xpb_conditions), read before and
      * after each case's timed rounds so that compare can explain a difference. */
     xpb_status (*conditions)(void *ctx, xpb_conditions *out, xpb_error *err);
+
+    /* Optional (NULL = this backend has no device groups): opens devices[0..n) as one group
+     * (--devices): one context whose buffers exist once per device and whose timer reads the
+     * slowest device. Only the kernels of group ops (xpb_op_info.group: the collectives) run on
+     * it, and those run on nothing else. group_info describes it. */
+    xpb_status (*open_group)(const int *devices, int n, void **ctx, xpb_error *err);
+    xpb_status (*group_info)(const int *devices, int n, xpb_device_info *out, xpb_error *err);
 
     const xpb_kernel *const *kernels; /* NULL-terminated list */
 } xpb_backend_i;

@@ -35,7 +35,7 @@ static double bandwidth_roof(const xpb_run *run, const xpb_device *dev, char *so
         }
     }
     if (best > 0) {
-        snprintf(source, n, "copy op on %s, this run", from->label);
+        snprintf(source, n, "copy op on %.40s, this run", from->label);
         return best;
     }
     snprintf(source, n, "%s", dev->info.peak_gbps > 0 ? "datasheet" : "unknown");

@@ -29,6 +29,12 @@ static const xpb_op_info ops[XPB_OP_COUNT] = {
     [XPB_OP_BURST_DYNAMICS] = {XPB_OP_BURST_DYNAMICS, "dynamics", "burst"},
     [XPB_OP_BURST_COMPACT] = {XPB_OP_BURST_COMPACT, "compact", "burst"},
     [XPB_OP_BURST_BATCH] = {XPB_OP_BURST_BATCH, "batch", "burst"},
+    [XPB_OP_ALL_REDUCE] = {XPB_OP_ALL_REDUCE, "all_reduce", "collectives", true},
+    [XPB_OP_ALL_GATHER] = {XPB_OP_ALL_GATHER, "all_gather", "collectives", true},
+    [XPB_OP_REDUCE_SCATTER] = {XPB_OP_REDUCE_SCATTER, "reduce_scatter", "collectives", true},
+    [XPB_OP_BROADCAST] = {XPB_OP_BROADCAST, "broadcast", "collectives", true},
+    [XPB_OP_ALL_TO_ALL] = {XPB_OP_ALL_TO_ALL, "all_to_all", "collectives", true},
+    [XPB_OP_SENDRECV] = {XPB_OP_SENDRECV, "sendrecv", "collectives", true},
 };
 
 const xpb_op_info *xpb_op_get(xpb_op op)

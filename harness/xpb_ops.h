@@ -7,6 +7,7 @@
 #ifndef XPB_OPS_H
 #define XPB_OPS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -48,6 +49,14 @@ typedef enum xpb_op {
     XPB_OP_BURST_DYNAMICS,
     XPB_OP_BURST_COMPACT,
     XPB_OP_BURST_BATCH, /* `bursts` bursts in one submission: propagate, dynamics, compact each */
+
+    /* collectives across the ranks of a device group (NCCL): xpb_collective_args */
+    XPB_OP_ALL_REDUCE,     /* every rank: the sum over ranks                      */
+    XPB_OP_ALL_GATHER,     /* every rank: every rank's chunk, in rank order       */
+    XPB_OP_REDUCE_SCATTER, /* rank r: chunk r of the sum over ranks               */
+    XPB_OP_BROADCAST,      /* every rank: the root's buffer                       */
+    XPB_OP_ALL_TO_ALL,     /* rank r, chunk q: rank q's chunk r                   */
+    XPB_OP_SENDRECV,       /* rank r sends to r+1 and receives from r-1 (a ring)  */
     XPB_OP_COUNT
 } xpb_op;
 
@@ -265,11 +274,27 @@ typedef struct xpb_burst_args {
     float scale;        /* BURST_SCALE                            */
 } xpb_burst_args;
 
+/* A collective over the `ranks` ranks of a device group, fp32. The group holds every buffer
+ * once per rank; in the views' layout rank r's send buffer is the r-th run of send_count floats
+ * and its receive buffer the r-th run of recv_count floats (so the harness uploads every rank's
+ * input at once and reads every rank's output back as one array). Out of place: send and recv
+ * never overlap. Per rank, with n = ranks and c a chunk (docs/multi-gpu.md):
+ *   all_reduce      send c, recv c          broadcast  send c, recv c (from root)
+ *   all_gather      send c, recv n c        all_to_all send n c, recv n c
+ *   reduce_scatter  send n c, recv c        sendrecv   send c, recv c (from rank r-1) */
+typedef struct xpb_collective_args {
+    xpb_view send, recv;
+    int64_t send_count, recv_count; /* floats per rank */
+    int ranks;
+    int root; /* broadcast */
+} xpb_collective_args;
+
 /* Static description of an op: names and the shape of its arguments. */
 typedef struct xpb_op_info {
     xpb_op op;
     const char *name;     /* "softmax"      */
     const char *workload; /* "elementwise"  */
+    bool group;           /* runs across a device group (NCCL), never on one device */
 } xpb_op_info;
 
 const xpb_op_info *xpb_op_get(xpb_op op);

@@ -23,7 +23,9 @@ const char *xpb_case_status_name(xpb_case_status s); /* "ok", "failed-validation
 typedef struct xpb_device {
     const xpb_backend_i *backend;
     int index;
-    char label[32]; /* "cuda:0" */
+    char label[64]; /* "cuda:0", or a device group's "cuda:0,1" */
+    int n_group;    /* a device group's size (--devices), 0 for one device */
+    int group[XPB_MAX_GROUP]; /* its devices' indices; index is group[0] */
     xpb_device_info info;
     void *ctx;
     bool lost;            /* the context died: later cases are errors */

@@ -346,6 +346,11 @@ static cJSON *case_json(const xpb_result *r)
         xpb_json_add_number(th, "roof_gbps", r->roof_gbps);
         cJSON_AddStringToObject(th, "roof_source", r->roof_source);
         xpb_json_add_number(th, "pct_of_roof", r->pct_of_roof);
+        if (xpb_op_get(r->c.op)->group) { /* nccl-tests' algbw (size / time) and busbw (docs/multi-gpu.md) */
+            xpb_json_add_number(th, "algbw_gbps", r->gbps);
+            xpb_json_add_number(th, "busbw_gbps", r->gbps * r->c.bus_factor);
+            xpb_json_add_number(th, "bus_factor", r->c.bus_factor);
+        }
         if (r->c.op == XPB_OP_GEMM || r->c.op == XPB_OP_GEMV) {
             xpb_json_add_number(th, "pct_of_peak_fp32", r->pct_of_peak);
             if (r->library_variant[0]) {
@@ -414,6 +419,7 @@ static cJSON *run_json(const xpb_run *run, const xpb_run_meta *m)
     cJSON_AddStringToObject(bo, "cuda_compiler", XPB_CUDA_COMPILER);
     cJSON_AddStringToObject(bo, "cuda_archs", XPB_CUDA_ARCHS);
     cJSON_AddStringToObject(bo, "vulkan", XPB_BUILD_VULKAN);
+    cJSON_AddStringToObject(bo, "nccl", XPB_BUILD_NCCL);
     cJSON_AddStringToObject(bo, "native", XPB_BUILD_NATIVE);
     cJSON_AddStringToObject(bo, "sanitize", XPB_BUILD_SANITIZE);
     cJSON *c = cJSON_AddObjectToObject(root, "config");

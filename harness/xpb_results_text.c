@@ -6,7 +6,7 @@
 
 /* One rendered row; the same fields in every format. */
 typedef struct row {
-    char workload[32], op[32], params[96], device[32], variant[32], precision[32], status[32];
+    char workload[32], op[32], params[96], device[64], variant[32], precision[32], status[32];
     char median_us[24], gbps[24], gflops[24], roof[24], lib[24], speedup[24], err_tol[24];
     const char *message;
 } row;

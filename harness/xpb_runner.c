@@ -42,6 +42,29 @@ xpb_status xpb_device_open(const xpb_backend_i *b, int index, xpb_device *d, xpb
     return st;
 }
 
+xpb_status xpb_device_open_group(const xpb_backend_i *b, const int *devices, int n, xpb_device *d, xpb_error *err)
+{
+    memset(d, 0, sizeof *d);
+    d->backend = b;
+    if (!b->open_group)
+        return xpb_fail(err, XPB_ERR_UNSUPPORTED, "the %s backend has no device groups (multi-device cases run on "
+                        "cuda with NCCL)", b->name);
+    if (n < 1 || n > XPB_MAX_GROUP)
+        return xpb_fail(err, XPB_ERR_USAGE, "a device group of %d devices (1 to %d)", n, XPB_MAX_GROUP);
+    d->index = devices[0];
+    d->n_group = n;
+    int len = snprintf(d->label, sizeof d->label, "%s:", b->name);
+    for (int i = 0; i < n; i++) {
+        d->group[i] = devices[i];
+        if (len > 0 && (size_t)len < sizeof d->label)
+            len += snprintf(d->label + len, sizeof d->label - (size_t)len, "%s%d", i ? "," : "", devices[i]);
+    }
+    xpb_status st = b->group_info(devices, n, &d->info, err);
+    if (st == XPB_OK)
+        st = b->open_group(devices, n, &d->ctx, err);
+    return st;
+}
+
 void xpb_device_close(xpb_device *d)
 {
     if (d->ctx)
@@ -445,16 +468,32 @@ static xpb_status run_on_device(xpb_run *run, xpb_device *dev, const xpb_case *c
     if (nk > 0 && kept == 0)
         return XPB_OK;
     nk = kept;
-    if (nk == 0) {
+    kept = 0;
+    for (size_t i = 0; i < nk; i++) /* group kernels on device groups, the others on one device */
+        if (xpb_op_get(ks[i]->op)->group == (dev->n_group > 0))
+            ks[kept++] = ks[i];
+    if (kept == 0) {
         xpb_result *r = new_result(run, c, dev, "-", "-");
         if (!r)
             return XPB_ERR_OUT_OF_MEMORY;
         r->status = XPB_CASE_UNSUPPORTED;
-        snprintf(r->message, sizeof r->message, "the %s backend has no kernel for %s",
-                 dev->backend->name, xpb_op_get(op)->name);
+        if (nk > 0 && dev->n_group)
+            snprintf(r->message, sizeof r->message, "%s is a device group: it runs the multi-device ops "
+                     "(collectives) only", dev->label);
+        else if (nk > 0)
+            snprintf(r->message, sizeof r->message, "%s runs across a device group: --backend %s --devices LIST "
+                     "(one GPU: --devices 0)", xpb_op_get(op)->name, dev->backend->name);
+        else if (xpb_op_get(op)->group)
+            snprintf(r->message, sizeof r->message, "the %s backend has no kernel for %s: multi-device ops run on "
+                     "cuda device groups (NCCL: --backend cuda --devices LIST)", dev->backend->name,
+                     xpb_op_get(op)->name);
+        else
+            snprintf(r->message, sizeof r->message, "the %s backend has no kernel for %s", dev->backend->name,
+                     xpb_op_get(op)->name);
         xpb_progress_case(prog, r);
         return XPB_OK;
     }
+    nk = kept;
     for (size_t i = 0; i < nk; i++) {
         xpb_result *r = new_result(run, c, dev, ks[i]->variant, ks[i]->precision);
         if (!r)

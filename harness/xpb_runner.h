@@ -39,6 +39,9 @@ typedef struct xpb_run_config {
 
 /* Opens backend device `index`; fills d. On failure d is untouched beyond its fields. */
 xpb_status xpb_device_open(const xpb_backend_i *b, int index, xpb_device *d, xpb_error *err);
+/* Opens devices[0..n) of backend b as one device group (--devices; xpb_backend_i.open_group),
+ * labelled "cuda:0,1". XPB_ERR_UNSUPPORTED with the reason when b has no device groups. */
+xpb_status xpb_device_open_group(const xpb_backend_i *b, const int *devices, int n, xpb_device *d, xpb_error *err);
 void xpb_device_close(xpb_device *d);
 
 /* Runs every case on every device in run->devices, appending results to run. Round 1 validates

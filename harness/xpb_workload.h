@@ -30,6 +30,7 @@ typedef struct xpb_sizes {
     int count;
     xpb_param kv[XPB_MAX_PARAMS];
     const char *input; /* --input FILE: vectors to use instead of generated ones, or NULL */
+    int ranks;         /* --devices: the device group's size (collectives' cases), 0 without one */
 } xpb_sizes;
 
 typedef struct xpb_workload_i xpb_workload_i;
@@ -49,6 +50,9 @@ typedef struct xpb_case {
     uint64_t bytes_read;
     uint64_t bytes_written;
     double flops;
+    /* Collectives: busbw = algbw * bus_factor (nccl-tests' definitions, docs/multi-gpu.md), where
+     * algbw = bytes_read / time; 0 for every other case. */
+    double bus_factor;
     /* Validated, never timed: the cases of a non-random input class (xpb_input.h), whose speed
      * is the random-input case's of the same size. */
     bool validate_only;
@@ -132,6 +136,9 @@ struct xpb_workload_i {
     xpb_op variant_op;
     /* True when the workload takes its data from --input FILE (xpb_vectors.h). */
     bool reads_input;
+    /* True when its cases run on device groups (--devices; the collectives): left out of the
+     * default "every workload" unless a group was asked for, and the only ones run on a group. */
+    bool group;
     /* Stateful workloads, optional: the dump of one run (`--dump DIR`, or the automatic dump of
      * a failed case; docs/reports.md): writes into dir, as files named <stem>.*, the case's
      * inputs and configuration and what the validated run o produced on origin's device and

@@ -37,6 +37,18 @@ for b in cuda vulkan; do
   fi
 done
 expect 0 "" run --backend cpu --size n=1000 --validate-only
+# device groups (--devices): cuda with NCCL only; the others say why (docs/multi-gpu.md)
+expect 3 "the cpu backend has no device groups: multi-device cases run on cuda with NCCL" run --backend cpu --devices 0,1
+expect 3 "the vulkan backend has no device groups|backend vulkan is unavailable" run --backend vulkan --devices all
+expect 2 "--devices needs one backend by name" run --backend cpu,vulkan --devices 0
+expect 0 "" run --backend cpu --workload collectives --size bytes=64 --validate-only
+out=$("$bin" run --backend cpu --workload collectives --size bytes=64 --validate-only 2>/dev/null)
+if grep -qE "^all_reduce .*unsupported: the cpu backend has no kernel for all_reduce: multi-device ops run on cuda device groups" <<<"$out" \
+   && ! "$bin" run --backend cpu --preset quick --validate-only 2>/dev/null | grep -q "^all_reduce"; then
+  pass=$((pass + 1))
+else
+  fail=$((fail + 1)); echo "FAIL: collectives on the cpu: unsupported with the reason, and not in the default workloads"
+fi
 # anneal --input: real files run; a missing, malformed, wrong-dtype, wrong-rank or truncated one is exit 2
 data=$(dirname "$0")/data
 expect 0 "" run --backend cpu --input "$data/blobs500x16.npy" --size m=8 --validate-only

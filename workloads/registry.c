@@ -7,12 +7,14 @@ extern const xpb_workload_i xpb_workload_elementwise;
 extern const xpb_workload_i xpb_workload_gemm;
 extern const xpb_workload_i xpb_workload_anneal;
 extern const xpb_workload_i xpb_workload_burst;
+extern const xpb_workload_i xpb_workload_collectives;
 
 static const xpb_workload_i *const registry[] = {
     &xpb_workload_elementwise,
     &xpb_workload_gemm,
     &xpb_workload_anneal,
     &xpb_workload_burst,
+    &xpb_workload_collectives,
     NULL,
 };
 

@@ -34,7 +34,21 @@
     X(xpb_cuda_burst_propagate)                                                                 \
     X(xpb_cuda_burst_dynamics)                                                                  \
     X(xpb_cuda_burst_compact)                                                                   \
-    X(xpb_cuda_burst_batch)
+    X(xpb_cuda_burst_batch)                                                                     \
+    XPB_CUDA_GROUP_KERNELS(X)
+
+/* The collectives (collectives.c): on device groups, built with NCCL only. */
+#ifdef XPB_HAVE_NCCL
+#define XPB_CUDA_GROUP_KERNELS(X)                                                               \
+    X(xpb_cuda_all_reduce)                                                                      \
+    X(xpb_cuda_all_gather)                                                                      \
+    X(xpb_cuda_reduce_scatter)                                                                  \
+    X(xpb_cuda_broadcast)                                                                       \
+    X(xpb_cuda_all_to_all)                                                                      \
+    X(xpb_cuda_sendrecv)
+#else
+#define XPB_CUDA_GROUP_KERNELS(X)
+#endif
 
 #define XPB_CUDA_DECLARE(k) extern const xpb_kernel k;
 #define XPB_CUDA_ENTRY(k) &k,
@@ -59,5 +73,9 @@ const xpb_backend_i xpb_backend_cuda = {
     .timer_end = xpb_cuda_timer_end,
     .power_watts = xpb_cuda_power_watts,
     .conditions = xpb_cuda_conditions,
+#ifdef XPB_HAVE_NCCL
+    .open_group = xpb_cuda_open_group,
+    .group_info = xpb_cuda_group_info,
+#endif
     .kernels = kernels,
 };

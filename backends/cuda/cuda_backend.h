@@ -17,10 +17,16 @@
 extern "C" {
 #endif
 
-/* A device allocation from cudaMalloc (never managed memory). ptr is NULL when bytes == 0. */
+/* A device allocation from cudaMalloc (never managed memory). ptr is NULL when bytes == 0.
+ * On a device group (cuda_group.c) the buffer exists once per rank: rank_ptr[r] on rank r's GPU
+ * (ptr is rank 0's), and a download reads part r of the array, part_bytes from part_offset on,
+ * from rank r (the kernel that writes the buffer names the parts; 0 = all from rank 0). */
 struct xpb_buffer {
     void *ptr;
     size_t bytes;
+    void **rank_ptr; /* NULL for a one-device buffer */
+    int ranks;
+    size_t part_offset, part_bytes;
 };
 
 struct cublasContext; /* cuBLAS's handle type (cublasHandle_t), kept opaque here */
@@ -40,7 +46,11 @@ typedef struct xpb_cuda_ctx {
     int cc_major, cc_minor;
     struct cublasContext *cublas; /* NULL until a cuBLAS variant runs */
     void *nvml_device;            /* NVML handle of this GPU, NULL until --power asks (cuda_power.c) */
+    struct xpb_cuda_group *group; /* a device group's ranks (cuda_group.c); NULL for one device.
+                                     A group's own fields describe its rank 0 */
 } xpb_cuda_ctx;
+
+typedef struct xpb_cuda_group xpb_cuda_group;
 
 /* ---- errors ---------------------------------------------------------------------------------- */
 
@@ -131,6 +141,29 @@ xpb_status xpb_cuda_buffer_upload(void *ctx, xpb_buffer *dst, size_t offset, con
                                   size_t bytes, xpb_error *err);
 xpb_status xpb_cuda_buffer_download(void *ctx, xpb_buffer *src, size_t offset, void *dst,
                                     size_t bytes, xpb_error *err);
+
+/* ---- device groups (cuda_group.c): the table's functions turn here for a group's ctx ----------- */
+
+xpb_status xpb_cuda_open_group(const int *devices, int n, void **ctx, xpb_error *err);
+xpb_status xpb_cuda_group_info(const int *devices, int n, xpb_device_info *out, xpb_error *err);
+void xpb_cuda_close_group(xpb_cuda_ctx *g);
+xpb_status xpb_cuda_group_synchronize(xpb_cuda_ctx *g, xpb_error *err);
+xpb_status xpb_cuda_group_timer_begin(xpb_cuda_ctx *g, xpb_error *err);
+xpb_status xpb_cuda_group_timer_end(xpb_cuda_ctx *g, double *seconds, xpb_error *err);
+xpb_status xpb_cuda_group_buffer_alloc(xpb_cuda_ctx *g, size_t bytes, xpb_buffer **out, xpb_error *err);
+void xpb_cuda_group_buffer_free(xpb_cuda_ctx *g, xpb_buffer *buf);
+xpb_status xpb_cuda_group_buffer_upload(xpb_cuda_ctx *g, xpb_buffer *dst, size_t offset, const void *src,
+                                        size_t bytes, xpb_error *err);
+xpb_status xpb_cuda_group_buffer_download(xpb_cuda_ctx *g, xpb_buffer *src, size_t offset, void *dst, size_t bytes,
+                                          xpb_error *err);
+/* For the group kernels: the ranks (0 for a one-device ctx), rank r's stream and communicator. */
+int xpb_cuda_group_size(const xpb_cuda_ctx *g);
+cudaStream_t xpb_cuda_group_stream(const xpb_cuda_ctx *g, int r);
+struct ncclComm *xpb_cuda_group_comm(const xpb_cuda_ctx *g, int r);
+/* The array's part r (part_bytes from offset on) is rank r's: where a download reads it. */
+void xpb_cuda_group_set_parts(xpb_buffer *buf, size_t offset, size_t part_bytes);
+/* "<what> failed: <NCCL's error string> (NCCL error N) at <file>:<line>"; its xpb_status. */
+xpb_status xpb_nccl_fail(xpb_error *err, int result, const char *what, const char *file, int line);
 
 #ifdef __cplusplus
 }

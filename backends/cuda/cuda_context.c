@@ -69,6 +69,10 @@ void xpb_cuda_close(void *ctx)
     xpb_cuda_ctx *c = ctx;
     if (!c)
         return;
+    if (c->group) {
+        xpb_cuda_close_group(c);
+        return;
+    }
     /* Best effort: let queued work finish before its stream goes away; errors are ignored
      * because close cannot report them (a dead context fails every call anyway). */
     if (xpb_cuda_activate(c, NULL) == XPB_OK)
@@ -79,6 +83,8 @@ void xpb_cuda_close(void *ctx)
 xpb_status xpb_cuda_synchronize(void *ctx, xpb_error *err)
 {
     xpb_cuda_ctx *c = ctx;
+    if (c->group)
+        return xpb_cuda_group_synchronize(c, err);
     xpb_status st = xpb_cuda_activate(c, err);
     if (st != XPB_OK)
         return st;
@@ -89,6 +95,8 @@ xpb_status xpb_cuda_synchronize(void *ctx, xpb_error *err)
 xpb_status xpb_cuda_timer_begin(void *ctx, xpb_error *err)
 {
     xpb_cuda_ctx *c = ctx;
+    if (c->group)
+        return xpb_cuda_group_timer_begin(c, err);
     xpb_status st = xpb_cuda_activate(c, err);
     if (st != XPB_OK)
         return st;
@@ -100,6 +108,8 @@ xpb_status xpb_cuda_timer_end(void *ctx, double *seconds, xpb_error *err)
 {
     xpb_cuda_ctx *c = ctx;
     *seconds = 0.0;
+    if (c->group)
+        return xpb_cuda_group_timer_end(c, seconds, err);
     xpb_status st = xpb_cuda_activate(c, err);
     if (st != XPB_OK)
         return st;

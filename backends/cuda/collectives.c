@@ -1,0 +1,95 @@
+/* collectives.c - the collectives workload's ops on a device group (cuda_group.c), through NCCL:
+ * one call per rank between ncclGroupStart and ncclGroupEnd, every rank on its own stream (the
+ * single-process pattern of NCCL's documentation). all_to_all and sendrecv are grouped
+ * ncclSend/ncclRecv pairs, as nccl-tests builds them. Out of place; fp32 (xpb_collective_args). */
+#include "cuda_backend.h"
+
+#include <nccl.h>
+
+#define NCCL_CHECK(err, expr)                                                                    \
+    do {                                                                                         \
+        ncclResult_t nccl_r_ = (expr);                                                           \
+        if (nccl_r_ != ncclSuccess)                                                              \
+            return xpb_nccl_fail((err), nccl_r_, #expr, __FILE__, __LINE__);                     \
+    } while (0)
+
+static xpb_status supports(void *ctx, const void *args, xpb_error *why)
+{
+    const xpb_collective_args *a = args;
+    int n = xpb_cuda_group_size(ctx);
+    if (n == 0)
+        return xpb_fail(why, XPB_ERR_UNSUPPORTED, "a collective needs a device group (--devices)");
+    if (n != a->ranks)
+        return xpb_fail(why, XPB_ERR_UNSUPPORTED, "the case is for %d ranks; the group has %d", a->ranks, n);
+    return XPB_OK;
+}
+
+/* Rank r's call(s) of op, inside the group. */
+static xpb_status issue(xpb_op op, const xpb_collective_args *a, int r, int n, ncclComm_t comm, cudaStream_t s,
+                        xpb_error *err)
+{
+    const char *send = (const char *)a->send.buf->rank_ptr[r] + a->send.offset + (size_t)r * (size_t)a->send_count * 4;
+    char *recv = (char *)a->recv.buf->rank_ptr[r] + a->recv.offset + (size_t)r * (size_t)a->recv_count * 4;
+    size_t chunk = (size_t)a->send_count / (size_t)n; /* all_to_all: floats to each peer */
+    switch (op) {
+    case XPB_OP_ALL_REDUCE:
+        NCCL_CHECK(err, ncclAllReduce(send, recv, (size_t)a->recv_count, ncclFloat, ncclSum, comm, s));
+        break;
+    case XPB_OP_ALL_GATHER:
+        NCCL_CHECK(err, ncclAllGather(send, recv, (size_t)a->send_count, ncclFloat, comm, s));
+        break;
+    case XPB_OP_REDUCE_SCATTER:
+        NCCL_CHECK(err, ncclReduceScatter(send, recv, (size_t)a->recv_count, ncclFloat, ncclSum, comm, s));
+        break;
+    case XPB_OP_BROADCAST:
+        NCCL_CHECK(err, ncclBroadcast(send, recv, (size_t)a->send_count, ncclFloat, a->root, comm, s));
+        break;
+    case XPB_OP_ALL_TO_ALL:
+        for (int q = 0; q < n; q++) {
+            NCCL_CHECK(err, ncclSend(send + (size_t)q * chunk * 4, chunk, ncclFloat, q, comm, s));
+            NCCL_CHECK(err, ncclRecv(recv + (size_t)q * chunk * 4, chunk, ncclFloat, q, comm, s));
+        }
+        break;
+    case XPB_OP_SENDRECV:
+        NCCL_CHECK(err, ncclSend(send, (size_t)a->send_count, ncclFloat, (r + 1) % n, comm, s));
+        NCCL_CHECK(err, ncclRecv(recv, (size_t)a->recv_count, ncclFloat, (r + n - 1) % n, comm, s));
+        break;
+    default: return xpb_fail(err, XPB_ERR_USAGE, "cuda: op %d is not a collective", (int)op);
+    }
+    return XPB_OK;
+}
+
+static xpb_status launch(xpb_op op, void *ctx, const void *args, xpb_error *err)
+{
+    const xpb_collective_args *a = args;
+    int n = xpb_cuda_group_size(ctx);
+    if (!a->send.buf || !a->recv.buf || !a->send.buf->rank_ptr || !a->recv.buf->rank_ptr)
+        return xpb_fail(err, XPB_ERR_USAGE, "cuda: a collective's buffers must be device-group buffers");
+    /* the downloaded array's part r is rank r's receive buffer */
+    xpb_cuda_group_set_parts(a->recv.buf, a->recv.offset, (size_t)a->recv_count * 4);
+    NCCL_CHECK(err, ncclGroupStart());
+    xpb_status st = XPB_OK;
+    for (int r = 0; r < n && !st; r++)
+        st = issue(op, a, r, n, xpb_cuda_group_comm(ctx, r), xpb_cuda_group_stream(ctx, r), err);
+    ncclResult_t end = ncclGroupEnd(); /* always closes the group, even after a failed call */
+    if (!st && end != ncclSuccess)
+        st = xpb_nccl_fail(err, end, "ncclGroupEnd", __FILE__, __LINE__);
+    return st;
+}
+
+#define COLLECTIVE(name, OP)                                                                     \
+    static xpb_status name##_launch(void *ctx, const void *args, void *state, xpb_error *err)   \
+    {                                                                                            \
+        (void)state;                                                                             \
+        return launch(OP, ctx, args, err);                                                       \
+    }                                                                                            \
+    const xpb_kernel xpb_cuda_##name = {                                                         \
+        .op = OP, .variant = "nccl", .precision = "fp32", .supports = supports,                 \
+        .launch = name##_launch};
+
+COLLECTIVE(all_reduce, XPB_OP_ALL_REDUCE)
+COLLECTIVE(all_gather, XPB_OP_ALL_GATHER)
+COLLECTIVE(reduce_scatter, XPB_OP_REDUCE_SCATTER)
+COLLECTIVE(broadcast, XPB_OP_BROADCAST)
+COLLECTIVE(all_to_all, XPB_OP_ALL_TO_ALL)
+COLLECTIVE(sendrecv, XPB_OP_SENDRECV)
