@@ -16,7 +16,10 @@
 # aa (the A/A test of issue 9: the default preset of XPB_AA_WORKLOADS, default elementwise, on
 # cuda and vulkan in two processes, compared; then two deliberate slowdowns, XPB_SLOWDOWN, that
 # compare must call slower: 10% on the 2^28 copy, 25% on the 2^20 add; XPB_AA_FILTER restricts
-# the two runs, a regex on case ids: the whole elementwise preset takes 6 minutes a run). XPB_BENCH_ARGS adds `run`
+# the two runs, a regex on case ids: the whole elementwise preset takes 6 minutes a run), multi
+# (issue 11, on nvidia-h200-x2: the collectives validated on --devices 0 and all at the
+# conformance and quick presets, timed at XPB_MULTI_PRESET (quick) beside torch.distributed, the
+# ratio per size printed last). XPB_BENCH_ARGS adds `run`
 # options, XPB_BENCH_FILTER restricts the benchmarks (regex on case ids).
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -34,6 +37,11 @@ if [ -z "${VK_DRIVER_FILES:-}" ] && [ -f $icd ] && ! ls /usr/share/vulkan/icd.d/
 fi
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,power.draw,temperature.gpu --format=csv >> "$out/bench.txt" 2>&1
 
+# NCCL for the device groups: the toolkit's, else the nvidia-nccl wheel PyTorch brings (headers and
+# libnccl.so.2), named for CMake's search (XPB_NCCL=AUTO).
+if [ -z "${NCCL_HOME:-}" ] && ! [ -f /usr/local/cuda/include/nccl.h ]; then
+  NCCL_HOME=$(python3 -c 'import nvidia.nccl as m; print(list(m.__path__)[0])' 2>/dev/null) && export NCCL_HOME
+fi
 if has build; then
   stamp "build (preset device: sm_90, CUDA and Vulkan required, -Werror)"
   { cmake --preset device && cmake --build --preset device -j "$(nproc)"; } > "$out/build.log" 2>&1 \
@@ -100,6 +108,22 @@ if has burst; then # burst propagation: bit-exact everywhere, then timed, PyTorc
   [ -n "${XPB_BURST_FULL:-}" ] && bench burst-full --workload burst --backend cuda,vulkan --preset full --min-time 0.02
   python3 scripts/torch-peer-burst.py > "$out/torch-burst.txt" 2>&1 || status=1
   cat "$out/torch-burst.txt" >> "$out/bench.txt"
+fi
+if has multi; then # issue 11: device groups on every GPU here (nvidia-h200-x2), NCCL, torch.distributed beside
+  for preset in conformance quick; do
+    for devs in 0 all; do
+      stamp "multi: collectives $preset on --devices $devs, validate-only"
+      $bin run --backend cuda --devices $devs --workload collectives --preset $preset --validate-only \
+          --out "$out/multi-validate-$preset-$devs.json" > "$out/multi-validate-$preset-$devs.txt" 2>&1 || status=1
+      tail -1 "$out/multi-validate-$preset-$devs.txt" | tee -a "$out/bench.txt"
+      grep -E "failed-validation|error" "$out/multi-validate-$preset-$devs.txt" | grep -v "^\[" | head -10 | tee -a "$out/bench.txt"
+    done
+  done
+  mp=${XPB_MULTI_PRESET:-quick}
+  bench multi-collectives --backend cuda --devices all --workload collectives --preset "$mp"
+  python3 scripts/torch-peer-collectives.py --preset "$mp" --json "$out/torch-collectives.json" \
+      "$out/multi-collectives.json" > "$out/torch-collectives.txt" 2>&1 || status=1
+  cat "$out/torch-collectives.txt" >> "$out/bench.txt"
 fi
 if has aa; then # issue 9: the same build twice must compare clean; a real slowdown must not
   wl=${XPB_AA_WORKLOADS:-elementwise}
@@ -168,5 +192,8 @@ stamp "done (status $status)"
 grep -E "^(gemm|gemv) " "$out/bench.txt" | grep -E "4096,n=4096|8192|16384" | tail -40
 if has burst; then # the short table last: per burst, events/s, and the peer
   grep -E "^burst burst/|^torch index_add_" "$out/bench.txt" | sed 's|burst/run/||; s|/fp32||' | cut -c1-200
+fi
+if has multi; then # the collectives' ratio to torch.distributed, per op and size
+  tail -n 60 "$out/torch-collectives.txt"
 fi
 exit $status
