@@ -354,11 +354,30 @@ static int check_variants(const char *list)
 }
 
 /* --devices LIST: the one backend of --backend, and the group's devices (o->group, sizes.ranks).
- * A backend without device groups, an unavailable one or a device it lacks is an error (exit 3). */
+ * The list itself first (a bad index or one named twice: exit 2, on any machine); then a backend
+ * without device groups, an unavailable one or a device it lacks: exit 3, naming the reason. */
 static int resolve_group(run_opts *o)
 {
     if (!o->devices)
         return XPB_EXIT_OK;
+    int n = 0;
+    bool all = strcmp(o->devices, "all") == 0;
+    if (!all) {
+        char buf[512];
+        snprintf(buf, sizeof buf, "%s", o->devices);
+        char *save = NULL;
+        for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+            int64_t v;
+            if (!parse_int(t, &v) || v < 0 || v > 1000 || n == XPB_MAX_GROUP)
+                return xpb_cli_error(XPB_EXIT_USAGE, "bad --devices '%s' (indices as 0,1 or all)", o->devices);
+            for (int i = 0; i < n; i++)
+                if (o->group[i] == v)
+                    return xpb_cli_error(XPB_EXIT_USAGE, "--devices names device %lld twice", (long long)v);
+            o->group[n++] = (int)v;
+        }
+        if (n == 0)
+            return xpb_cli_error(XPB_EXIT_USAGE, "bad --devices '%s' (indices as 0,1 or all)", o->devices);
+    }
     const xpb_backend_i *b = strchr(o->backends, ',') || strchr(o->backends, ':') ? NULL : xpb_backend_find(o->backends);
     if (!b) {
         if (xpb_backend_name_known(o->backends) && xpb_backend_missing_reason(o->backends))
@@ -375,27 +394,13 @@ static int resolve_group(run_opts *o)
     xpb_error why = {{0}};
     if (!b->probe(&why))
         return xpb_cli_error(XPB_EXIT_UNAVAILABLE, "backend %s is unavailable: %s", b->name, why.msg);
-    int have = b->device_count(), n = 0;
-    if (strcmp(o->devices, "all") == 0) {
-        for (n = 0; n < have && n < XPB_MAX_GROUP; n++)
-            o->group[n] = n;
-    } else {
-        char buf[512];
-        snprintf(buf, sizeof buf, "%s", o->devices);
-        char *save = NULL;
-        for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-            int64_t v;
-            if (!parse_int(t, &v) || v < 0 || n == XPB_MAX_GROUP)
-                return xpb_cli_error(XPB_EXIT_USAGE, "bad --devices '%s' (indices as 0,1 or all)", o->devices);
-            if (v >= have)
-                return xpb_cli_error(XPB_EXIT_UNAVAILABLE, "--devices: %s:%lld does not exist (%d %s device(s))",
-                                     b->name, (long long)v, have, b->name);
-            for (int i = 0; i < n; i++)
-                if (o->group[i] == v)
-                    return xpb_cli_error(XPB_EXIT_USAGE, "--devices names %s:%lld twice", b->name, (long long)v);
-            o->group[n++] = (int)v;
-        }
-    }
+    int have = b->device_count();
+    for (; all && n < have && n < XPB_MAX_GROUP; n++)
+        o->group[n] = n;
+    for (int i = 0; i < n; i++)
+        if (o->group[i] >= have)
+            return xpb_cli_error(XPB_EXIT_UNAVAILABLE, "--devices: %s:%d does not exist (%d %s device(s))", b->name,
+                                 o->group[i], have, b->name);
     if (n == 0)
         return xpb_cli_error(XPB_EXIT_UNAVAILABLE, "--devices %s: no %s device here", o->devices, b->name);
     o->sizes.ranks = n;

@@ -41,6 +41,11 @@ expect 0 "" run --backend cpu --size n=1000 --validate-only
 expect 3 "the cpu backend has no device groups: multi-device cases run on cuda with NCCL" run --backend cpu --devices 0,1
 expect 3 "the vulkan backend has no device groups|backend vulkan is unavailable" run --backend vulkan --devices all
 expect 2 "--devices needs one backend by name" run --backend cpu,vulkan --devices 0
+expect 2 "--devices names device 1 twice" run --backend cuda --devices 0,1,1
+expect 2 "bad --devices '0,x'" run --backend cuda --devices 0,x
+expect 2 "bad --devices" run --backend cuda --devices ,
+# a GPU the machine lacks: exit 3 (here: no CUDA at all, or fewer than 1000 GPUs)
+expect 3 "cuda:999 does not exist|backend cuda is unavailable" run --backend cuda --devices 0,999
 expect 0 "" run --backend cpu --workload collectives --size bytes=64 --validate-only
 out=$("$bin" run --backend cpu --workload collectives --size bytes=64 --validate-only 2>/dev/null)
 if grep -qE "^all_reduce .*unsupported: the cpu backend has no kernel for all_reduce: multi-device ops run on cuda device groups" <<<"$out" \
