@@ -14,7 +14,7 @@
 # validated on every backend at the conformance, quick and default presets, timed at the default
 # preset per burst and batched, PyTorch's index_add_ peer; XPB_BURST_FULL=1 adds the full preset),
 # aa (the A/A test of issue 9: the default preset of XPB_AA_WORKLOADS, default elementwise, on
-# cuda and vulkan in two processes, compared; then two deliberate slowdowns, XPB_SLOWDOWN, that
+# cuda and vulkan, XPB_AA_RUNS (1) processes a side, interleaved, compared with the reruns pooled; then two deliberate slowdowns, XPB_SLOWDOWN, that
 # compare must call slower: 10% on the 2^28 copy, 25% on the 2^20 add; XPB_AA_FILTER restricts
 # the two runs, a regex on case ids: the whole elementwise preset takes 6 minutes a run), multi
 # (issue 11, on nvidia-h200-x2: the collectives validated on --devices 0 and all at the
@@ -127,12 +127,19 @@ if has multi; then # issue 11: device groups on every GPU here (nvidia-h200-x2),
 fi
 if has aa; then # issue 9: the same build twice must compare clean; a real slowdown must not
   wl=${XPB_AA_WORKLOADS:-elementwise}
-  for side in A B; do
-    stamp "aa: run $side: default preset of $wl on cuda, vulkan"
-    $bin run --backend cuda,vulkan --workload "$wl" --preset default --filter "${XPB_AA_FILTER:-.}" \
-        --out "$out/aa-$side.json" > "$out/aa-$side.txt" 2>&1 || status=1
+  reruns=() # XPB_AA_RUNS (default 1) runs a side, interleaved, pooled by compare (docs/reports.md)
+  for ((i = 1; i <= ${XPB_AA_RUNS:-1}; i++)); do
+    for side in A B; do
+      name=$side; [ "$i" -gt 1 ] && name=$side$i
+      stamp "aa: run $name: default preset of $wl on cuda, vulkan"
+      $bin run --backend cuda,vulkan --workload "$wl" --preset default --filter "${XPB_AA_FILTER:-.}" \
+          --out "$out/aa-$name.json" > "$out/aa-$name.txt" 2>&1 || status=1
+      if [ "$i" -gt 1 ]; then
+        [ $side = A ] && reruns+=(--rerun-base "$out/aa-$name.json") || reruns+=(--rerun-new "$out/aa-$name.json")
+      fi
+    done
   done
-  $bin compare "$out/aa-A.json" "$out/aa-B.json" --json "$out/aa-compare.json" > "$out/aa-compare.txt" 2>&1
+  $bin compare "$out/aa-A.json" "$out/aa-B.json" "${reruns[@]}" --json "$out/aa-compare.json" > "$out/aa-compare.txt" 2>&1
   echo "aa: compare A B exit $? (0 wanted): $(tail -1 "$out/aa-compare.txt")" | tee -a "$out/bench.txt"
   grep -E " (slower|faster) \(" "$out/aa-compare.txt" | head -10 | tee -a "$out/bench.txt"
   if [[ ",$wl," == *",elementwise,"* ]]; then
