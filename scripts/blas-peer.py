@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
-"""blas-peer.py XPUBENCH [N] [--rounds R] - cpu/blas fp32 GEMM against numpy's matmul in the same run (issue 10).
+"""blas-peer.py XPUBENCH [N] [--rounds R] - cpu/blas fp32 GEMM against numpy's and PyTorch's matmul in the same run (issue 10).
 
 Runs `XPUBENCH run --backend cpu --workload gemm --size m=N,n=N,k=N --variant blas` (default
 N = 4096) and numpy's float32 matmul of the same size on the same cores (numpy brings its own
 OpenBLAS, from the scipy-openblas wheels), and prints both rates, each library's self-description
 (the XPB_BLAS choice xpubench was built with, the core each library selected, its threads) and the
-ratio. --rounds R alternates the two R times and reports the median of each (and every round):
+ratio. --rounds R alternates them R times (torch too, when installed) and reports the median of each (and every round):
 on a shared machine one round can land beside someone else's build. The load average before and
 after is printed for the same reason. A benchmark, recorded, never asserted: exit 0 whenever both
 ran, 77 when numpy is missing, 1 when xpubench failed."""
@@ -32,6 +32,32 @@ def numpy_rate(n, reps=5):
         times.append(time.perf_counter() - t0)
     med = statistics.median(times)
     return 2.0 * n ** 3 / med / 1e9, med
+
+
+def torch_rate(n, reps=5):
+    """PyTorch's CPU float32 matmul at n (its own BLAS: MKL or oneDNN on x86-64), the issue's
+    yardstick; None when torch is not installed."""
+    try:
+        import torch
+    except ImportError:
+        return None
+    g = torch.Generator().manual_seed(1)
+    a = torch.randn(n, n, generator=g, dtype=torch.float32)
+    b = torch.randn(n, n, generator=g, dtype=torch.float32)
+    a @ b
+    times = []
+    for _ in range(reps):
+        t0 = time.perf_counter()
+        a @ b
+        times.append(time.perf_counter() - t0)
+    med = statistics.median(times)
+    blas = "?"
+    try:
+        cfg = torch.__config__.show()
+        blas = next((ln.split("=", 1)[1].strip() for ln in cfg.splitlines() if "BLAS_INFO" in ln), "?")
+    except Exception:
+        pass
+    return 2.0 * n ** 3 / med / 1e9, f"torch {torch.__version__}: BLAS {blas}, {torch.get_num_threads()} threads"
 
 
 def numpy_openblas_self():
@@ -126,7 +152,7 @@ def main():
         print("SKIP: numpy is missing (scripts/report-env.sh installs it)")
         return 77
     load0 = os.getloadavg()[0]
-    ours, theirs, cpu, doc = [], [], {}, None
+    ours, theirs, torch_gf, torch_desc, cpu, doc = [], [], [], "", {}, None
     for _ in range(rounds):
         r = xpubench_rate(xpb, n)
         if isinstance(r, str):
@@ -135,6 +161,10 @@ def main():
         gf, cpu, doc = r
         ours.append(gf)
         theirs.append(numpy_rate(n)[0])
+        t = torch_rate(n)
+        if t:
+            torch_gf.append(t[0])
+            torch_desc = t[1]
     lib, peak = cpu.get("library", "?"), cpu.get("peak_gflops_fp32", 0)
     ours_gf, np_gf = statistics.median(ours), statistics.median(theirs)
     print(f"fp32 GEMM {n}^3 on {doc['system']['cpu_model']} ({doc['system']['logical_cpus']} logical CPUs):")
@@ -142,7 +172,12 @@ def main():
     print(f"  numpy matmul       {np_gf:9.1f} GFLOP/s  ({numpy_blas()}{each(theirs)})")
     if cpu.get("warning"):
         print(f"  warning (cpu:0): {cpu['warning']}")
+    if torch_gf:
+        t_gf = statistics.median(torch_gf)
+        print(f"  torch matmul       {t_gf:9.1f} GFLOP/s  ({torch_desc}{each(torch_gf)})")
     print(f"  ratio cpu/blas / numpy: {ours_gf / np_gf:.2f}" + (f"; measured fp32 peak {peak:.1f} GFLOP/s" if peak else ""))
+    if torch_gf:
+        print(f"  ratio cpu/blas / torch: {ours_gf / t_gf:.2f} (issue 10 asks for at least 0.70)")
     print(f"  load average before/after: {load0:.2f} / {os.getloadavg()[0]:.2f}"
           + (f" ({rounds} rounds, medians)" if rounds > 1 else ""))
     return 0
