@@ -14,7 +14,8 @@
 # validated on every backend at the conformance, quick and default presets, timed at the default
 # preset per burst and batched, PyTorch's index_add_ peer; XPB_BURST_FULL=1 adds the full preset),
 # aa (the A/A test of issue 9: the default preset of XPB_AA_WORKLOADS, default elementwise, on
-# cuda and vulkan, XPB_AA_RUNS (1) processes a side, interleaved, compared with the reruns pooled; then two deliberate slowdowns, XPB_SLOWDOWN, that
+# cuda and vulkan, XPB_AA_RUNS (1) processes a side, interleaved, compared with the reruns pooled
+# (XPB_AA_ARGS: more run options, XPB_AA_BUDGET_S: no run started past it); then two deliberate slowdowns, XPB_SLOWDOWN, that
 # compare must call slower: 10% on the 2^28 copy, 25% on the 2^20 add; XPB_AA_FILTER restricts
 # the two runs, a regex on case ids: the whole elementwise preset takes 6 minutes a run), multi
 # (issue 11, on nvidia-h200-x2: the collectives validated on --devices 0 and all at the
@@ -128,12 +129,23 @@ fi
 if has aa; then # issue 9: the same build twice must compare clean; a real slowdown must not
   wl=${XPB_AA_WORKLOADS:-elementwise}
   reruns=() # XPB_AA_RUNS (default 1) runs a side, interleaved, pooled by compare (docs/reports.md)
+  # XPB_AA_ARGS: more `run` options for every A/A run (the same on both sides, e.g. --validate
+  # sampled). XPB_AA_BUDGET_S: start no further run once the phase's time plus the last run's
+  # would pass it (the device call's limit), and compare the runs made.
+  aa_t0=$(date +%s); last=0
   for ((i = 1; i <= ${XPB_AA_RUNS:-1}; i++)); do
     for side in A B; do
       name=$side; [ "$i" -gt 1 ] && name=$side$i
-      stamp "aa: run $name: default preset of $wl on cuda, vulkan"
-      $bin run --backend cuda,vulkan --workload "$wl" --preset default --filter "${XPB_AA_FILTER:-.}" \
+      if [ -n "${XPB_AA_BUDGET_S:-}" ] && [ $(( $(date +%s) - aa_t0 + last )) -gt "$XPB_AA_BUDGET_S" ]; then
+        stamp "aa: run $name not started: ${last}s a run would pass XPB_AA_BUDGET_S=$XPB_AA_BUDGET_S"
+        continue
+      fi
+      stamp "aa: run $name: default preset of $wl on cuda, vulkan ${XPB_AA_ARGS:-}"
+      r0=$(date +%s)
+      # shellcheck disable=SC2086 # XPB_AA_ARGS is a list of options
+      $bin run --backend cuda,vulkan --workload "$wl" --preset default --filter "${XPB_AA_FILTER:-.}" ${XPB_AA_ARGS:-} \
           --out "$out/aa-$name.json" > "$out/aa-$name.txt" 2>&1 || status=1
+      last=$(( $(date +%s) - r0 ))
       if [ "$i" -gt 1 ]; then
         [ $side = A ] && reruns+=(--rerun-base "$out/aa-$name.json") || reruns+=(--rerun-new "$out/aa-$name.json")
       fi
