@@ -15,6 +15,8 @@ bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
 "$root/scripts/nightly.sh" "${args[@]}" >"$work/1.log" 2>&1; rc=$?
 [ $rc -eq 0 ] && ok || bad "first run: exit $rc: $(tail -5 "$work/1.log")"
 [ -s "$work/results/baseline/testhost.json" ] && ok || bad "no baseline created"
+# the default, 2 runs a night: the baseline keeps the second process's run as well
+[ -s "$work/results/baseline/testhost.rerun2.json" ] && ok || bad "baseline without its rerun"
 grep -q "baseline .* created" "$work/1.log" && ok || bad "first run does not say it created the baseline"
 sleep 1
 XPB_NIGHTLY_RUNS=2 "$root/scripts/nightly.sh" "${args[@]}" >"$work/2.log" 2>&1; rc=$?
@@ -23,7 +25,7 @@ XPB_NIGHTLY_RUNS=2 "$root/scripts/nightly.sh" "${args[@]}" >"$work/2.log" 2>&1; 
 ls "$work"/results/history/testhost/*.compare.md >/dev/null 2>&1 && ok || bad "no compare summary written"
 # XPB_NIGHTLY_RUNS=2: a second process's run kept beside the night's, pooled into the new side
 ls "$work"/results/history/testhost/*Z.rerun2.json >/dev/null 2>&1 && ok || bad "no rerun file"
-grep -q "units pool the rounds of 1 base and 2 new runs" "$work/2.log" && ok || bad "rerun not pooled by compare"
+grep -q "units pool the rounds of 2 base and 2 new runs" "$work/2.log" && ok || bad "reruns not pooled by compare"
 sleep 1
 "$root/scripts/nightly.sh" "${args[@]}" --inject-fault value >"$work/3.log" 2>&1; rc=$?
 [ $rc -eq 1 ] && ok || bad "validation failure: exit $rc, want 1: $(tail -5 "$work/3.log")"
