@@ -94,6 +94,22 @@ __device__ __forceinline__ void xpb_rowop_out_pack(const xpb_rowop_ptrs &p, floa
     xpb_store_pack<PACK>(yr + c, o);
 }
 
+/* Reads one pack of x at src (global or shared memory), applies stage 2 (two-stage ops) and
+ * writes the pack's outputs at column c of yr. */
+template <class Op, int PACK>
+__device__ __forceinline__ void xpb_rowop_out_from(const xpb_rowop_ptrs &p, const float *src, float *yr, int c,
+                                                   float r1, float r2)
+{
+    float v[PACK];
+    xpb_load_pack<PACK>(src, v);
+    if constexpr (Op::two_stage) {
+#pragma unroll
+        for (int j = 0; j < PACK; j++)
+            v[j] = Op::map2(v[j], r1);
+    }
+    xpb_rowop_out_pack<Op, PACK>(p, yr, c, v, r1, r2);
+}
+
 /* Held rows: each of the TPR threads of a row holds NPACK packs of PACK floats; pack k of
  * thread t starts at column (k * TPR + t) * PACK. A pack is either wholly inside the row or
  * wholly outside (PACK = 4 only when cols % 4 == 0). Rows go to the BLOCK / TPR groups of a
@@ -175,6 +191,49 @@ __global__ void __launch_bounds__(BLOCK) xpb_rowop_held_kernel(xpb_rowop_ptrs p)
     }
 }
 
+/* A pack into shared memory (xpb_store_pack's __stwb is a global store). */
+template <int PACK>
+__device__ __forceinline__ void xpb_smem_store_pack(float *p, const float *v)
+{
+    if constexpr (PACK == 4)
+        *reinterpret_cast<float4 *>(p) = make_float4(v[0], v[1], v[2], v[3]);
+    else
+        *p = v[0];
+}
+
+/* Folds this thread's packs of src (pack i at src + i * PACK for i = threadIdx.x, + BLOCK, ...
+ * below packs) into st, several loads in flight per thread before any is used. KEEP: also store
+ * each pack at the same place in keep (shared memory), for a pass that writes from there. */
+template <class Op, int BLOCK, int PACK, bool KEEP>
+__device__ __forceinline__ void xpb_rowop_fold(const float *src, int packs, typename Op::State &st, float *keep)
+{
+    constexpr int UNROLL = PACK == 4 ? 4 : 8;
+    int i = threadIdx.x;
+    for (; i + (UNROLL - 1) * BLOCK < packs; i += UNROLL * BLOCK) {
+        float v[UNROLL * PACK];
+#pragma unroll
+        for (int u = 0; u < UNROLL; u++)
+            xpb_load_pack<PACK>(src + (i + u * BLOCK) * PACK, &v[u * PACK]);
+        if constexpr (KEEP) {
+#pragma unroll
+            for (int u = 0; u < UNROLL; u++)
+                xpb_smem_store_pack<PACK>(keep + (i + u * BLOCK) * PACK, &v[u * PACK]);
+        }
+#pragma unroll
+        for (int j = 0; j < UNROLL * PACK; j++)
+            Op::accum(st, v[j]);
+    }
+    for (; i < packs; i += BLOCK) {
+        float v[PACK];
+        xpb_load_pack<PACK>(src + i * PACK, v);
+        if constexpr (KEEP)
+            xpb_smem_store_pack<PACK>(keep + i * PACK, v);
+#pragma unroll
+        for (int j = 0; j < PACK; j++)
+            Op::accum(st, v[j]);
+    }
+}
+
 /* Streamed rows: one block per row (grid-stride over rows); pass 1 folds the row into the
  * policy's State, pass 2 reads the row again (partly from L2) and writes it. Each thread loads
  * UNROLL packs before using any of them, so several loads per thread are in flight. */
@@ -194,29 +253,13 @@ __global__ void __launch_bounds__(BLOCK) xpb_rowop_stream_kernel(xpb_rowop_ptrs 
 
         /* pass 1: statistics */
         State st = Op::init(xr);
-        int i = threadIdx.x;
-        for (; i + (UNROLL - 1) * BLOCK < packs; i += UNROLL * BLOCK) {
-            float v[UNROLL * PACK];
-#pragma unroll
-            for (int u = 0; u < UNROLL; u++)
-                xpb_load_pack<PACK>(xr + (i + u * BLOCK) * PACK, &v[u * PACK]);
-#pragma unroll
-            for (int j = 0; j < UNROLL * PACK; j++)
-                Op::accum(st, v[j]);
-        }
-        for (; i < packs; i += BLOCK) {
-            float v[PACK];
-            xpb_load_pack<PACK>(xr + i * PACK, v);
-#pragma unroll
-            for (int j = 0; j < PACK; j++)
-                Op::accum(st, v[j]);
-        }
+        xpb_rowop_fold<Op, BLOCK, PACK, false>(xr, packs, st, nullptr);
         st = xpb_block_allreduce(st, typename Op::Merge(), Op::init(xr), red);
         float r1, r2;
         Op::finish(st, p, &r1, &r2);
 
         /* pass 2: output */
-        i = threadIdx.x;
+        int i = threadIdx.x;
         for (; i + (UNROLL - 1) * BLOCK < packs; i += UNROLL * BLOCK) {
             float v[UNROLL * PACK];
 #pragma unroll
@@ -231,16 +274,8 @@ __global__ void __launch_bounds__(BLOCK) xpb_rowop_stream_kernel(xpb_rowop_ptrs 
             for (int u = 0; u < UNROLL; u++)
                 xpb_rowop_out_pack<Op, PACK>(p, yr, (i + u * BLOCK) * PACK, &v[u * PACK], r1, r2);
         }
-        for (; i < packs; i += BLOCK) {
-            float v[PACK];
-            xpb_load_pack<PACK>(xr + i * PACK, v);
-            if constexpr (Op::two_stage) {
-#pragma unroll
-                for (int j = 0; j < PACK; j++)
-                    v[j] = Op::map2(v[j], r1);
-            }
-            xpb_rowop_out_pack<Op, PACK>(p, yr, i * PACK, v, r1, r2);
-        }
+        for (; i < packs; i += BLOCK)
+            xpb_rowop_out_from<Op, PACK>(p, xr + i * PACK, yr, i * PACK, r1, r2);
     }
 }
 
@@ -342,24 +377,26 @@ static xpb_status xpb_rowop_dispatch_block(xpb_cuda_ctx *ctx, const xpb_rowop_pt
     }
 }
 
-/* Validates args, resolves the views and enqueues the shape that fits cols (see the top of this
- * file). rows == 0 or cols == 0 is a successful no-op. */
+/* Validates args and resolves the views into p (vec: float4 loads possible). rows == 0 or
+ * cols == 0 sets empty: nothing to do. Shared by every variant of the row ops. */
 template <class Op>
-static xpb_status xpb_cuda_rowop_launch(void *vctx, const void *vargs, const char *name,
-                                        xpb_error *err)
+static xpb_status xpb_cuda_rowop_resolve(xpb_cuda_ctx *ctx, const void *vargs, const char *name,
+                                         xpb_rowop_ptrs *out, bool *vec, bool *empty, xpb_error *err)
 {
-    xpb_cuda_ctx *ctx = static_cast<xpb_cuda_ctx *>(vctx);
     const xpb_rowop_args *a = static_cast<const xpb_rowop_args *>(vargs);
+    *empty = false;
     if (a->rows < 0 || a->cols < 0)
         return xpb_fail(err, XPB_ERR_USAGE, "%s: negative size (rows %lld, cols %lld)", name,
                         (long long)a->rows, (long long)a->cols);
-    if (a->rows == 0 || a->cols == 0)
+    if (a->rows == 0 || a->cols == 0) {
+        *empty = true;
         return XPB_OK;
+    }
     if (a->cols > XPB_ROWOP_MAX_COLS || a->rows > INT64_MAX / 4 / a->cols)
         return xpb_fail(err, XPB_ERR_USAGE, "%s: size too large (rows %lld, cols %lld)", name,
                         (long long)a->rows, (long long)a->cols);
 
-    xpb_rowop_ptrs p;
+    xpb_rowop_ptrs p = {};
     p.rows = a->rows;
     p.cols = (int)a->cols;
     p.eps = a->eps;
@@ -377,11 +414,17 @@ static xpb_status xpb_cuda_rowop_launch(void *vctx, const void *vargs, const cha
     p.x = x;
     p.w = w;
     p.b = b;
-    const bool vec = p.cols % 4 == 0 && xpb_cuda_aligned16(p.x) && xpb_cuda_aligned16(p.y) &&
-                     xpb_cuda_aligned16(p.w) && xpb_cuda_aligned16(p.b);
-    if ((st = xpb_cuda_activate(ctx, err)) != XPB_OK)
-        return st;
+    *vec = p.cols % 4 == 0 && xpb_cuda_aligned16(p.x) && xpb_cuda_aligned16(p.y) &&
+           xpb_cuda_aligned16(p.w) && xpb_cuda_aligned16(p.b);
+    *out = p;
+    return xpb_cuda_activate(ctx, err);
+}
 
+/* The default variant's shapes: the one that fits cols (see the top of this file). */
+template <class Op>
+static xpb_status xpb_rowop_dispatch(xpb_cuda_ctx *ctx, const xpb_rowop_ptrs &p, bool vec, const char *name,
+                                     xpb_error *err)
+{
     if (p.cols <= 32)
         return xpb_rowop_dispatch_tiny<Op>(ctx, p, name, err);
     if (p.cols <= 1024)
@@ -390,6 +433,24 @@ static xpb_status xpb_cuda_rowop_launch(void *vctx, const void *vargs, const cha
         return xpb_rowop_dispatch_block<Op>(ctx, p, vec, name, err);
     return vec ? xpb_rowop_launch_stream<Op, true>(ctx, p, name, err)
                : xpb_rowop_launch_stream<Op, false>(ctx, p, name, err);
+}
+
+typedef xpb_status (*xpb_rowop_dispatch_fn)(xpb_cuda_ctx *, const xpb_rowop_ptrs &, bool, const char *,
+                                            xpb_error *);
+
+/* A variant's launch: resolve the args, then enqueue with its Dispatch (xpb_rowop_dispatch<Op>
+ * for the default variant). */
+template <class Op, xpb_rowop_dispatch_fn Dispatch = xpb_rowop_dispatch<Op>>
+static xpb_status xpb_cuda_rowop_launch(void *vctx, const void *vargs, const char *name,
+                                        xpb_error *err)
+{
+    xpb_cuda_ctx *ctx = static_cast<xpb_cuda_ctx *>(vctx);
+    xpb_rowop_ptrs p = {};
+    bool vec = false, empty = false;
+    xpb_status st = xpb_cuda_rowop_resolve<Op>(ctx, vargs, name, &p, &vec, &empty, err);
+    if (st != XPB_OK || empty)
+        return st;
+    return Dispatch(ctx, p, vec, name, err);
 }
 
 /* Defines `extern "C" const xpb_kernel xpb_cuda_<name>` for row-op policy Op. */
