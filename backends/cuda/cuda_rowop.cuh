@@ -421,28 +421,26 @@ static xpb_status xpb_cuda_rowop_resolve(xpb_cuda_ctx *ctx, const void *vargs, c
 }
 
 /* The default variant's shapes: the one that fits cols (see the top of this file). */
-template <class Op>
-static xpb_status xpb_rowop_dispatch(xpb_cuda_ctx *ctx, const xpb_rowop_ptrs &p, bool vec, const char *name,
-                                     xpb_error *err)
-{
-    if (p.cols <= 32)
-        return xpb_rowop_dispatch_tiny<Op>(ctx, p, name, err);
-    if (p.cols <= 1024)
-        return xpb_rowop_dispatch_warp<Op>(ctx, p, vec, name, err);
-    if (p.cols <= XPB_ROWOP_HELD_MAX)
-        return xpb_rowop_dispatch_block<Op>(ctx, p, vec, name, err);
-    return vec ? xpb_rowop_launch_stream<Op, true>(ctx, p, name, err)
-               : xpb_rowop_launch_stream<Op, false>(ctx, p, name, err);
-}
+struct xpb_rowop_default_shapes {
+    template <class Op>
+    static xpb_status enqueue(xpb_cuda_ctx *ctx, const xpb_rowop_ptrs &p, bool vec, const char *name, xpb_error *err)
+    {
+        if (p.cols <= 32)
+            return xpb_rowop_dispatch_tiny<Op>(ctx, p, name, err);
+        if (p.cols <= 1024)
+            return xpb_rowop_dispatch_warp<Op>(ctx, p, vec, name, err);
+        if (p.cols <= XPB_ROWOP_HELD_MAX)
+            return xpb_rowop_dispatch_block<Op>(ctx, p, vec, name, err);
+        return vec ? xpb_rowop_launch_stream<Op, true>(ctx, p, name, err)
+                   : xpb_rowop_launch_stream<Op, false>(ctx, p, name, err);
+    }
+};
 
-typedef xpb_status (*xpb_rowop_dispatch_fn)(xpb_cuda_ctx *, const xpb_rowop_ptrs &, bool, const char *,
-                                            xpb_error *);
-
-/* A variant's launch: resolve the args, then enqueue with its Dispatch (xpb_rowop_dispatch<Op>
- * for the default variant). */
-template <class Op, xpb_rowop_dispatch_fn Dispatch = xpb_rowop_dispatch<Op>>
-static xpb_status xpb_cuda_rowop_launch(void *vctx, const void *vargs, const char *name,
-                                        xpb_error *err)
+/* A variant's launch: resolve the args, then Shapes::enqueue<Op> (a struct, not a function
+ * pointer template argument: nvcc's device pass does not instantiate the kernels that a defaulted
+ * function-pointer argument reaches, and the launch fails with "invalid device function"). */
+template <class Op, class Shapes>
+static xpb_status xpb_cuda_rowop_enqueue(void *vctx, const void *vargs, const char *name, xpb_error *err)
 {
     xpb_cuda_ctx *ctx = static_cast<xpb_cuda_ctx *>(vctx);
     xpb_rowop_ptrs p = {};
@@ -450,7 +448,14 @@ static xpb_status xpb_cuda_rowop_launch(void *vctx, const void *vargs, const cha
     xpb_status st = xpb_cuda_rowop_resolve<Op>(ctx, vargs, name, &p, &vec, &empty, err);
     if (st != XPB_OK || empty)
         return st;
-    return Dispatch(ctx, p, vec, name, err);
+    return Shapes::template enqueue<Op>(ctx, p, vec, name, err);
+}
+
+/* The default variant's launch. */
+template <class Op>
+static xpb_status xpb_cuda_rowop_launch(void *vctx, const void *vargs, const char *name, xpb_error *err)
+{
+    return xpb_cuda_rowop_enqueue<Op, xpb_rowop_default_shapes>(vctx, vargs, name, err);
 }
 
 /* Defines `extern "C" const xpb_kernel xpb_cuda_<name>` for row-op policy Op. */

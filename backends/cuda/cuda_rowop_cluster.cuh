@@ -198,13 +198,14 @@ static xpb_status xpb_cuda_rowop_cluster_supports(void *vctx, const void *vargs,
     return xpb_rowop_cluster_plan<Op, false>(ctx, (int)a->cols, name, &shape, why);
 }
 
-template <class Op>
-static xpb_status xpb_rowop_dispatch_cluster(xpb_cuda_ctx *ctx, const xpb_rowop_ptrs &p, bool vec, const char *name,
-                                             xpb_error *err)
-{
-    return vec ? xpb_rowop_launch_cluster<Op, true>(ctx, p, name, err)
-               : xpb_rowop_launch_cluster<Op, false>(ctx, p, name, err);
-}
+struct xpb_rowop_cluster_shapes {
+    template <class Op>
+    static xpb_status enqueue(xpb_cuda_ctx *ctx, const xpb_rowop_ptrs &p, bool vec, const char *name, xpb_error *err)
+    {
+        return vec ? xpb_rowop_launch_cluster<Op, true>(ctx, p, name, err)
+                   : xpb_rowop_launch_cluster<Op, false>(ctx, p, name, err);
+    }
+};
 
 /* Defines `extern "C" const xpb_kernel xpb_cuda_<name>`: the cluster variant of row-op policy Op. */
 #define XPB_CUDA_ROWOP_CLUSTER_KERNEL(name, xpb_op_value, Op)                                     \
@@ -215,7 +216,7 @@ static xpb_status xpb_rowop_dispatch_cluster(xpb_cuda_ctx *ctx, const xpb_rowop_
     static xpb_status name##_launch(void *ctx, const void *args, void *state, xpb_error *err)     \
     {                                                                                             \
         (void)state;                                                                              \
-        return xpb_cuda_rowop_launch<Op, xpb_rowop_dispatch_cluster<Op>>(ctx, args, #name, err);   \
+        return xpb_cuda_rowop_enqueue<Op, xpb_rowop_cluster_shapes>(ctx, args, #name, err);       \
     }                                                                                             \
     extern "C" const xpb_kernel xpb_cuda_##name = {                                               \
         /* .op        = */ xpb_op_value,                                                          \
