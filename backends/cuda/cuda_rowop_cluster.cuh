@@ -23,9 +23,10 @@
 
 #include "cuda_rowop.cuh"
 
-#define XPB_ROWOP_CLUSTER_BLOCK 1024
+#define XPB_ROWOP_CLUSTER_BLOCK 512
 #define XPB_ROWOP_CLUSTER_MAX 16
-/* Shared memory per block wanted: small enough for 3 blocks an SM (227 KB on Hopper). */
+/* Shared memory per block wanted: small enough for 3 blocks an SM (227 KB on Hopper; 512
+ * threads a block, so 3 blocks fit the 2048 threads of an SM as well). */
 #define XPB_ROWOP_CLUSTER_CHUNK (64 * 1024)
 
 template <class Op, bool VEC>
