@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# cuda_row_kernels.sh NVCC SOURCE_DIR GENERATED_DIR - the device code of the CUDA row ops holds
+# every kernel shape their host code launches. Runs without a GPU (CI): it compiles each row op
+# to PTX and counts the entry points. Why: a kernel that nvcc's device pass does not instantiate
+# still compiles and links, and fails only on a GPU with "invalid device function" (it happened:
+# docs/performance.md, 2026-11-25); the GPU-less CI would never see it.
+set -u
+nvcc=$1 src=$2 gen=$3
+work=$(mktemp -d) && trap 'rm -rf "$work"' EXIT
+fail=0
+for op in softmax rmsnorm layernorm; do
+  if ! "$nvcc" -I "$src/backends/cuda" -I "$src/harness" -I "$src/workloads" -I "$gen" -std=c++17 -O1 \
+      -arch=compute_90 --ptx "$src/backends/cuda/$op.cu" -o "$work/$op.ptx" 2>"$work/$op.log"; then
+    echo "FAIL: $op.cu does not compile to PTX: $(head -3 "$work/$op.log")"; fail=1; continue
+  fi
+  # held: 25 shapes (tiny 6, warp 9, block 10); streamed and cluster: float4 and scalar each
+  for want in held_kernel:25 stream_kernel:2 cluster_kernel:2; do
+    k=${want%:*} n=${want#*:}
+    got=$(grep -c "^\.visible \.entry _Z[0-9]*xpb_rowop_$k" "$work/$op.ptx")
+    if [ "$got" -ne "$n" ]; then echo "FAIL: $op: $got xpb_rowop_$k entries in the PTX, $n wanted"; fail=1
+    else echo "ok: $op: $got xpb_rowop_$k"; fi
+  done
+done
+exit $fail
