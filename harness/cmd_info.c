@@ -66,6 +66,7 @@ int xpb_cmd_info(int argc, char **argv)
     cJSON_AddStringToObject(root, "compiler", s.compiler);
     cJSON_AddStringToObject(root, "cuda_compiler", XPB_CUDA_COMPILER);
     cJSON_AddStringToObject(root, "nccl", XPB_BUILD_NCCL);
+    cJSON_AddStringToObject(root, "mpi", XPB_BUILD_MPI);
     cJSON *bs = cJSON_AddArrayToObject(root, "backends");
     for (int i = 0; i < n; i++) {
         cJSON *b = cJSON_CreateObject();
@@ -90,13 +91,14 @@ int xpb_cmd_info(int argc, char **argv)
     } else {
         printf("host      %s\nos        %s (%s, %s)\ncpu       %s, %d logical CPUs, %d socket(s), %d NUMA node(s)\n"
                "          %s; OMP_PROC_BIND=%s OMP_PLACES=%s\nmemory    %.1f GiB\n"
-               "compiler  %s; nvcc %s; NCCL %s\nxpubench  %s (%s)\n",
+               "compiler  %s; nvcc %s; NCCL %s; %s\nxpubench  %s (%s)\n",
                s.hostname, s.os, s.kernel, s.arch, s.cpu_model, s.logical_cpus, s.sockets, s.numa_nodes,
                s.cpu_flags[0] ? s.cpu_flags : "no vector extensions listed", s.omp_proc_bind[0] ? s.omp_proc_bind : "(unset)",
                s.omp_places[0] ? s.omp_places : "(unset)",
                (double)s.memory_bytes / 1073741824.0, s.compiler,
                XPB_CUDA_COMPILER[0] ? XPB_CUDA_COMPILER : "(not built)",
                XPB_BUILD_NCCL[0] ? XPB_BUILD_NCCL " (cuda device groups: --devices)" : "(not built: no device groups)",
+               XPB_BUILD_MPI[0] ? XPB_BUILD_MPI " (mpirun launch)" : "MPI not built (no mpirun launch)",
                XPB_VERSION, XPB_GIT_COMMIT);
         cJSON *b;
         cJSON_ArrayForEach(b, bs)

@@ -13,6 +13,7 @@
 #include "xpb_cli.h"
 #include "xpb_clock.h"
 #include "xpb_input.h"
+#include "xpb_mpi.h"
 #include "xpb_sysinfo.h"
 
 #define MAX_DEVICES 16
@@ -353,49 +354,92 @@ static int check_variants(const char *list)
     return XPB_EXIT_OK;
 }
 
-/* --devices LIST: the one backend of --backend, and the group's devices (o->group, sizes.ranks).
- * The list itself first (a bad index or one named twice: exit 2, on any machine); then a backend
- * without device groups, an unavailable one or a device it lacks: exit 3, naming the reason. */
-static int resolve_group(run_opts *o)
+/* --devices LIST parsed into o->group (*n of them; 0 for "all"): a bad index or one named twice
+ * is exit 2, on any machine. */
+static int parse_device_list(run_opts *o, int *n)
 {
-    if (!o->devices)
+    *n = 0;
+    if (strcmp(o->devices, "all") == 0)
         return XPB_EXIT_OK;
-    int n = 0;
-    bool all = strcmp(o->devices, "all") == 0;
-    if (!all) {
-        char buf[512];
-        snprintf(buf, sizeof buf, "%s", o->devices);
-        char *save = NULL;
-        for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-            int64_t v;
-            if (!parse_int(t, &v) || v < 0 || v > 1000 || n == XPB_MAX_GROUP)
-                return xpb_cli_error(XPB_EXIT_USAGE, "bad --devices '%s' (indices as 0,1 or all)", o->devices);
-            for (int i = 0; i < n; i++)
-                if (o->group[i] == v)
-                    return xpb_cli_error(XPB_EXIT_USAGE, "--devices names device %lld twice", (long long)v);
-            o->group[n++] = (int)v;
-        }
-        if (n == 0)
+    char buf[512];
+    snprintf(buf, sizeof buf, "%s", o->devices);
+    char *save = NULL;
+    for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        int64_t v;
+        if (!parse_int(t, &v) || v < 0 || v > 1000 || *n == XPB_MAX_GROUP)
             return xpb_cli_error(XPB_EXIT_USAGE, "bad --devices '%s' (indices as 0,1 or all)", o->devices);
+        for (int i = 0; i < *n; i++)
+            if (o->group[i] == v)
+                return xpb_cli_error(XPB_EXIT_USAGE, "--devices names device %lld twice", (long long)v);
+        o->group[(*n)++] = (int)v;
     }
+    if (*n == 0)
+        return xpb_cli_error(XPB_EXIT_USAGE, "bad --devices '%s' (indices as 0,1 or all)", o->devices);
+    return XPB_EXIT_OK;
+}
+
+/* The one backend of --backend that device groups run on (*b), probed: a list, an unavailable
+ * backend or one without groups is an error naming the reason (`what` says who asked). */
+static int group_backend(const run_opts *o, const char *what, const xpb_backend_i **out)
+{
     const xpb_backend_i *b = strchr(o->backends, ',') || strchr(o->backends, ':') ? NULL : xpb_backend_find(o->backends);
     if (!b) {
         if (xpb_backend_name_known(o->backends) && xpb_backend_missing_reason(o->backends))
-            return xpb_cli_error(XPB_EXIT_UNAVAILABLE, "--devices: backend %s is unavailable: %s", o->backends,
+            return xpb_cli_error(XPB_EXIT_UNAVAILABLE, "%s: backend %s is unavailable: %s", what, o->backends,
                                  xpb_backend_missing_reason(o->backends));
-        return xpb_cli_error(XPB_EXIT_USAGE, "--devices needs one backend by name (--backend cuda), not '%s'",
+        return xpb_cli_error(XPB_EXIT_USAGE, "%s needs one backend by name (--backend cuda), not '%s'", what,
                              o->backends);
     }
     if (!b->open_group)
-        return xpb_cli_error(XPB_EXIT_UNAVAILABLE, "--devices: the %s backend has no device groups%s", b->name,
+        return xpb_cli_error(XPB_EXIT_UNAVAILABLE, "%s: the %s backend has no device groups%s", what, b->name,
                              strcmp(b->name, "cuda") == 0 ? " in this build: it was built without NCCL (XPB_NCCL: "
                              "nccl.h and libnccl from the CUDA toolkit, NCCL_HOME or libnccl-dev)"
                                                           : ": multi-device cases run on cuda with NCCL");
     xpb_error why = {{0}};
     if (!b->probe(&why))
         return xpb_cli_error(XPB_EXIT_UNAVAILABLE, "backend %s is unavailable: %s", b->name, why.msg);
+    *out = b;
+    return XPB_EXIT_OK;
+}
+
+/* Under MPI (mpirun -np N xpubench run --backend cuda ...): this process is one rank of a device
+ * group over every process, on GPU L of its host, L its rank among the host's processes, or on
+ * entry L of --devices LIST (docs/multi-gpu.md). */
+static int resolve_mpi_group(run_opts *o)
+{
+    int n = 0, local = xpb_mpi_local_rank(), rc;
+    char what[64];
+    snprintf(what, sizeof what, "under MPI (%d processes)", xpb_mpi_size());
+    const xpb_backend_i *b = NULL;
+    if ((o->devices && (rc = parse_device_list(o, &n))) || (rc = group_backend(o, what, &b)))
+        return rc;
+    if (n > 0 && local >= n)
+        return xpb_cli_error(XPB_EXIT_USAGE, "%s: --devices %s names %d device(s); this host runs %d or more "
+                             "processes (one device each)", what, o->devices, n, local + 1);
+    int device = n > 0 ? o->group[local] : local, have = b->device_count();
+    if (device >= have)
+        return xpb_cli_error(XPB_EXIT_UNAVAILABLE, "%s: MPI rank %d would take %s:%d; its host has %d %s device(s)",
+                             what, xpb_mpi_rank(), b->name, device, have, b->name);
+    o->group[0] = device;
+    o->sizes.ranks = xpb_mpi_size();
+    return XPB_EXIT_OK;
+}
+
+/* --devices LIST: the one backend of --backend, and the group's devices (o->group, sizes.ranks).
+ * The list itself first (exit 2); then a backend without device groups, an unavailable one or a
+ * device it lacks: exit 3, naming the reason. */
+static int resolve_group(run_opts *o)
+{
+    if (xpb_mpi_active())
+        return resolve_mpi_group(o);
+    if (!o->devices)
+        return XPB_EXIT_OK;
+    int n = 0, rc;
+    const xpb_backend_i *b = NULL;
+    if ((rc = parse_device_list(o, &n)) || (rc = group_backend(o, "--devices", &b)))
+        return rc;
     int have = b->device_count();
-    for (; all && n < have && n < XPB_MAX_GROUP; n++)
+    for (; strcmp(o->devices, "all") == 0 && n < have && n < XPB_MAX_GROUP; n++)
         o->group[n] = n;
     for (int i = 0; i < n; i++)
         if (o->group[i] >= have)
@@ -407,11 +451,14 @@ static int resolve_group(run_opts *o)
     return XPB_EXIT_OK;
 }
 
-/* The device group of --devices as the run's one device. */
+/* The device group of --devices (or of the MPI processes) as the run's one device. */
 static int open_group(const run_opts *o, xpb_run *run)
 {
     xpb_error err = {{0}};
-    if (xpb_device_open_group(xpb_backend_find(o->backends), o->group, o->sizes.ranks, &run->devices[0], &err))
+    const xpb_backend_i *b = xpb_backend_find(o->backends);
+    xpb_status st = xpb_mpi_active() ? xpb_device_open_group_mpi(b, o->group[0], &run->devices[0], &err)
+                                     : xpb_device_open_group(b, o->group, o->sizes.ranks, &run->devices[0], &err);
+    if (st)
         return xpb_cli_error(XPB_EXIT_UNAVAILABLE, "cannot open the device group %s: %s", run->devices[0].label,
                              err.msg);
     run->n_devices = 1;
@@ -518,7 +565,20 @@ static void join_args(int argc, char **argv, char *out, size_t n)
         used += (size_t)snprintf(out + used, n - used, " %s", argv[i]);
 }
 
+static int run(int argc, char **argv);
+
+/* Under an MPI launcher, MPI frames the run; every process ends with the same exit code. */
 int xpb_cmd_run(int argc, char **argv)
+{
+    xpb_error err = {{0}};
+    if (xpb_mpi_start(&err))
+        return xpb_cli_error(XPB_EXIT_UNAVAILABLE, "%s", err.msg);
+    int rc = xpb_mpi_max_int(run(argc, argv));
+    xpb_mpi_finish();
+    return rc;
+}
+
+static int run(int argc, char **argv)
 {
     run_opts o = {.backends = "all", .preset = "default"};
     o.cfg.seed = 1;
@@ -531,13 +591,20 @@ int xpb_cmd_run(int argc, char **argv)
     o.cfg.preset = o.preset;
     o.cfg.sizes = &o.sizes;
     o.cfg.progress_tty = isatty(2);
+    if (xpb_mpi_rank() > 0) { /* under MPI rank 0 prints and writes for every rank */
+        o.out = o.csv = o.markdown = NULL;
+        o.cfg.dump_dir = NULL;
+        o.cfg.progress_quiet = true;
+        if (!freopen("/dev/null", "w", stdout))
+            return xpb_cli_error(XPB_EXIT_UNAVAILABLE, "MPI rank %d: cannot silence stdout", xpb_mpi_rank());
+    }
     char fail_dir[1024]; /* failing cases are dumped beside --out: results.json -> results.dump/ */
     int dump_count = 0;
     size_t stem = o.out ? strlen(o.out) : 0;
     if (stem > 5 && strcmp(o.out + stem - 5, ".json") == 0)
         stem -= 5;
     snprintf(fail_dir, sizeof fail_dir, "%.*s%s", (int)stem, o.out ? o.out : "", o.out ? ".dump" : "xpubench-dump");
-    o.cfg.dump_fail_dir = o.cfg.dump_dir ? o.cfg.dump_dir : fail_dir;
+    o.cfg.dump_fail_dir = o.cfg.dump_dir ? o.cfg.dump_dir : xpb_mpi_rank() > 0 ? NULL : fail_dir;
     o.cfg.dump_count = &dump_count;
 
     if ((rc = parse_slowdown(&o.cfg)))
@@ -550,7 +617,10 @@ int xpb_cmd_run(int argc, char **argv)
         (rc = check_output_path("--markdown", o.markdown)) || (rc = check_variants(o.cfg.variants)))
         return rc;
     xpb_case_list cases = {0};
-    if ((rc = resolve_group(&o)) || (rc = build_cases(&o, &cases))) {
+    rc = resolve_group(&o);
+    if (!rc)
+        rc = build_cases(&o, &cases);
+    if ((rc = xpb_mpi_max_int(rc))) { /* under MPI no process goes on alone */
         if (o.cfg.slowdown)
             regfree(&o.cfg.slowdown_re);
         return rc;
@@ -564,7 +634,8 @@ int xpb_cmd_run(int argc, char **argv)
     xpb_clock_utc(run.created_utc, sizeof run.created_utc, 0);
     xpb_clock_utc(stamp, sizeof stamp, 1);
     snprintf(run.run_id, sizeof run.run_id, "%s-%.24s-%ld", stamp, meta.sys.hostname, (long)getpid());
-    if (!(rc = o.devices ? open_group(&o, &run) : open_backends(o.backends, meta.backends, meta.n_backends, &run))) {
+    rc = o.devices || xpb_mpi_active() ? open_group(&o, &run) : open_backends(o.backends, meta.backends, meta.n_backends, &run);
+    if (!rc) {
         xpb_error err = {{0}};
         if (xpb_runner_run(&run, &cases, &o.cfg, &err)) {
             rc = xpb_cli_error(XPB_EXIT_UNAVAILABLE, "%s", err.msg);

@@ -62,6 +62,13 @@ typedef struct xpb_kernel {
 /* The most devices one group may hold. */
 #define XPB_MAX_GROUP 64
 
+/* Where each rank of a device group runs, for the results (docs/multi-gpu.md). */
+typedef struct xpb_group_layout {
+    int n;
+    int device[XPB_MAX_GROUP];    /* the rank's device index on its host */
+    char host[XPB_MAX_GROUP][64]; /* the rank's host name */
+} xpb_group_layout;
+
 /* The clocks and limits a device runs under at one moment (NVML on CUDA). */
 typedef struct xpb_conditions {
     double sm_mhz, mem_mhz, temp_c, power_w;
@@ -121,6 +128,13 @@ typedef struct xpb_backend_i {
      * it, and those run on nothing else. group_info describes it. */
     xpb_status (*open_group)(const int *devices, int n, void **ctx, xpb_error *err);
     xpb_status (*group_info)(const int *devices, int n, xpb_device_info *out, xpb_error *err);
+    /* Optional (NULL = no MPI launch): this process as one rank of a group spanning every MPI
+     * process (xpb_mpi.h), on its host's GPU `device`; fills info and where every rank runs. */
+    xpb_status (*open_group_mpi)(int device, void **ctx, xpb_device_info *info, xpb_group_layout *layout,
+                                 xpb_error *err);
+    /* Optional: each group rank's mean time between timer_begin and timer_end since the last call
+     * (which it forgets); returns the ranks written (0 when nothing was timed). */
+    int (*group_rank_seconds)(void *ctx, double *mean_s, int max);
 
     const xpb_kernel *const *kernels; /* NULL-terminated list */
 } xpb_backend_i;

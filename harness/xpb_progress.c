@@ -5,8 +5,9 @@
 
 #include "xpb_clock.h"
 
-void xpb_progress_begin(xpb_progress *p, size_t total, bool tty)
+void xpb_progress_begin(xpb_progress *p, size_t total, bool tty, bool quiet)
 {
+    p->quiet = quiet;
     p->total = total;
     p->index = 0;
     p->t0 = xpb_clock_now();
@@ -18,7 +19,7 @@ void xpb_progress_start_case(xpb_progress *p, size_t index, const xpb_case *c)
 {
     p->index = index;
     p->current = c;
-    if (!p->tty)
+    if (!p->tty || p->quiet)
         return;
     double el = xpb_clock_now() - p->t0;
     double eta = index ? el / (double)index * (double)(p->total - index) : 0;
@@ -29,7 +30,7 @@ void xpb_progress_start_case(xpb_progress *p, size_t index, const xpb_case *c)
 
 void xpb_progress_case(xpb_progress *p, const xpb_result *r)
 {
-    if (p->tty && r->status == XPB_CASE_OK)
+    if (p->quiet || (p->tty && r->status == XPB_CASE_OK))
         return;
     if (p->tty)
         fprintf(stderr, "\r\033[K");
@@ -51,6 +52,6 @@ void xpb_progress_case(xpb_progress *p, const xpb_result *r)
 
 void xpb_progress_end(xpb_progress *p)
 {
-    if (p->tty)
+    if (p->tty && !p->quiet)
         fprintf(stderr, "\r\033[K%zu cases in %.1f s\n", p->total, xpb_clock_now() - p->t0);
 }

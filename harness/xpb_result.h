@@ -23,9 +23,9 @@ const char *xpb_case_status_name(xpb_case_status s); /* "ok", "failed-validation
 typedef struct xpb_device {
     const xpb_backend_i *backend;
     int index;
-    char label[64]; /* "cuda:0", or a device group's "cuda:0,1" */
-    int n_group;    /* a device group's size (--devices), 0 for one device */
-    int group[XPB_MAX_GROUP]; /* its devices' indices; index is group[0] */
+    char label[64]; /* "cuda:0", or a device group's "cuda:0,1" ("cuda:mpi2" under MPI) */
+    int n_group;    /* a device group's size (--devices, or the MPI processes), 0 for one device */
+    xpb_group_layout layout; /* a group's ranks: each one's host and device index */
     xpb_device_info info;
     void *ctx;
     bool lost;            /* the context died: later cases are errors */
@@ -53,6 +53,8 @@ typedef struct xpb_result {
     xpb_conditions cond_before, cond_after;
     unsigned long long reasons_seen; /* XPB_REASONS_THROTTLE bits seen in any reading */
     int launches_per_sample;    /* back-to-back launches in one timed sample */
+    int n_rank_s;               /* a device group's ranks with a time in rank_s */
+    double rank_s[XPB_MAX_GROUP]; /* each rank's own mean time per launch (the case's is the slowest's) */
     xpb_samples e2e_samples;    /* host clock: upload + launch + sync + download */
     xpb_stats e2e;
     double upload_s, download_s; /* median host time of the input uploads / output download */

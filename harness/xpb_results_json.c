@@ -64,6 +64,17 @@ static cJSON *device_json(const xpb_device *d)
     cJSON_AddNumberToObject(o, "peak_gbps", d->info.peak_gbps);
     cJSON_AddBoolToObject(o, "is_gpu", d->info.is_gpu);
     cJSON_AddBoolToObject(o, "software_device", d->info.is_software);
+    if (d->n_group) { /* where each rank ran: one process, or one per rank under MPI */
+        cJSON_AddStringToObject(o, "launch", strstr(d->label, ":mpi") ? "mpi" : "one process");
+        cJSON *ranks = cJSON_AddArrayToObject(o, "ranks");
+        for (int r = 0; r < d->layout.n; r++) {
+            cJSON *x = cJSON_CreateObject();
+            cJSON_AddNumberToObject(x, "rank", r);
+            cJSON_AddStringToObject(x, "host", d->layout.host[r]);
+            cJSON_AddNumberToObject(x, "device", d->layout.device[r]);
+            cJSON_AddItemToArray(ranks, x);
+        }
+    }
     return o;
 }
 
@@ -350,6 +361,11 @@ static cJSON *case_json(const xpb_result *r)
             xpb_json_add_number(th, "algbw_gbps", r->gbps);
             xpb_json_add_number(th, "busbw_gbps", r->gbps * r->c.bus_factor);
             xpb_json_add_number(th, "bus_factor", r->c.bus_factor);
+            if (r->n_rank_s) { /* each rank's own mean time per launch; the case's is the slowest's */
+                cJSON *rs = cJSON_AddArrayToObject(o, "rank_kernel_mean_s");
+                for (int i = 0; i < r->n_rank_s; i++)
+                    cJSON_AddItemToArray(rs, cJSON_CreateNumber(r->rank_s[i]));
+            }
         }
         if (r->c.op == XPB_OP_GEMM || r->c.op == XPB_OP_GEMV) {
             xpb_json_add_number(th, "pct_of_peak_fp32", r->pct_of_peak);

@@ -1,5 +1,6 @@
 /* xpb_runner.c - the case runner: for each case and each device and kernel variant,
  * allocate guarded buffers, upload, poison, launch, validate, then time (xpb_runner.h). */
+#define _POSIX_C_SOURCE 200809L /* gethostname */
 #include "xpb_runner_internal.h"
 
 #include <math.h>
@@ -7,10 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "gbench_shim.h"
 #include "xpb_clock.h"
 #include "xpb_dump.h"
+#include "xpb_mpi.h"
 #include "xpb_power.h"
 #include "xpb_progress.h"
 #include "xpb_sysinfo.h"
@@ -53,9 +56,13 @@ xpb_status xpb_device_open_group(const xpb_backend_i *b, const int *devices, int
         return xpb_fail(err, XPB_ERR_USAGE, "a device group of %d devices (1 to %d)", n, XPB_MAX_GROUP);
     d->index = devices[0];
     d->n_group = n;
+    d->layout.n = n;
+    char host[64] = "";
+    (void)gethostname(host, sizeof host - 1);
     int len = snprintf(d->label, sizeof d->label, "%s:", b->name);
     for (int i = 0; i < n; i++) {
-        d->group[i] = devices[i];
+        d->layout.device[i] = devices[i];
+        snprintf(d->layout.host[i], sizeof d->layout.host[i], "%s", host);
         if (len > 0 && (size_t)len < sizeof d->label)
             len += snprintf(d->label + len, sizeof d->label - (size_t)len, "%s%d", i ? "," : "", devices[i]);
     }
@@ -63,6 +70,19 @@ xpb_status xpb_device_open_group(const xpb_backend_i *b, const int *devices, int
     if (st == XPB_OK)
         st = b->open_group(devices, n, &d->ctx, err);
     return st;
+}
+
+xpb_status xpb_device_open_group_mpi(const xpb_backend_i *b, int device, xpb_device *d, xpb_error *err)
+{
+    memset(d, 0, sizeof *d);
+    d->backend = b;
+    if (!b->open_group_mpi)
+        return xpb_fail(err, XPB_ERR_UNSUPPORTED, "the %s backend cannot run under MPI (one process per GPU runs "
+                        "cuda device groups with NCCL)", b->name);
+    d->index = device;
+    d->n_group = xpb_mpi_size();
+    snprintf(d->label, sizeof d->label, "%s:mpi%d", b->name, d->n_group);
+    return b->open_group_mpi(device, &d->ctx, &d->info, &d->layout, err);
 }
 
 void xpb_device_close(xpb_device *d)
@@ -215,7 +235,8 @@ static xpb_status warm_up(launch_ctx *l, double seconds, xpb_error *err)
         best = dt < best ? dt : best; /* batch is 1 during warm-up: dt is one launch */
         iters++;
         /* a launch of half a second or more is warm after one (a software device, a huge case) */
-    } while ((iters < 3 && best < SLOW_LAUNCH_S) || (xpb_clock_now() - t0 < seconds && iters < 1000));
+        /* under MPI every process must make the same launches: one more while any process wants one */
+    } while (xpb_mpi_any((iters < 3 && best < SLOW_LAUNCH_S) || (xpb_clock_now() - t0 < seconds && iters < 1000)));
     double want = best > 0 ? SAMPLE_TARGET_S / best : MAX_LAUNCHES_PER_SAMPLE;
     l->batch = want < 1 ? 1 : want > MAX_LAUNCHES_PER_SAMPLE ? MAX_LAUNCHES_PER_SAMPLE : (int)want + 1;
     return XPB_OK;
@@ -328,8 +349,18 @@ static xpb_status time_kernel(case_buffers *cb, const xpb_kernel *k, const xpb_c
         xpb_power_start(&sampler, cb->dev);
     size_t from = r->kernel_samples.n;
     xpb_runner_read_conditions(cb->dev, r, true);
+    const xpb_backend_i *b = cb->dev->backend;
+    bool per_rank = first && cb->dev->n_group && b->group_rank_seconds;
+    double rank_s[XPB_MAX_GROUP];
+    if (per_rank) /* forget the warm-up's */
+        (void)b->group_rank_seconds(cb->dev->ctx, rank_s, XPB_MAX_GROUP);
     if (!st)
         st = xpb_gbench_measure(c->id, timed_launch, &l, &gc, &r->kernel_samples, err);
+    if (!st && per_rank) { /* each rank's own time per launch, beside the slowest's (the case's) */
+        r->n_rank_s = b->group_rank_seconds(cb->dev->ctx, rank_s, XPB_MAX_GROUP);
+        for (int i = 0; i < r->n_rank_s; i++)
+            r->rank_s[i] = rank_s[i] / l.batch;
+    }
     xpb_runner_read_conditions(cb->dev, r, false);
     if (power)
         xpb_power_stop(&sampler, r);
@@ -591,7 +622,7 @@ xpb_status xpb_runner_run(xpb_run *run, const xpb_case_list *cases, const xpb_ru
     int rounds = cfg->rounds > 1 && !cfg->validate_only ? cfg->rounds : 1;
     xpb_status st = XPB_OK;
     xpb_progress prog;
-    xpb_progress_begin(&prog, cases->count, cfg->progress_tty);
+    xpb_progress_begin(&prog, cases->count, cfg->progress_tty, cfg->progress_quiet);
     for (size_t i = 0; i < cases->count && !st;) {
         size_t n = 0;
         uint64_t bytes = 0;
@@ -606,6 +637,7 @@ xpb_status xpb_runner_run(xpb_run *run, const xpb_case_list *cases, const xpb_ru
             b->data_st = host_fits(c, &b->data_err);
             if (!b->data_st)
                 b->data_st = c->workload->make_data(c, cfg->seed, &b->d, &b->data_err);
+            b->data_st = xpb_mpi_agree(b->data_st, &b->data_err); /* under MPI: the same cases everywhere */
             st = first_round(run, i + made, c, &b->d, b->data_st, &b->data_err, cfg, &prog, &b->first, &b->count);
         }
         for (int round = 1; round < rounds && !st; round++)

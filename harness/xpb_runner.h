@@ -21,6 +21,7 @@ typedef struct xpb_run_config {
     bool sampled;        /* validate sampled units instead of all */
     size_t sample_units;
     bool progress_tty;   /* redraw one progress line instead of one line per case */
+    bool progress_quiet; /* no progress at all (MPI ranks other than 0) */
     bool power;          /* --power: sample board power during the timed launches */
     /* XPB_SLOWDOWN=REGEX=FRACTION: cases whose id matches run 1 + FRACTION launches per timed
      * launch (an extra launch whenever the fractions add up to one), a real slowdown on purpose,
@@ -42,6 +43,9 @@ xpb_status xpb_device_open(const xpb_backend_i *b, int index, xpb_device *d, xpb
 /* Opens devices[0..n) of backend b as one device group (--devices; xpb_backend_i.open_group),
  * labelled "cuda:0,1". XPB_ERR_UNSUPPORTED with the reason when b has no device groups. */
 xpb_status xpb_device_open_group(const xpb_backend_i *b, const int *devices, int n, xpb_device *d, xpb_error *err);
+/* Opens this process's rank of a device group that spans every MPI process (xpb_mpi.h), on its
+ * host's device `device` (xpb_backend_i.open_group_mpi); labelled "cuda:mpiN". */
+xpb_status xpb_device_open_group_mpi(const xpb_backend_i *b, int device, xpb_device *d, xpb_error *err);
 void xpb_device_close(xpb_device *d);
 
 /* Runs every case on every device in run->devices, appending results to run. Round 1 validates

@@ -18,9 +18,9 @@
 # (XPB_AA_ARGS: more run options, XPB_AA_BUDGET_S: no run started past it); then two deliberate slowdowns, XPB_SLOWDOWN, that
 # compare must call slower: 10% on the 2^28 copy, 25% on the 2^20 add; XPB_AA_FILTER restricts
 # the two runs, a regex on case ids: the whole elementwise preset takes 6 minutes a run), multi
-# (issue 11, on nvidia-h200-x2: the collectives validated on --devices 0 and all at the
-# conformance and quick presets, timed at XPB_MULTI_PRESET (quick) beside torch.distributed, the
-# ratio per size printed last). XPB_BENCH_ARGS adds `run`
+# (issue 11, on nvidia-h200-x2: the collectives validated on --devices 0 and all, and under
+# mpirun -np <GPUs>, at the conformance and quick presets, timed at XPB_MULTI_PRESET (quick) both
+# ways beside torch.distributed, the ratio per size printed last). XPB_BENCH_ARGS adds `run`
 # options, XPB_BENCH_FILTER restricts the benchmarks (regex on case ids).
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -120,7 +120,19 @@ if has multi; then # issue 11: device groups on every GPU here (nvidia-h200-x2),
       grep -E "failed-validation|error" "$out/multi-validate-$preset-$devs.txt" | grep -v "^\[" | head -10 | tee -a "$out/bench.txt"
     done
   done
+  # one process per GPU under MPI (mpirun -np <GPUs>): validated, then timed beside the single process
+  export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+  np=$(nvidia-smi -L | grep -c "^GPU")
+  for preset in conformance quick; do
+    stamp "multi: collectives $preset under mpirun -np $np, validate-only"
+    mpirun -np "$np" $bin run --backend cuda --workload collectives --preset $preset --validate-only \
+        --out "$out/mpi-validate-$preset.json" > "$out/mpi-validate-$preset.txt" 2>&1 || status=1
+    grep "results:" "$out/mpi-validate-$preset.txt" | tail -1 | tee -a "$out/bench.txt"
+  done
   mp=${XPB_MULTI_PRESET:-quick}
+  stamp "benchmark multi-collectives-mpi: mpirun -np $np, preset $mp"
+  mpirun -np "$np" $bin run --backend cuda --workload collectives --preset "$mp" --out "$out/multi-collectives-mpi.json" \
+      >> "$out/bench.txt" 2>> "$out/bench-stderr.log" || status=1
   bench multi-collectives --backend cuda --devices all --workload collectives --preset "$mp"
   python3 scripts/torch-peer-collectives.py --preset "$mp" --json "$out/torch-collectives.json" \
       "$out/multi-collectives.json" > "$out/torch-collectives.txt" 2>&1 || status=1

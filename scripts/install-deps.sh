@@ -22,6 +22,7 @@ case $blas in
 esac
 pkgs=(build-essential cmake git pkg-config libbenchmark-dev libcjson-dev "${blas_pkgs[@]}"
       libvulkan-dev glslc mesa-vulkan-drivers vulkan-validationlayers vulkan-tools
+      libopenmpi-dev openmpi-bin
       gnuplot-nox python3-venv python3-pip)
 # Optional: installed when the distribution has it. Debian's chromium opens the HTML report in
 # a test (skipped without it); Ubuntu only ships it as a snap.

@@ -1,7 +1,7 @@
 /* collectives.c - the collectives workload's ops on a device group (cuda_group.c), through NCCL:
- * one call per rank between ncclGroupStart and ncclGroupEnd, every rank on its own stream (the
- * single-process pattern of NCCL's documentation). all_to_all and sendrecv are grouped
- * ncclSend/ncclRecv pairs, as nccl-tests builds them. Out of place; fp32 (xpb_collective_args). */
+ * one call per rank this process drives between ncclGroupStart and ncclGroupEnd, every rank on
+ * its own stream (NCCL's single-process pattern; under MPI each process drives one rank).
+ * all_to_all and sendrecv are grouped ncclSend/ncclRecv pairs, as nccl-tests builds them. Out of place; fp32 (xpb_collective_args). */
 #include "cuda_backend.h"
 
 #include <nccl.h>
@@ -24,12 +24,12 @@ static xpb_status supports(void *ctx, const void *args, xpb_error *why)
     return XPB_OK;
 }
 
-/* Rank r's call(s) of op, inside the group. */
-static xpb_status issue(xpb_op op, const xpb_collective_args *a, int r, int n, ncclComm_t comm, cudaStream_t s,
-                        xpb_error *err)
+/* Group rank r's call(s) of op, inside the group; l is its index among this process's ranks. */
+static xpb_status issue(xpb_op op, const xpb_collective_args *a, int l, int r, int n, ncclComm_t comm,
+                        cudaStream_t s, xpb_error *err)
 {
-    const char *send = (const char *)a->send.buf->rank_ptr[r] + a->send.offset + (size_t)r * (size_t)a->send_count * 4;
-    char *recv = (char *)a->recv.buf->rank_ptr[r] + a->recv.offset + (size_t)r * (size_t)a->recv_count * 4;
+    const char *send = (const char *)a->send.buf->rank_ptr[l] + a->send.offset + (size_t)r * (size_t)a->send_count * 4;
+    char *recv = (char *)a->recv.buf->rank_ptr[l] + a->recv.offset + (size_t)r * (size_t)a->recv_count * 4;
     size_t chunk = (size_t)a->send_count / (size_t)n; /* all_to_all: floats to each peer */
     switch (op) {
     case XPB_OP_ALL_REDUCE:
@@ -69,8 +69,9 @@ static xpb_status launch(xpb_op op, void *ctx, const void *args, xpb_error *err)
     xpb_cuda_group_set_parts(a->recv.buf, a->recv.offset, (size_t)a->recv_count * 4);
     NCCL_CHECK(err, ncclGroupStart());
     xpb_status st = XPB_OK;
-    for (int r = 0; r < n && !st; r++)
-        st = issue(op, a, r, n, xpb_cuda_group_comm(ctx, r), xpb_cuda_group_stream(ctx, r), err);
+    int first = xpb_cuda_group_first(ctx);
+    for (int l = 0; l < xpb_cuda_group_local(ctx) && !st; l++) /* this process's ranks: all, or one under MPI */
+        st = issue(op, a, l, first + l, n, xpb_cuda_group_comm(ctx, l), xpb_cuda_group_stream(ctx, l), err);
     ncclResult_t end = ncclGroupEnd(); /* always closes the group, even after a failed call */
     if (!st && end != ncclSuccess)
         st = xpb_nccl_fail(err, end, "ncclGroupEnd", __FILE__, __LINE__);

@@ -79,6 +79,8 @@ const xpb_backend_i xpb_backend_cuda = {
 #ifdef XPB_HAVE_NCCL
     .open_group = xpb_cuda_open_group,
     .group_info = xpb_cuda_group_info,
+    .open_group_mpi = xpb_cuda_open_group_mpi,
+    .group_rank_seconds = xpb_cuda_group_rank_seconds,
 #endif
     .kernels = kernels,
 };

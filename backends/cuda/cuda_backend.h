@@ -18,14 +18,17 @@ extern "C" {
 #endif
 
 /* A device allocation from cudaMalloc (never managed memory). ptr is NULL when bytes == 0.
- * On a device group (cuda_group.c) the buffer exists once per rank: rank_ptr[r] on rank r's GPU
- * (ptr is rank 0's), and a download reads part r of the array, part_bytes from part_offset on,
- * from rank r (the kernel that writes the buffer names the parts; 0 = all from rank 0). */
+ * On a device group (cuda_group.c) the buffer exists once per rank: rank_ptr[l] on the GPU of
+ * this process's l-th rank, group rank first_rank + l (ptr is rank_ptr[0]), and a download reads
+ * part r of the array, part_bytes from part_offset on, from group rank r (the kernel that writes
+ * the buffer names the parts; 0 = all from rank 0), over MPI when another process holds it. */
 struct xpb_buffer {
     void *ptr;
     size_t bytes;
     void **rank_ptr; /* NULL for a one-device buffer */
-    int ranks;
+    int ranks;       /* rank_ptr's count: the ranks this process drives */
+    int first_rank;  /* the group rank of rank_ptr[0]: 0 in one process, the MPI rank under MPI */
+    int group_ranks; /* the group's ranks over every process */
     size_t part_offset, part_bytes;
 };
 
@@ -146,6 +149,9 @@ xpb_status xpb_cuda_buffer_download(void *ctx, xpb_buffer *src, size_t offset, v
 
 xpb_status xpb_cuda_open_group(const int *devices, int n, void **ctx, xpb_error *err);
 xpb_status xpb_cuda_group_info(const int *devices, int n, xpb_device_info *out, xpb_error *err);
+xpb_status xpb_cuda_open_group_mpi(int device, void **ctx, xpb_device_info *info, xpb_group_layout *layout,
+                                   xpb_error *err);
+int xpb_cuda_group_rank_seconds(void *ctx, double *mean_s, int max);
 void xpb_cuda_close_group(xpb_cuda_ctx *g);
 xpb_status xpb_cuda_group_synchronize(xpb_cuda_ctx *g, xpb_error *err);
 xpb_status xpb_cuda_group_timer_begin(xpb_cuda_ctx *g, xpb_error *err);
@@ -156,10 +162,13 @@ xpb_status xpb_cuda_group_buffer_upload(xpb_cuda_ctx *g, xpb_buffer *dst, size_t
                                         size_t bytes, xpb_error *err);
 xpb_status xpb_cuda_group_buffer_download(xpb_cuda_ctx *g, xpb_buffer *src, size_t offset, void *dst, size_t bytes,
                                           xpb_error *err);
-/* For the group kernels: the ranks (0 for a one-device ctx), rank r's stream and communicator. */
+/* For the group kernels: the group's ranks over every process (0 for a one-device ctx), the ranks
+ * this process drives, the group rank of its first, and its l-th rank's stream and communicator. */
 int xpb_cuda_group_size(const xpb_cuda_ctx *g);
-cudaStream_t xpb_cuda_group_stream(const xpb_cuda_ctx *g, int r);
-struct ncclComm *xpb_cuda_group_comm(const xpb_cuda_ctx *g, int r);
+int xpb_cuda_group_local(const xpb_cuda_ctx *g);
+int xpb_cuda_group_first(const xpb_cuda_ctx *g);
+cudaStream_t xpb_cuda_group_stream(const xpb_cuda_ctx *g, int l);
+struct ncclComm *xpb_cuda_group_comm(const xpb_cuda_ctx *g, int l);
 /* The array's part r (part_bytes from offset on) is rank r's: where a download reads it. */
 void xpb_cuda_group_set_parts(xpb_buffer *buf, size_t offset, size_t part_bytes);
 /* "<what> failed: <NCCL's error string> (NCCL error N) at <file>:<line>"; its xpb_status. */

@@ -1,28 +1,42 @@
-/* cuda_group.c - device groups (--backend cuda --devices 0,1): one rank per GPU, all driven by this
- * one process, each rank a whole single-device context (its own stream and events) plus an NCCL
- * communicator from ncclCommInitAll. The group is one context to the harness:
+/* cuda_group.c - device groups: one rank per GPU, each rank a whole single-device context (its
+ * own stream and events) plus an NCCL communicator. Two ways to hold the ranks:
+ *   - one process drives every rank (--backend cuda --devices 0,1): ncclCommInitAll;
+ *   - one process per rank under MPI (mpirun -np N xpubench run --backend cuda ...): this process
+ *     drives one rank; rank 0 makes the NCCL unique id, MPI broadcasts it, ncclCommInitRank.
+ * Either way the group is one context to the harness:
  *
  * - a buffer exists once per rank, each the whole size the harness asked for; an upload writes
- *   the same bytes to every rank (every rank's input is in the array, rank-major: a rank reads its
- *   own part, xpb_collective_args). A download reads each rank's part from that rank: the kernel
- *   that writes a buffer names the parts (xpb_cuda_group_set_parts), and bytes before the first
- *   part come from rank 0, after the last from the last rank (the guard regions);
- * - the timer records on every rank's stream and reads the slowest rank's time;
+ *   the same bytes to every rank of this process (every rank's input is in the array, rank-major:
+ *   a rank reads its own part, xpb_collective_args). A download reads each rank's part from that
+ *   rank: the kernel that writes a buffer names the parts (xpb_cuda_group_set_parts), and bytes
+ *   before the first part come from rank 0, after the last from the last rank (the guard regions);
+ *   under MPI the process holding a part broadcasts it, so every process holds the whole array and
+ *   validates it alike (the same outcome everywhere keeps the processes in step);
+ * - the timer records on every rank's stream and reads the slowest rank's time (under MPI: the
+ *   largest over the processes), and keeps each rank's for the results (group_rank_seconds);
  * - synchronize waits for every rank.
- * Only kernels with `group` set run on it (the collectives, cuda_collectives.c). The why of each
+ * Only kernels with `group` set run on it (the collectives, collectives.c). The why of each
  * choice: docs/multi-gpu.md. */
+#define _POSIX_C_SOURCE 200809L /* gethostname */
 #include "cuda_backend.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <nccl.h>
 
+#include "xpb_mpi.h"
+
 struct xpb_cuda_group {
-    int n;
-    xpb_cuda_ctx *rank[XPB_MAX_GROUP];
+    int n;     /* ranks over every process */
+    int local; /* ranks this process drives: n in one process, 1 under MPI */
+    int first; /* the group rank of local rank 0 */
+    xpb_cuda_ctx *rank[XPB_MAX_GROUP]; /* by local index */
     ncclComm_t comm[XPB_MAX_GROUP];
+    double sum_s[XPB_MAX_GROUP]; /* by group rank: timed seconds since the last group_rank_seconds */
+    int timed;
 };
 
 /* ---- errors ---------------------------------------------------------------------------------- */
@@ -39,7 +53,7 @@ xpb_status xpb_nccl_fail(xpb_error *err, int result, const char *what, const cha
 static void destroy(xpb_cuda_ctx *g)
 {
     xpb_cuda_group *grp = g->group;
-    for (int r = 0; grp && r < grp->n; r++) {
+    for (int r = 0; grp && r < grp->local; r++) {
         if (grp->comm[r])
             (void)ncclCommDestroy(grp->comm[r]);
         if (grp->rank[r])
@@ -49,32 +63,15 @@ static void destroy(xpb_cuda_ctx *g)
     free(g);
 }
 
-xpb_status xpb_cuda_open_group(const int *devices, int n, void **ctx, xpb_error *err)
+/* The group's ctx with its first local rank's limits (it stands for the group where one device
+ * is asked about: NVML power, clocks), or everything undone after a failure. */
+static xpb_status finish_open(xpb_cuda_ctx *g, xpb_status st, void **ctx)
 {
-    *ctx = NULL;
-    xpb_cuda_ctx *g = calloc(1, sizeof *g);
-    xpb_cuda_group *grp = calloc(1, sizeof *grp);
-    if (!g || !grp) {
-        free(g);
-        free(grp);
-        return xpb_fail(err, XPB_ERR_OUT_OF_MEMORY, "cuda: out of host memory for a device group");
-    }
-    g->group = grp;
-    grp->n = n;
-    xpb_status st = XPB_OK;
-    for (int r = 0; r < n && !st; r++)
-        st = xpb_cuda_open(devices[r], (void **)&grp->rank[r], err);
-    if (!st) {
-        ncclResult_t nr = ncclCommInitAll(grp->comm, n, devices);
-        if (nr != ncclSuccess)
-            st = xpb_nccl_fail(err, nr, "ncclCommInitAll", __FILE__, __LINE__);
-    }
     if (st) {
         destroy(g);
         return st;
     }
-    /* rank 0 stands for the group where one device is asked about (NVML power, clocks) */
-    xpb_cuda_ctx *r0 = grp->rank[0];
+    xpb_cuda_ctx *r0 = g->group->rank[0];
     g->device = r0->device;
     g->sm_count = r0->sm_count;
     g->max_threads_per_sm = r0->max_threads_per_sm;
@@ -85,9 +82,63 @@ xpb_status xpb_cuda_open_group(const int *devices, int n, void **ctx, xpb_error 
     return XPB_OK;
 }
 
+static xpb_status new_group(xpb_cuda_ctx **out, xpb_error *err)
+{
+    xpb_cuda_ctx *g = calloc(1, sizeof *g);
+    xpb_cuda_group *grp = calloc(1, sizeof *grp);
+    if (!g || !grp) {
+        free(g);
+        free(grp);
+        return xpb_fail(err, XPB_ERR_OUT_OF_MEMORY, "cuda: out of host memory for a device group");
+    }
+    g->group = grp;
+    *out = g;
+    return XPB_OK;
+}
+
+xpb_status xpb_cuda_open_group(const int *devices, int n, void **ctx, xpb_error *err)
+{
+    *ctx = NULL;
+    xpb_cuda_ctx *g = NULL;
+    if (new_group(&g, err))
+        return XPB_ERR_OUT_OF_MEMORY;
+    xpb_cuda_group *grp = g->group;
+    grp->n = n;
+    grp->local = n;
+    grp->first = 0;
+    xpb_status st = XPB_OK;
+    for (int r = 0; r < n && !st; r++)
+        st = xpb_cuda_open(devices[r], (void **)&grp->rank[r], err);
+    if (!st) {
+        ncclResult_t nr = ncclCommInitAll(grp->comm, n, devices);
+        if (nr != ncclSuccess)
+            st = xpb_nccl_fail(err, nr, "ncclCommInitAll", __FILE__, __LINE__);
+    }
+    return finish_open(g, st, ctx);
+}
+
 void xpb_cuda_close_group(xpb_cuda_ctx *g)
 {
     destroy(g); /* each rank's close waits for its stream */
+}
+
+/* A group's description from its ranks' devices: "2x NVIDIA H200", the smallest memory, and how
+ * its ranks are driven ("NCCL 2.28.9, one process, 2 ranks"). */
+static xpb_status describe(xpb_device_info *out, int n, bool same, uint64_t memory, const char *how, xpb_error *err)
+{
+    int version = 0;
+    ncclResult_t nr = ncclGetVersion(&version);
+    if (nr != ncclSuccess)
+        return xpb_nccl_fail(err, nr, "ncclGetVersion", __FILE__, __LINE__);
+    char first[sizeof out->name];
+    snprintf(first, sizeof first, "%s", out->name);
+    snprintf(out->name, sizeof out->name, "%dx %.200s%s", n, first, same ? "" : " (mixed models)");
+    snprintf(out->library, sizeof out->library, "NCCL %d.%d.%d, %s, %d ranks", version / 10000,
+             version / 100 % 100, version % 100, how, n);
+    out->memory_bytes = memory; /* a group's memory is its smallest device's */
+    out->peak_gflops_fp32 *= n;
+    out->peak_gbps = 0; /* the links between GPUs, not HBM, bound a collective: no roof yet */
+    return XPB_OK;
 }
 
 xpb_status xpb_cuda_group_info(const int *devices, int n, xpb_device_info *out, xpb_error *err)
@@ -95,28 +146,91 @@ xpb_status xpb_cuda_group_info(const int *devices, int n, xpb_device_info *out, 
     xpb_status st = xpb_cuda_device_info(devices[0], out, err);
     if (st)
         return st;
-    int version = 0;
-    ncclResult_t nr = ncclGetVersion(&version);
-    if (nr != ncclSuccess)
-        return xpb_nccl_fail(err, nr, "ncclGetVersion", __FILE__, __LINE__);
-    char first[sizeof out->name];
-    snprintf(first, sizeof first, "%s", out->name);
     bool same = true;
     uint64_t memory = out->memory_bytes;
-    for (int r = 1; r < n; r++) { /* a group's memory is its smallest device's */
+    for (int r = 1; r < n; r++) {
         xpb_device_info d;
         if ((st = xpb_cuda_device_info(devices[r], &d, err)))
             return st;
-        same = same && strcmp(d.name, first) == 0;
+        same = same && strcmp(d.name, out->name) == 0;
         memory = d.memory_bytes < memory ? d.memory_bytes : memory;
     }
-    snprintf(out->name, sizeof out->name, "%dx %.200s%s", n, first, same ? "" : " (mixed models)");
-    snprintf(out->library, sizeof out->library, "NCCL %d.%d.%d, one process, %d ranks", version / 10000,
-             version / 100 % 100, version % 100, n);
-    out->memory_bytes = memory;
-    out->peak_gflops_fp32 *= n;
-    out->peak_gbps = 0; /* the links between GPUs, not HBM, bound a collective: no roof yet */
-    return XPB_OK;
+    return describe(out, n, same, memory, "one process", err);
+}
+
+/* ---- one process per rank under MPI ------------------------------------------------------------- */
+
+/* What each process tells the others about its rank. */
+typedef struct rank_desc {
+    int device;
+    int opened; /* its GPU opened */
+    uint64_t memory;
+    char host[64];
+    char name[sizeof(((xpb_device_info *)0)->name)];
+} rank_desc;
+
+xpb_status xpb_cuda_open_group_mpi(int device, void **ctx, xpb_device_info *info, xpb_group_layout *layout,
+                                   xpb_error *err)
+{
+    *ctx = NULL;
+    int n = xpb_mpi_size(), me = xpb_mpi_rank();
+    if (n > XPB_MAX_GROUP)
+        return xpb_fail(err, XPB_ERR_USAGE, "%d MPI processes; a device group holds at most %d", n, XPB_MAX_GROUP);
+    rank_desc mine = {.device = device}, *all = calloc((size_t)n, sizeof *all);
+    xpb_cuda_ctx *g = NULL;
+    xpb_status st = all ? new_group(&g, err) : xpb_fail(err, XPB_ERR_OUT_OF_MEMORY, "cuda: out of host memory");
+    if (!st) {
+        g->group->n = n;
+        g->group->local = 1;
+        g->group->first = me;
+        st = xpb_cuda_device_info(device, info, err);
+    }
+    if (!st)
+        st = xpb_cuda_open(device, (void **)&g->group->rank[0], err);
+    mine.opened = st == XPB_OK;
+    mine.memory = st ? 0 : info->memory_bytes;
+    (void)gethostname(mine.host, sizeof mine.host - 1);
+    snprintf(mine.name, sizeof mine.name, "%s", st ? "" : info->name);
+    /* Every process learns whether every other opened its GPU before NCCL, whose init would
+     * wait forever for a rank that is not coming. */
+    st = xpb_mpi_agree(st, err);
+    if (!st)
+        st = xpb_mpi_allgather(&mine, sizeof mine, all, err);
+    ncclUniqueId id;
+    memset(&id, 0, sizeof id);
+    if (!st && me == 0) {
+        ncclResult_t nr = ncclGetUniqueId(&id);
+        if (nr != ncclSuccess)
+            st = xpb_nccl_fail(err, nr, "ncclGetUniqueId", __FILE__, __LINE__);
+    }
+    st = xpb_mpi_agree(st, err);
+    if (!st)
+        st = xpb_mpi_bcast(&id, sizeof id, 0, err);
+    if (!st)
+        st = xpb_cuda_activate(g->group->rank[0], err);
+    if (!st) {
+        ncclResult_t nr = ncclCommInitRank(&g->group->comm[0], n, id, me);
+        if (nr != ncclSuccess)
+            st = xpb_nccl_fail(err, nr, "ncclCommInitRank", __FILE__, __LINE__);
+    }
+    st = xpb_mpi_agree(st, err);
+    bool same = true;
+    uint64_t memory = st ? 0 : all[0].memory;
+    layout->n = n;
+    for (int r = 0; !st && r < n; r++) {
+        layout->device[r] = all[r].device;
+        snprintf(layout->host[r], sizeof layout->host[r], "%s", all[r].host);
+        same = same && strcmp(all[r].name, all[0].name) == 0;
+        memory = all[r].memory < memory ? all[r].memory : memory;
+    }
+    if (!st) {
+        snprintf(info->name, sizeof info->name, "%s", all[0].name);
+        st = describe(info, n, same, memory, "one process per rank (MPI)", err);
+    }
+    free(all);
+    if (!g)
+        return st;
+    return finish_open(g, st, ctx);
 }
 
 /* ---- synchronize and the timer ------------------------------------------------------------------- */
@@ -124,56 +238,86 @@ xpb_status xpb_cuda_group_info(const int *devices, int n, xpb_device_info *out, 
 xpb_status xpb_cuda_group_synchronize(xpb_cuda_ctx *g, xpb_error *err)
 {
     xpb_status st = XPB_OK;
-    for (int r = 0; r < g->group->n && !st; r++)
-        st = xpb_cuda_synchronize(g->group->rank[r], err);
-    return st;
+    for (int l = 0; l < g->group->local && !st; l++)
+        st = xpb_cuda_synchronize(g->group->rank[l], err);
+    return xpb_mpi_agree(st, err);
 }
 
 xpb_status xpb_cuda_group_timer_begin(xpb_cuda_ctx *g, xpb_error *err)
 {
     xpb_status st = XPB_OK;
-    for (int r = 0; r < g->group->n && !st; r++)
-        st = xpb_cuda_timer_begin(g->group->rank[r], err);
+    for (int l = 0; l < g->group->local && !st; l++)
+        st = xpb_cuda_timer_begin(g->group->rank[l], err);
     return st;
 }
 
-/* The slowest rank's time: a collective is done when its last rank is. */
+/* The slowest rank's time: a collective is done when its last rank is. Every process gets every
+ * rank's time, so that all of them take the same time and make the same decisions from it. */
 xpb_status xpb_cuda_group_timer_end(xpb_cuda_ctx *g, double *seconds, xpb_error *err)
 {
+    xpb_cuda_group *grp = g->group;
+    double mine[XPB_MAX_GROUP] = {0}, t[XPB_MAX_GROUP];
+    xpb_status st = XPB_OK;
+    for (int l = 0; l < grp->local && !st; l++)
+        st = xpb_cuda_timer_end(grp->rank[l], &mine[l], err);
+    st = xpb_mpi_agree(st, err);
+    if (!st) /* one process: its own ranks' times; under MPI each process has one rank */
+        st = xpb_mpi_allgather(mine, (size_t)grp->local * sizeof *mine, t, err);
+    if (st)
+        return st;
     *seconds = 0;
-    for (int r = 0; r < g->group->n; r++) {
-        double s = 0;
-        xpb_status st = xpb_cuda_timer_end(g->group->rank[r], &s, err);
-        if (st)
-            return st;
-        *seconds = s > *seconds ? s : *seconds;
+    for (int r = 0; r < grp->n; r++) {
+        *seconds = t[r] > *seconds ? t[r] : *seconds;
+        grp->sum_s[r] += t[r];
     }
+    grp->timed++;
     return XPB_OK;
+}
+
+int xpb_cuda_group_rank_seconds(void *ctx, double *mean_s, int max)
+{
+    xpb_cuda_group *grp = ((xpb_cuda_ctx *)ctx)->group;
+    if (!grp || grp->timed == 0)
+        return 0;
+    int n = grp->n < max ? grp->n : max;
+    for (int r = 0; r < n; r++)
+        mean_s[r] = grp->sum_s[r] / grp->timed;
+    memset(grp->sum_s, 0, sizeof grp->sum_s);
+    grp->timed = 0;
+    return n;
 }
 
 /* ---- buffers ------------------------------------------------------------------------------------- */
 
 xpb_status xpb_cuda_group_buffer_alloc(xpb_cuda_ctx *g, size_t bytes, xpb_buffer **out, xpb_error *err)
 {
+    xpb_cuda_group *grp = g->group;
     *out = NULL;
     xpb_buffer *b = calloc(1, sizeof *b);
-    void **ptrs = b ? calloc((size_t)g->group->n, sizeof *ptrs) : NULL;
-    if (!ptrs) {
-        free(b);
-        return xpb_fail(err, XPB_ERR_OUT_OF_MEMORY, "cuda: out of host memory for a group buffer");
+    void **ptrs = b ? calloc((size_t)grp->local, sizeof *ptrs) : NULL;
+    xpb_status st = ptrs ? XPB_OK : xpb_fail(err, XPB_ERR_OUT_OF_MEMORY, "cuda: out of host memory for a group buffer");
+    if (!st) {
+        b->bytes = bytes;
+        b->rank_ptr = ptrs;
+        b->ranks = grp->local;
+        b->first_rank = grp->first;
+        b->group_ranks = grp->n;
     }
-    b->bytes = bytes;
-    b->rank_ptr = ptrs;
-    b->ranks = g->group->n;
-    for (int r = 0; r < g->group->n; r++) {
+    for (int l = 0; l < grp->local && !st; l++) {
         xpb_buffer *one = NULL;
-        xpb_status st = xpb_cuda_buffer_alloc(g->group->rank[r], bytes, &one, err);
-        if (st) {
-            xpb_cuda_group_buffer_free(g, b);
-            return st;
+        st = xpb_cuda_buffer_alloc(grp->rank[l], bytes, &one, err);
+        if (!st) {
+            ptrs[l] = one->ptr;
+            free(one); /* the pointer is kept in rank_ptr; the per-rank struct is not needed */
         }
-        ptrs[r] = one->ptr;
-        free(one); /* the pointer is kept in rank_ptr; the per-rank struct is not needed */
+    }
+    st = xpb_mpi_agree(st, err); /* a buffer that one process lacks is lacked by all */
+    if (st) {
+        if (ptrs)
+            xpb_cuda_group_buffer_free(g, b);
+        else
+            free(b);
+        return st;
     }
     b->ptr = ptrs[0];
     *out = b;
@@ -184,19 +328,19 @@ void xpb_cuda_group_buffer_free(xpb_cuda_ctx *g, xpb_buffer *buf)
 {
     if (!buf)
         return;
-    for (int r = 0; r < buf->ranks; r++)
-        if (buf->rank_ptr[r] && xpb_cuda_activate(g->group->rank[r], NULL) == XPB_OK)
-            (void)cudaFree(buf->rank_ptr[r]);
+    for (int l = 0; l < buf->ranks; l++)
+        if (buf->rank_ptr[l] && xpb_cuda_activate(g->group->rank[l], NULL) == XPB_OK)
+            (void)cudaFree(buf->rank_ptr[l]);
     (void)cudaGetLastError();
     free(buf->rank_ptr);
     free(buf);
 }
 
-/* A rank's own buffer, as a single-device buffer for the single-device copy functions. */
-static xpb_buffer rank_view(const xpb_buffer *b, int r)
+/* A local rank's own buffer, as a single-device buffer for the single-device copy functions. */
+static xpb_buffer rank_view(const xpb_buffer *b, int l)
 {
     xpb_buffer v = {0};
-    v.ptr = b->rank_ptr[r];
+    v.ptr = b->rank_ptr[l];
     v.bytes = b->bytes;
     return v;
 }
@@ -204,13 +348,12 @@ static xpb_buffer rank_view(const xpb_buffer *b, int r)
 xpb_status xpb_cuda_group_buffer_upload(xpb_cuda_ctx *g, xpb_buffer *dst, size_t offset, const void *src,
                                         size_t bytes, xpb_error *err)
 {
-    for (int r = 0; r < g->group->n; r++) {
-        xpb_buffer v = rank_view(dst, r);
-        xpb_status st = xpb_cuda_buffer_upload(g->group->rank[r], &v, offset, src, bytes, err);
-        if (st)
-            return st;
+    xpb_status st = XPB_OK;
+    for (int l = 0; l < g->group->local && !st; l++) {
+        xpb_buffer v = rank_view(dst, l);
+        st = xpb_cuda_buffer_upload(g->group->rank[l], &v, offset, src, bytes, err);
     }
-    return XPB_OK;
+    return xpb_mpi_agree(st, err);
 }
 
 void xpb_cuda_group_set_parts(xpb_buffer *buf, size_t offset, size_t part_bytes)
@@ -219,43 +362,58 @@ void xpb_cuda_group_set_parts(xpb_buffer *buf, size_t offset, size_t part_bytes)
     buf->part_bytes = part_bytes;
 }
 
-/* Which rank holds byte b of the array: the part's owner, the first rank before the parts, the
- * last after them; rank 0 for a buffer no kernel has named parts of. */
+/* Which group rank holds byte b of the array: the part's owner, the first rank before the parts,
+ * the last after them; rank 0 for a buffer no kernel has named parts of. */
 static int owner(const xpb_buffer *buf, size_t b)
 {
     if (!buf->part_bytes || b < buf->part_offset)
         return 0;
     size_t r = (b - buf->part_offset) / buf->part_bytes;
-    return r >= (size_t)buf->ranks ? buf->ranks - 1 : (int)r;
+    return r >= (size_t)buf->group_ranks ? buf->group_ranks - 1 : (int)r;
 }
 
 xpb_status xpb_cuda_group_buffer_download(xpb_cuda_ctx *g, xpb_buffer *src, size_t offset, void *dst, size_t bytes,
                                           xpb_error *err)
 {
+    xpb_status st = XPB_OK;
     size_t done = 0;
     while (done < bytes) { /* one copy per run of bytes that one rank owns */
         size_t at = offset + done;
         int r = owner(src, at);
         size_t end = offset + bytes;
-        if (src->part_bytes && r < src->ranks - 1) {
+        if (src->part_bytes && r < src->group_ranks - 1) {
             size_t next = src->part_offset + (size_t)(r + 1) * src->part_bytes;
             if (at < src->part_offset)
                 next = src->part_offset;
             end = next < end ? next : end;
         }
-        xpb_buffer v = rank_view(src, r);
-        xpb_status st = xpb_cuda_buffer_download(g->group->rank[r], &v, at, (char *)dst + done, end - at, err);
-        if (st)
-            return st;
+        int l = r - src->first_rank;
+        if (l >= 0 && l < src->ranks && !st) {
+            xpb_buffer v = rank_view(src, l);
+            st = xpb_cuda_buffer_download(g->group->rank[l], &v, at, (char *)dst + done, end - at, err);
+        }
+        /* under MPI the owner sends its part to every process (every one takes part, even after a
+         * failure here, so that none waits for a broadcast that never comes) */
+        xpb_error bcast_err = {{0}};
+        xpb_status bst = xpb_mpi_bcast((char *)dst + done, end - at, r, &bcast_err);
+        if (bst && !st) {
+            st = bst;
+            if (err)
+                *err = bcast_err;
+        }
         done = end - offset;
     }
-    return XPB_OK;
+    return xpb_mpi_agree(st, err);
 }
 
 /* ---- for the group kernels ------------------------------------------------------------------------- */
 
 int xpb_cuda_group_size(const xpb_cuda_ctx *g) { return g->group ? g->group->n : 0; }
 
-cudaStream_t xpb_cuda_group_stream(const xpb_cuda_ctx *g, int r) { return g->group->rank[r]->stream; }
+int xpb_cuda_group_local(const xpb_cuda_ctx *g) { return g->group ? g->group->local : 0; }
 
-struct ncclComm *xpb_cuda_group_comm(const xpb_cuda_ctx *g, int r) { return g->group->comm[r]; }
+int xpb_cuda_group_first(const xpb_cuda_ctx *g) { return g->group ? g->group->first : 0; }
+
+cudaStream_t xpb_cuda_group_stream(const xpb_cuda_ctx *g, int l) { return g->group->rank[l]->stream; }
+
+struct ncclComm *xpb_cuda_group_comm(const xpb_cuda_ctx *g, int l) { return g->group->comm[l]; }
