@@ -35,6 +35,7 @@ static const xpb_op_info ops[XPB_OP_COUNT] = {
     [XPB_OP_BROADCAST] = {XPB_OP_BROADCAST, "broadcast", "collectives", true},
     [XPB_OP_ALL_TO_ALL] = {XPB_OP_ALL_TO_ALL, "all_to_all", "collectives", true},
     [XPB_OP_SENDRECV] = {XPB_OP_SENDRECV, "sendrecv", "collectives", true},
+    [XPB_OP_GEMM_SHARDED] = {XPB_OP_GEMM_SHARDED, "gemm_sharded", "sharded", true},
 };
 
 const xpb_op_info *xpb_op_get(xpb_op op)

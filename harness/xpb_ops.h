@@ -57,6 +57,8 @@ typedef enum xpb_op {
     XPB_OP_BROADCAST,      /* every rank: the root's buffer                       */
     XPB_OP_ALL_TO_ALL,     /* rank r, chunk q: rank q's chunk r                   */
     XPB_OP_SENDRECV,       /* rank r sends to r+1 and receives from r-1 (a ring)  */
+    /* sharded workloads across a device group: xpb_gemm_args, C = A B split by columns of B */
+    XPB_OP_GEMM_SHARDED,
     XPB_OP_COUNT
 } xpb_op;
 

@@ -20,7 +20,9 @@
 # the two runs, a regex on case ids: the whole elementwise preset takes 6 minutes a run), multi
 # (issue 11, on nvidia-h200-x2: the collectives validated on --devices 0 and all, and under
 # mpirun -np <GPUs>, at the conformance and quick presets, timed at XPB_MULTI_PRESET (quick) both
-# ways beside torch.distributed, the ratio per size printed last). XPB_BENCH_ARGS adds `run`
+# ways beside torch.distributed, the ratio per size printed last), sharded (issue 11: the sharded
+# GEMM validated on --devices 0 and all and under mpirun, timed at XPB_SHARDED_PRESET (default) on
+# 1 GPU and on all beside one GPU's gemm cublas, the scaling table last). XPB_BENCH_ARGS adds `run`
 # options, XPB_BENCH_FILTER restricts the benchmarks (regex on case ids).
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -137,6 +139,28 @@ if has multi; then # issue 11: device groups on every GPU here (nvidia-h200-x2),
   python3 scripts/torch-peer-collectives.py --preset "$mp" --json "$out/torch-collectives.json" \
       "$out/multi-collectives.json" > "$out/torch-collectives.txt" 2>&1 || status=1
   cat "$out/torch-collectives.txt" >> "$out/bench.txt"
+fi
+if has sharded; then # issue 11: the sharded GEMM on 1 GPU (a group of one) and on all, under mpirun too
+  export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+  np=$(nvidia-smi -L | grep -c "^GPU")
+  for devs in 0 all; do
+    stamp "sharded: conformance on --devices $devs, validate-only"
+    $bin run --backend cuda --devices $devs --workload sharded --preset conformance --validate-only \
+        --out "$out/sharded-validate-$devs.json" > "$out/sharded-validate-$devs.txt" 2>&1 || status=1
+    grep "results:" "$out/sharded-validate-$devs.txt" | tail -1 | tee -a "$out/bench.txt"
+  done
+  stamp "sharded: conformance under mpirun -np $np, validate-only"
+  mpirun -np "$np" $bin run --backend cuda --workload sharded --preset conformance --validate-only \
+      > "$out/sharded-validate-mpi.txt" 2>&1 || status=1
+  grep "results:" "$out/sharded-validate-mpi.txt" | tail -1 | tee -a "$out/bench.txt"
+  sp=${XPB_SHARDED_PRESET:-default}
+  bench sharded-1gpu --backend cuda --devices 0 --workload sharded --preset "$sp" --validate sampled
+  [ "$np" -gt 1 ] && bench sharded-all --backend cuda --devices all --workload sharded --preset "$sp" --validate sampled
+  # one GPU's plain gemm cublas at the same sizes: the single-GPU peer of the table
+  for s in 4096 8192 16384; do
+    bench sharded-peer-gemm$s --backend cuda:0 --workload gemm --variant cublas --size m=$s,n=$s,k=$s --validate sampled
+  done
+  python3 scripts/sharded-scaling.py "$out"/sharded-*.json | tee "$out/sharded-scaling.txt" >> "$out/bench.txt"
 fi
 if has aa; then # issue 9: the same build twice must compare clean; a real slowdown must not
   wl=${XPB_AA_WORKLOADS:-elementwise}

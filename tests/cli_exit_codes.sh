@@ -54,6 +54,14 @@ if grep -qE "^all_reduce .*unsupported: the cpu backend has no kernel for all_re
 else
   fail=$((fail + 1)); echo "FAIL: collectives on the cpu: unsupported with the reason, and not in the default workloads"
 fi
+# the sharded workloads likewise (docs/multi-gpu.md)
+out=$("$bin" run --backend cpu --workload sharded --preset conformance --validate-only 2>/dev/null)
+if grep -qE "^gemm_sharded .*unsupported: the cpu backend has no kernel for gemm_sharded: multi-device ops" <<<"$out"; then
+  pass=$((pass + 1))
+else
+  fail=$((fail + 1)); echo "FAIL: sharded on the cpu: unsupported with the reason"
+fi
+expect 2 "bad size m=0" run --backend cpu --workload sharded --size m=0,n=4,k=4
 # anneal --input: real files run; a missing, malformed, wrong-dtype, wrong-rank or truncated one is exit 2
 data=$(dirname "$0")/data
 expect 0 "" run --backend cpu --input "$data/blobs500x16.npy" --size m=8 --validate-only

@@ -8,6 +8,7 @@ extern const xpb_workload_i xpb_workload_gemm;
 extern const xpb_workload_i xpb_workload_anneal;
 extern const xpb_workload_i xpb_workload_burst;
 extern const xpb_workload_i xpb_workload_collectives;
+extern const xpb_workload_i xpb_workload_sharded;
 
 static const xpb_workload_i *const registry[] = {
     &xpb_workload_elementwise,
@@ -15,6 +16,7 @@ static const xpb_workload_i *const registry[] = {
     &xpb_workload_anneal,
     &xpb_workload_burst,
     &xpb_workload_collectives,
+    &xpb_workload_sharded,
     NULL,
 };
 

@@ -2,16 +2,7 @@
  * one call per rank this process drives between ncclGroupStart and ncclGroupEnd, every rank on
  * its own stream (NCCL's single-process pattern; under MPI each process drives one rank).
  * all_to_all and sendrecv are grouped ncclSend/ncclRecv pairs, as nccl-tests builds them. Out of place; fp32 (xpb_collective_args). */
-#include "cuda_backend.h"
-
-#include <nccl.h>
-
-#define NCCL_CHECK(err, expr)                                                                    \
-    do {                                                                                         \
-        ncclResult_t nccl_r_ = (expr);                                                           \
-        if (nccl_r_ != ncclSuccess)                                                              \
-            return xpb_nccl_fail((err), nccl_r_, #expr, __FILE__, __LINE__);                     \
-    } while (0)
+#include "cuda_nccl.h"
 
 static xpb_status supports(void *ctx, const void *args, xpb_error *why)
 {
@@ -33,26 +24,26 @@ static xpb_status issue(xpb_op op, const xpb_collective_args *a, int l, int r, i
     size_t chunk = (size_t)a->send_count / (size_t)n; /* all_to_all: floats to each peer */
     switch (op) {
     case XPB_OP_ALL_REDUCE:
-        NCCL_CHECK(err, ncclAllReduce(send, recv, (size_t)a->recv_count, ncclFloat, ncclSum, comm, s));
+        XPB_NCCL_CHECK(err, ncclAllReduce(send, recv, (size_t)a->recv_count, ncclFloat, ncclSum, comm, s));
         break;
     case XPB_OP_ALL_GATHER:
-        NCCL_CHECK(err, ncclAllGather(send, recv, (size_t)a->send_count, ncclFloat, comm, s));
+        XPB_NCCL_CHECK(err, ncclAllGather(send, recv, (size_t)a->send_count, ncclFloat, comm, s));
         break;
     case XPB_OP_REDUCE_SCATTER:
-        NCCL_CHECK(err, ncclReduceScatter(send, recv, (size_t)a->recv_count, ncclFloat, ncclSum, comm, s));
+        XPB_NCCL_CHECK(err, ncclReduceScatter(send, recv, (size_t)a->recv_count, ncclFloat, ncclSum, comm, s));
         break;
     case XPB_OP_BROADCAST:
-        NCCL_CHECK(err, ncclBroadcast(send, recv, (size_t)a->send_count, ncclFloat, a->root, comm, s));
+        XPB_NCCL_CHECK(err, ncclBroadcast(send, recv, (size_t)a->send_count, ncclFloat, a->root, comm, s));
         break;
     case XPB_OP_ALL_TO_ALL:
         for (int q = 0; q < n; q++) {
-            NCCL_CHECK(err, ncclSend(send + (size_t)q * chunk * 4, chunk, ncclFloat, q, comm, s));
-            NCCL_CHECK(err, ncclRecv(recv + (size_t)q * chunk * 4, chunk, ncclFloat, q, comm, s));
+            XPB_NCCL_CHECK(err, ncclSend(send + (size_t)q * chunk * 4, chunk, ncclFloat, q, comm, s));
+            XPB_NCCL_CHECK(err, ncclRecv(recv + (size_t)q * chunk * 4, chunk, ncclFloat, q, comm, s));
         }
         break;
     case XPB_OP_SENDRECV:
-        NCCL_CHECK(err, ncclSend(send, (size_t)a->send_count, ncclFloat, (r + 1) % n, comm, s));
-        NCCL_CHECK(err, ncclRecv(recv, (size_t)a->recv_count, ncclFloat, (r + n - 1) % n, comm, s));
+        XPB_NCCL_CHECK(err, ncclSend(send, (size_t)a->send_count, ncclFloat, (r + 1) % n, comm, s));
+        XPB_NCCL_CHECK(err, ncclRecv(recv, (size_t)a->recv_count, ncclFloat, (r + n - 1) % n, comm, s));
         break;
     default: return xpb_fail(err, XPB_ERR_USAGE, "cuda: op %d is not a collective", (int)op);
     }
@@ -67,7 +58,7 @@ static xpb_status launch(xpb_op op, void *ctx, const void *args, xpb_error *err)
         return xpb_fail(err, XPB_ERR_USAGE, "cuda: a collective's buffers must be device-group buffers");
     /* the downloaded array's part r is rank r's receive buffer */
     xpb_cuda_group_set_parts(a->recv.buf, a->recv.offset, (size_t)a->recv_count * 4);
-    NCCL_CHECK(err, ncclGroupStart());
+    XPB_NCCL_CHECK(err, ncclGroupStart());
     xpb_status st = XPB_OK;
     int first = xpb_cuda_group_first(ctx);
     for (int l = 0; l < xpb_cuda_group_local(ctx) && !st; l++) /* this process's ranks: all, or one under MPI */

@@ -40,7 +40,8 @@
     X(xpb_cuda_burst_batch)                                                                     \
     XPB_CUDA_GROUP_KERNELS(X)
 
-/* The collectives (collectives.c): on device groups, built with NCCL only. */
+/* The collectives (collectives.c) and the sharded workloads (gemm_sharded.c): on device groups,
+ * built with NCCL only. */
 #ifdef XPB_HAVE_NCCL
 #define XPB_CUDA_GROUP_KERNELS(X)                                                               \
     X(xpb_cuda_all_reduce)                                                                      \
@@ -48,7 +49,9 @@
     X(xpb_cuda_reduce_scatter)                                                                  \
     X(xpb_cuda_broadcast)                                                                       \
     X(xpb_cuda_all_to_all)                                                                      \
-    X(xpb_cuda_sendrecv)
+    X(xpb_cuda_sendrecv)                                                                        \
+    X(xpb_cuda_gemm_sharded)                                                                    \
+    X(xpb_cuda_gemm_sharded_gather)
 #else
 #define XPB_CUDA_GROUP_KERNELS(X)
 #endif

@@ -29,7 +29,13 @@ struct xpb_buffer {
     int ranks;       /* rank_ptr's count: the ranks this process drives */
     int first_rank;  /* the group rank of rank_ptr[0]: 0 in one process, the MPI rank under MPI */
     int group_ranks; /* the group's ranks over every process */
+    /* Which rank's copy a download reads (xpb_cuda_group_set_parts / _set_column_parts): part r
+     * is 1-D (part_bytes from part_offset + r part_bytes) or, when part_rows > 0, columns
+     * [r C / P, (r+1) C / P) of a part_rows x part_cols fp32 row-major matrix at part_offset; it
+     * is read from rank (r + part_shift) % P. */
     size_t part_offset, part_bytes;
+    int64_t part_rows, part_cols;
+    int part_shift;
 };
 
 struct cublasContext; /* cuBLAS's handle type (cublasHandle_t), kept opaque here */
@@ -171,6 +177,12 @@ cudaStream_t xpb_cuda_group_stream(const xpb_cuda_ctx *g, int l);
 struct ncclComm *xpb_cuda_group_comm(const xpb_cuda_ctx *g, int l);
 /* The array's part r (part_bytes from offset on) is rank r's: where a download reads it. */
 void xpb_cuda_group_set_parts(xpb_buffer *buf, size_t offset, size_t part_bytes);
+/* The array holds a rows x cols fp32 row-major matrix at offset whose columns
+ * [r cols / P, (r+1) cols / P) a download reads from rank (r + shift) % P: shift 0 reads each
+ * rank's own columns, shift 1 reads each block from a rank that did not compute it (a gather's). */
+void xpb_cuda_group_set_column_parts(xpb_buffer *buf, size_t offset, int64_t rows, int64_t cols, int shift);
+/* The single-device context of this process's l-th rank (for cuBLAS and the like). */
+xpb_cuda_ctx *xpb_cuda_group_rank_ctx(const xpb_cuda_ctx *g, int l);
 /* "<what> failed: <NCCL's error string> (NCCL error N) at <file>:<line>"; its xpb_status. */
 xpb_status xpb_nccl_fail(xpb_error *err, int result, const char *what, const char *file, int line);
 

@@ -18,14 +18,12 @@
  * Only kernels with `group` set run on it (the collectives, collectives.c). The why of each
  * choice: docs/multi-gpu.md. */
 #define _POSIX_C_SOURCE 200809L /* gethostname */
-#include "cuda_backend.h"
+#include "cuda_nccl.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-#include <nccl.h>
 
 #include "xpb_mpi.h"
 
@@ -360,16 +358,45 @@ void xpb_cuda_group_set_parts(xpb_buffer *buf, size_t offset, size_t part_bytes)
 {
     buf->part_offset = offset;
     buf->part_bytes = part_bytes;
+    buf->part_rows = buf->part_cols = 0;
+    buf->part_shift = 0;
 }
 
-/* Which group rank holds byte b of the array: the part's owner, the first rank before the parts,
- * the last after them; rank 0 for a buffer no kernel has named parts of. */
-static int owner(const xpb_buffer *buf, size_t b)
+void xpb_cuda_group_set_column_parts(xpb_buffer *buf, size_t offset, int64_t rows, int64_t cols, int shift)
 {
-    if (!buf->part_bytes || b < buf->part_offset)
-        return 0;
-    size_t r = (b - buf->part_offset) / buf->part_bytes;
-    return r >= (size_t)buf->group_ranks ? buf->group_ranks - 1 : (int)r;
+    buf->part_offset = offset;
+    buf->part_bytes = 0;
+    buf->part_rows = rows;
+    buf->part_cols = cols;
+    buf->part_shift = shift;
+}
+
+/* Which group rank holds byte b of the array, and in *run_end (at most limit) where the run of
+ * bytes that rank holds from b ends: the part's owner, the first rank before the parts, the last
+ * after them; rank 0 for a buffer no kernel has named parts of. */
+static int owner(const xpb_buffer *buf, size_t b, size_t limit, size_t *run_end)
+{
+    int n = buf->group_ranks;
+    size_t off = buf->part_offset, row_bytes = (size_t)buf->part_cols * 4;
+    size_t total = buf->part_rows ? (size_t)buf->part_rows * row_bytes : buf->part_bytes * (size_t)n;
+    size_t end = limit;
+    int r = 0;
+    if (total == 0 || b < off) {
+        end = total && off < limit ? off : limit;
+    } else if (b >= off + total) {
+        r = n - 1;
+    } else if (buf->part_rows) { /* columns [r C / n, (r+1) C / n) of the row b is in */
+        size_t rel = b - off, row = rel / row_bytes;
+        int64_t col = (int64_t)(rel % row_bytes) / 4, cols = buf->part_cols;
+        r = (int)(((col + 1) * n - 1) / cols);
+        end = off + row * row_bytes + (size_t)((int64_t)(r + 1) * cols / n) * 4;
+        r = (r + buf->part_shift) % n;
+    } else {
+        r = (int)((b - off) / buf->part_bytes);
+        end = off + (size_t)(r + 1) * buf->part_bytes;
+    }
+    *run_end = end < limit ? end : limit;
+    return r;
 }
 
 xpb_status xpb_cuda_group_buffer_download(xpb_cuda_ctx *g, xpb_buffer *src, size_t offset, void *dst, size_t bytes,
@@ -378,15 +405,8 @@ xpb_status xpb_cuda_group_buffer_download(xpb_cuda_ctx *g, xpb_buffer *src, size
     xpb_status st = XPB_OK;
     size_t done = 0;
     while (done < bytes) { /* one copy per run of bytes that one rank owns */
-        size_t at = offset + done;
-        int r = owner(src, at);
-        size_t end = offset + bytes;
-        if (src->part_bytes && r < src->group_ranks - 1) {
-            size_t next = src->part_offset + (size_t)(r + 1) * src->part_bytes;
-            if (at < src->part_offset)
-                next = src->part_offset;
-            end = next < end ? next : end;
-        }
+        size_t at = offset + done, end;
+        int r = owner(src, at, offset + bytes, &end);
         int l = r - src->first_rank;
         if (l >= 0 && l < src->ranks && !st) {
             xpb_buffer v = rank_view(src, l);
@@ -417,3 +437,5 @@ int xpb_cuda_group_first(const xpb_cuda_ctx *g) { return g->group ? g->group->fi
 cudaStream_t xpb_cuda_group_stream(const xpb_cuda_ctx *g, int l) { return g->group->rank[l]->stream; }
 
 struct ncclComm *xpb_cuda_group_comm(const xpb_cuda_ctx *g, int l) { return g->group->comm[l]; }
+
+xpb_cuda_ctx *xpb_cuda_group_rank_ctx(const xpb_cuda_ctx *g, int l) { return g->group->rank[l]; }
