@@ -62,11 +62,26 @@ typedef struct xpb_kernel {
 /* The most devices one group may hold. */
 #define XPB_MAX_GROUP 64
 
+/* How two GPUs of a group reach each other (NVML's view, as `nvidia-smi topo -m` prints it). */
+typedef enum xpb_link {
+    XPB_LINK_UNKNOWN,          /* not read (no NVML, or ranks on another host than rank 0's)  */
+    XPB_LINK_SELF,             /* the same GPU                                               */
+    XPB_LINK_NVLINK,           /* peer-to-peer over NVLink (NV#)                             */
+    XPB_LINK_PCIE_SWITCH,      /* PCIe through one or more switches (PIX, PXB)               */
+    XPB_LINK_PCIE_HOSTBRIDGE,  /* PCIe through the CPU's host bridge (PHB)                   */
+    XPB_LINK_PCIE_NUMA_NODE,   /* PCIe across host bridges of one NUMA node (NODE)           */
+    XPB_LINK_PCIE_SYSTEM,      /* PCIe across NUMA nodes / sockets (SYS)                     */
+    XPB_LINK_NETWORK,          /* another host                                               */
+} xpb_link;
+const char *xpb_link_name(xpb_link l); /* "nvlink", "pcie-switch", ... (docs/results-schema.md) */
+
 /* Where each rank of a device group runs, for the results (docs/multi-gpu.md). */
 typedef struct xpb_group_layout {
     int n;
     int device[XPB_MAX_GROUP];    /* the rank's device index on its host */
     char host[XPB_MAX_GROUP][64]; /* the rank's host name */
+    int nvlinks[XPB_MAX_GROUP];   /* active NVLinks of the rank's GPU, -1 unknown */
+    signed char link[XPB_MAX_GROUP][XPB_MAX_GROUP]; /* xpb_link between ranks i and j */
 } xpb_group_layout;
 
 /* The clocks and limits a device runs under at one moment (NVML on CUDA). */
@@ -132,6 +147,9 @@ typedef struct xpb_backend_i {
      * process (xpb_mpi.h), on its host's GPU `device`; fills info and where every rank runs. */
     xpb_status (*open_group_mpi)(int device, void **ctx, xpb_device_info *info, xpb_group_layout *layout,
                                  xpb_error *err);
+    /* Optional (NULL = not read): how devices[0..n) of this host connect: each one's active
+     * NVLinks (nvlinks[i], -1 unknown) and the xpb_link between i and j (links[i * n + j]). */
+    void (*group_topology)(const int *devices, int n, int *nvlinks, signed char *links);
     /* Optional: each group rank's mean time between timer_begin and timer_end since the last call
      * (which it forgets); returns the ranks written (0 when nothing was timed). */
     int (*group_rank_seconds)(void *ctx, double *mean_s, int max);

@@ -72,8 +72,18 @@ static cJSON *device_json(const xpb_device *d)
             cJSON_AddNumberToObject(x, "rank", r);
             cJSON_AddStringToObject(x, "host", d->layout.host[r]);
             cJSON_AddNumberToObject(x, "device", d->layout.device[r]);
+            if (d->layout.nvlinks[r] >= 0)
+                cJSON_AddNumberToObject(x, "nvlinks_active", d->layout.nvlinks[r]);
             cJSON_AddItemToArray(ranks, x);
         }
+        cJSON *links = cJSON_AddArrayToObject(o, "links"); /* every pair once: how they connect */
+        for (int i = 0; i < d->layout.n; i++)
+            for (int j = i + 1; j < d->layout.n; j++) {
+                cJSON *x = cJSON_CreateObject();
+                cJSON_AddItemToObject(x, "ranks", cJSON_CreateIntArray((const int[]){i, j}, 2));
+                cJSON_AddStringToObject(x, "path", xpb_link_name((xpb_link)d->layout.link[i][j]));
+                cJSON_AddItemToArray(links, x);
+            }
     }
     return o;
 }

@@ -45,6 +45,43 @@ xpb_status xpb_device_open(const xpb_backend_i *b, int index, xpb_device *d, xpb
     return st;
 }
 
+const char *xpb_link_name(xpb_link l)
+{
+    static const char *const names[] = {"unknown", "self", "nvlink", "pcie-switch", "pcie-hostbridge",
+                                        "pcie-numa-node", "pcie-system", "network"};
+    return (unsigned)l < sizeof names / sizeof names[0] ? names[l] : "unknown";
+}
+
+/* The group's topology as far as this process sees it: ranks on another host than its own are
+ * `network`; among the ranks on its host, the backend reads the links (NVML). Under MPI rank 0,
+ * which writes the results, sees the pairs of its host. */
+static void read_topology(const xpb_backend_i *b, xpb_group_layout *lay)
+{
+    char me[64] = "";
+    (void)gethostname(me, sizeof me - 1);
+    int idx[XPB_MAX_GROUP], dev[XPB_MAX_GROUP], m = 0;
+    for (int i = 0; i < lay->n; i++) {
+        lay->nvlinks[i] = -1;
+        for (int j = 0; j < lay->n; j++)
+            lay->link[i][j] = strcmp(lay->host[i], lay->host[j]) != 0 ? XPB_LINK_NETWORK
+                              : i == j                                 ? XPB_LINK_SELF
+                                                                       : XPB_LINK_UNKNOWN;
+        if (strcmp(lay->host[i], me) == 0)
+            idx[m] = i, dev[m++] = lay->device[i];
+    }
+    if (!b->group_topology || m == 0)
+        return;
+    int nvlinks[XPB_MAX_GROUP];
+    signed char links[XPB_MAX_GROUP * XPB_MAX_GROUP];
+    b->group_topology(dev, m, nvlinks, links);
+    for (int i = 0; i < m; i++) {
+        lay->nvlinks[idx[i]] = nvlinks[i];
+        for (int j = 0; j < m; j++)
+            if (i != j)
+                lay->link[idx[i]][idx[j]] = links[i * m + j];
+    }
+}
+
 xpb_status xpb_device_open_group(const xpb_backend_i *b, const int *devices, int n, xpb_device *d, xpb_error *err)
 {
     memset(d, 0, sizeof *d);
@@ -69,6 +106,8 @@ xpb_status xpb_device_open_group(const xpb_backend_i *b, const int *devices, int
     xpb_status st = b->group_info(devices, n, &d->info, err);
     if (st == XPB_OK)
         st = b->open_group(devices, n, &d->ctx, err);
+    if (st == XPB_OK)
+        read_topology(b, &d->layout);
     return st;
 }
 
@@ -82,7 +121,10 @@ xpb_status xpb_device_open_group_mpi(const xpb_backend_i *b, int device, xpb_dev
     d->index = device;
     d->n_group = xpb_mpi_size();
     snprintf(d->label, sizeof d->label, "%s:mpi%d", b->name, d->n_group);
-    return b->open_group_mpi(device, &d->ctx, &d->info, &d->layout, err);
+    xpb_status st = b->open_group_mpi(device, &d->ctx, &d->info, &d->layout, err);
+    if (st == XPB_OK)
+        read_topology(b, &d->layout);
+    return st;
 }
 
 void xpb_device_close(xpb_device *d)

@@ -1,8 +1,11 @@
 /* collectives.c - the collectives workload's ops on a device group (cuda_group.c), through NCCL:
  * one call per rank this process drives between ncclGroupStart and ncclGroupEnd, every rank on
  * its own stream (NCCL's single-process pattern; under MPI each process drives one rank).
- * all_to_all and sendrecv are grouped ncclSend/ncclRecv pairs, as nccl-tests builds them. Out of place; fp32 (xpb_collective_args). */
+ * Variants: `nccl` out of place, `nccl-inplace` in place (all_reduce, all_gather, broadcast).
+ * all_to_all and sendrecv are grouped ncclSend/ncclRecv pairs, as nccl-tests builds them. fp32
+ * (xpb_collective_args). */
 #include "cuda_nccl.h"
+#include "xpb_mpi.h"
 
 static xpb_status supports(void *ctx, const void *args, xpb_error *why)
 {
@@ -15,12 +18,30 @@ static xpb_status supports(void *ctx, const void *args, xpb_error *why)
     return XPB_OK;
 }
 
+/* Group rank r's send and receive buffers (l: its index among this process's ranks). In place
+ * (nccl-tests' in-place mode) the send buffer lies in the receive buffer where NCCL expects it:
+ * the whole of it (all_reduce, broadcast) or the rank's slot (all_gather). */
+static const char *send_ptr(const xpb_collective_args *a, int l, int r)
+{
+    return (const char *)a->send.buf->rank_ptr[l] + a->send.offset + (size_t)r * (size_t)a->send_count * 4;
+}
+
+static char *recv_ptr(const xpb_collective_args *a, int l, int r)
+{
+    return (char *)a->recv.buf->rank_ptr[l] + a->recv.offset + (size_t)r * (size_t)a->recv_count * 4;
+}
+
+static const char *inplace_send_ptr(xpb_op op, const xpb_collective_args *a, int l, int r)
+{
+    return recv_ptr(a, l, r) + (op == XPB_OP_ALL_GATHER ? (size_t)r * (size_t)a->send_count * 4 : 0);
+}
+
 /* Group rank r's call(s) of op, inside the group; l is its index among this process's ranks. */
-static xpb_status issue(xpb_op op, const xpb_collective_args *a, int l, int r, int n, ncclComm_t comm,
+static xpb_status issue(xpb_op op, const xpb_collective_args *a, int l, int r, int n, bool inplace, ncclComm_t comm,
                         cudaStream_t s, xpb_error *err)
 {
-    const char *send = (const char *)a->send.buf->rank_ptr[l] + a->send.offset + (size_t)r * (size_t)a->send_count * 4;
-    char *recv = (char *)a->recv.buf->rank_ptr[l] + a->recv.offset + (size_t)r * (size_t)a->recv_count * 4;
+    const char *send = inplace ? inplace_send_ptr(op, a, l, r) : send_ptr(a, l, r);
+    char *recv = recv_ptr(a, l, r);
     size_t chunk = (size_t)a->send_count / (size_t)n; /* all_to_all: floats to each peer */
     switch (op) {
     case XPB_OP_ALL_REDUCE:
@@ -50,7 +71,7 @@ static xpb_status issue(xpb_op op, const xpb_collective_args *a, int l, int r, i
     return XPB_OK;
 }
 
-static xpb_status launch(xpb_op op, void *ctx, const void *args, xpb_error *err)
+static xpb_status launch(xpb_op op, bool inplace, void *ctx, const void *args, xpb_error *err)
 {
     const xpb_collective_args *a = args;
     int n = xpb_cuda_group_size(ctx);
@@ -62,22 +83,58 @@ static xpb_status launch(xpb_op op, void *ctx, const void *args, xpb_error *err)
     xpb_status st = XPB_OK;
     int first = xpb_cuda_group_first(ctx);
     for (int l = 0; l < xpb_cuda_group_local(ctx) && !st; l++) /* this process's ranks: all, or one under MPI */
-        st = issue(op, a, l, first + l, n, xpb_cuda_group_comm(ctx, l), xpb_cuda_group_stream(ctx, l), err);
+        st = issue(op, a, l, first + l, n, inplace, xpb_cuda_group_comm(ctx, l), xpb_cuda_group_stream(ctx, l), err);
     ncclResult_t end = ncclGroupEnd(); /* always closes the group, even after a failed call */
     if (!st && end != ncclSuccess)
         st = xpb_nccl_fail(err, end, "ncclGroupEnd", __FILE__, __LINE__);
     return st;
 }
 
+/* In place: each rank's input copied once into its receive buffer where the op reads it in place,
+ * before the validation launch and each round's timing (not timed). Repeated in-place launches
+ * feed on their own outputs (sums grow, as in nccl-tests); only the first is validated. */
+static xpb_status inplace_prepare(xpb_op op, void *ctx, const void *args, xpb_error *err)
+{
+    const xpb_collective_args *a = args;
+    int first = xpb_cuda_group_first(ctx);
+    for (int l = 0; l < xpb_cuda_group_local(ctx); l++) {
+        xpb_cuda_ctx *rank = xpb_cuda_group_rank_ctx(ctx, l);
+        xpb_status st = xpb_cuda_activate(rank, err);
+        if (st)
+            return st;
+        XPB_CUDA_CHECK(err, cudaMemcpyAsync((void *)inplace_send_ptr(op, a, l, first + l), send_ptr(a, l, first + l),
+                                            (size_t)a->send_count * 4, cudaMemcpyDeviceToDevice, rank->stream));
+    }
+    return XPB_OK;
+}
+
 #define COLLECTIVE(name, OP)                                                                     \
     static xpb_status name##_launch(void *ctx, const void *args, void *state, xpb_error *err)   \
     {                                                                                            \
         (void)state;                                                                             \
-        return launch(OP, ctx, args, err);                                                       \
+        return launch(OP, false, ctx, args, err);                                                \
     }                                                                                            \
     const xpb_kernel xpb_cuda_##name = {                                                         \
         .op = OP, .variant = "nccl", .precision = "fp32", .supports = supports,                 \
         .launch = name##_launch};
+
+/* The in-place variant beside it (all_reduce, all_gather, broadcast: the ops whose in-place
+ * buffer is the receive buffer the case validates; reduce_scatter's is n times larger). */
+#define COLLECTIVE_INPLACE(name, OP)                                                             \
+    static xpb_status name##_inplace_prepare(void *ctx, const void *args, void **state, xpb_error *err) \
+    {                                                                                            \
+        *state = NULL;                                                                           \
+        xpb_status st = inplace_prepare(OP, ctx, args, err);                                     \
+        return xpb_mpi_agree(st, err);                                                           \
+    }                                                                                            \
+    static xpb_status name##_inplace_launch(void *ctx, const void *args, void *state, xpb_error *err) \
+    {                                                                                            \
+        (void)state;                                                                             \
+        return launch(OP, true, ctx, args, err);                                                 \
+    }                                                                                            \
+    const xpb_kernel xpb_cuda_##name##_inplace = {                                               \
+        .op = OP, .variant = "nccl-inplace", .precision = "fp32", .supports = supports,         \
+        .prepare = name##_inplace_prepare, .launch = name##_inplace_launch};
 
 COLLECTIVE(all_reduce, XPB_OP_ALL_REDUCE)
 COLLECTIVE(all_gather, XPB_OP_ALL_GATHER)
@@ -85,3 +142,6 @@ COLLECTIVE(reduce_scatter, XPB_OP_REDUCE_SCATTER)
 COLLECTIVE(broadcast, XPB_OP_BROADCAST)
 COLLECTIVE(all_to_all, XPB_OP_ALL_TO_ALL)
 COLLECTIVE(sendrecv, XPB_OP_SENDRECV)
+COLLECTIVE_INPLACE(all_reduce, XPB_OP_ALL_REDUCE)
+COLLECTIVE_INPLACE(all_gather, XPB_OP_ALL_GATHER)
+COLLECTIVE_INPLACE(broadcast, XPB_OP_BROADCAST)

@@ -50,6 +50,9 @@
     X(xpb_cuda_broadcast)                                                                       \
     X(xpb_cuda_all_to_all)                                                                      \
     X(xpb_cuda_sendrecv)                                                                        \
+    X(xpb_cuda_all_reduce_inplace)                                                              \
+    X(xpb_cuda_all_gather_inplace)                                                              \
+    X(xpb_cuda_broadcast_inplace)                                                               \
     X(xpb_cuda_gemm_sharded)                                                                    \
     X(xpb_cuda_gemm_sharded_gather)
 #else
@@ -84,6 +87,7 @@ const xpb_backend_i xpb_backend_cuda = {
     .group_info = xpb_cuda_group_info,
     .open_group_mpi = xpb_cuda_open_group_mpi,
     .group_rank_seconds = xpb_cuda_group_rank_seconds,
+    .group_topology = xpb_cuda_group_topology,
 #endif
     .kernels = kernels,
 };

@@ -1,6 +1,7 @@
 /* cuda_nvml.c - what xpubench reads through NVML: the board power of the CUDA device (for
  * `xpubench run --power`), its clocks, temperature and throttle reasons around each case's timed
- * rounds (xpb_conditions), and the kernel driver's version (for the system fingerprint).
+ * rounds (xpb_conditions), the kernel driver's version (for the system fingerprint), and how the
+ * GPUs of a device group connect (NVLink or the PCIe path, as `nvidia-smi topo -m` shows).
  *
  * NVML is loaded at run time (dlopen of the driver's libnvidia-ml.so.1): the CUDA toolkit on
  * developer and CI machines ships no nvml.h, so the NVML functions used are declared here
@@ -30,6 +31,9 @@ static struct {
     nvml_return (*temperature)(nvml_device device, int sensor, unsigned int *c); /* nvmlDeviceGetTemperature */
     /* nvmlDeviceGetCurrentClocksEventReasons (drivers >= 535), else ...ClocksThrottleReasons */
     nvml_return (*reasons)(nvml_device device, unsigned long long *reasons);
+    nvml_return (*ancestor)(nvml_device a, nvml_device b, int *level); /* nvmlDeviceGetTopologyCommonAncestor */
+    nvml_return (*p2p)(nvml_device a, nvml_device b, int index, int *status); /* nvmlDeviceGetP2PStatus */
+    nvml_return (*nvlink_state)(nvml_device device, unsigned int link, int *active); /* nvmlDeviceGetNvLinkState */
 } nvml = {.once = PTHREAD_ONCE_INIT, .init_result = -1};
 
 static void nvml_load(void)
@@ -47,6 +51,9 @@ static void nvml_load(void)
     *(void **)&nvml.reasons = dlsym(nvml.lib, "nvmlDeviceGetCurrentClocksEventReasons");
     if (!nvml.reasons)
         *(void **)&nvml.reasons = dlsym(nvml.lib, "nvmlDeviceGetCurrentClocksThrottleReasons");
+    *(void **)&nvml.ancestor = dlsym(nvml.lib, "nvmlDeviceGetTopologyCommonAncestor");
+    *(void **)&nvml.p2p = dlsym(nvml.lib, "nvmlDeviceGetP2PStatus");
+    *(void **)&nvml.nvlink_state = dlsym(nvml.lib, "nvmlDeviceGetNvLinkState");
     if (nvml.init && nvml.by_pci && nvml.power_mw && nvml.error)
         nvml.init_result = nvml.init();
 }
@@ -115,4 +122,63 @@ bool xpb_cuda_nvml_driver_version(char *buf, size_t len)
     pthread_once(&nvml.once, nvml_load);
     return nvml.lib && nvml.init_result == 0 && nvml.driver_version &&
            nvml.driver_version(buf, (unsigned int)len) == 0 && buf[0];
+}
+
+/* ---- device groups: how their GPUs connect --------------------------------------------------- */
+
+/* NVML's handle of CUDA device `device`, by PCI bus id; NULL when there is none. */
+static nvml_device handle_of(int device)
+{
+    char bus[32];
+    nvml_device d = NULL;
+    if (cudaDeviceGetPCIBusId(bus, (int)sizeof bus, device) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return NULL;
+    }
+    return nvml.by_pci(bus, &d) == 0 ? d : NULL;
+}
+
+/* NVML's topology levels (nvmlGpuTopologyLevel_t) as xpb_link. */
+static xpb_link pcie_path(int level)
+{
+    switch (level) {
+    case 0: return XPB_LINK_SELF;            /* NVML_TOPOLOGY_INTERNAL: one board */
+    case 10:                                 /* NVML_TOPOLOGY_SINGLE: one switch (PIX) */
+    case 20: return XPB_LINK_PCIE_SWITCH;    /* NVML_TOPOLOGY_MULTIPLE: several switches (PXB) */
+    case 30: return XPB_LINK_PCIE_HOSTBRIDGE; /* NVML_TOPOLOGY_HOSTBRIDGE (PHB) */
+    case 40: return XPB_LINK_PCIE_NUMA_NODE; /* NVML_TOPOLOGY_NODE */
+    case 50: return XPB_LINK_PCIE_SYSTEM;    /* NVML_TOPOLOGY_SYSTEM */
+    default: return XPB_LINK_UNKNOWN;
+    }
+}
+
+void xpb_cuda_group_topology(const int *devices, int n, int *nvlinks, signed char *links)
+{
+    pthread_once(&nvml.once, nvml_load);
+    bool ready = nvml.lib && nvml.init_result == 0 && nvml.by_pci;
+    nvml_device h[XPB_MAX_GROUP] = {0};
+    for (int i = 0; i < n; i++) {
+        h[i] = ready ? handle_of(devices[i]) : NULL;
+        nvlinks[i] = -1;
+        if (h[i] && nvml.nvlink_state) { /* NVML_NVLINK_MAX_LINKS is 18; absent links fail */
+            nvlinks[i] = 0;
+            for (unsigned int l = 0; l < 18; l++) {
+                int active = 0;
+                if (nvml.nvlink_state(h[i], l, &active) == 0 && active == 1 /* NVML_FEATURE_ENABLED */)
+                    nvlinks[i]++;
+            }
+        }
+    }
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++) {
+            xpb_link l = i == j ? XPB_LINK_SELF : XPB_LINK_UNKNOWN;
+            int status = -1, level = -1;
+            if (i != j && h[i] && h[j]) {
+                if (nvml.p2p && nvml.p2p(h[i], h[j], 2 /* NVML_P2P_CAPS_INDEX_NVLINK */, &status) == 0 && status == 0)
+                    l = XPB_LINK_NVLINK;
+                else if (nvml.ancestor && nvml.ancestor(h[i], h[j], &level) == 0)
+                    l = pcie_path(level);
+            }
+            links[i * n + j] = (signed char)l;
+        }
 }
