@@ -83,6 +83,11 @@ if has sanitize; then
     compute-sanitizer --tool $tool --error-exitcode 9 $bin run --backend cuda --preset conformance \
         --validate-only > "$out/sanitize-$tool.txt" 2>&1 || status=1
     grep -E "ERROR SUMMARY|results:" "$out/sanitize-$tool.txt" | tail -2 | tee -a "$out/bench.txt"
+    # the device-group ops (NCCL collectives, sharded GEMM) on a group of this machine's GPUs
+    stamp "compute-sanitizer --tool $tool over the group conformance cases (--devices all)"
+    compute-sanitizer --tool $tool --error-exitcode 9 $bin run --backend cuda --devices all \
+        --workload collectives,sharded --preset conformance --validate-only > "$out/sanitize-group-$tool.txt" 2>&1 || status=1
+    grep -E "SUMMARY|results:" "$out/sanitize-group-$tool.txt" | tail -2 | tee -a "$out/bench.txt"
   done
 fi
 if has rows; then # the row ops at the default sizes (+ the copy roof) and PyTorch's, in one call
