@@ -83,9 +83,12 @@ if has sanitize; then
     compute-sanitizer --tool $tool --error-exitcode 9 $bin run --backend cuda --preset conformance \
         --validate-only > "$out/sanitize-$tool.txt" 2>&1 || status=1
     grep -E "ERROR SUMMARY|results:" "$out/sanitize-$tool.txt" | tail -2 | tee -a "$out/bench.txt"
-    # the device-group ops (NCCL collectives, sharded GEMM) on a group of this machine's GPUs
+    # the device-group ops (NCCL collectives, sharded GEMM) on a group of this machine's GPUs.
+    # --report-api-errors no: ncclCommInitAll probes kernels its library has no image of for this
+    # GPU (cudaFuncGetAttributes -> cudaErrorNoKernelImageForDevice, 4 reports, handled by NCCL;
+    # 2026-11-25); our own CUDA calls are checked by our code, a failure is the case's error.
     stamp "compute-sanitizer --tool $tool over the group conformance cases (--devices all)"
-    compute-sanitizer --tool $tool --error-exitcode 9 $bin run --backend cuda --devices all \
+    compute-sanitizer --tool $tool --report-api-errors no --error-exitcode 9 $bin run --backend cuda --devices all \
         --workload collectives,sharded --preset conformance --validate-only > "$out/sanitize-group-$tool.txt" 2>&1 || status=1
     grep -E "SUMMARY|results:" "$out/sanitize-group-$tool.txt" | tail -2 | tee -a "$out/bench.txt"
   done
