@@ -95,6 +95,7 @@ def stateful_sections(canvas, cases, many):
 def build_sections(canvas, runs):
     import plots_dist
     import plots_perf
+    import plots_scaling
 
     cases = current_view(runs)
     many = len({r.hostname for r in runs}) > 1
@@ -110,6 +111,10 @@ def build_sections(canvas, runs):
          "copy op, else the datasheet), the peak the device's peak_gflops_fp32 (a Vulkan device without one uses "
          "the CUDA device of the same name). Tensor-core variants (tf32, fp16) can lie above the fp32 peak.",
          plots_perf.roofline(canvas, cases)),
+        ("Scaling across GPUs", "The multi-device workloads against the GPU count (params.gpus): bus bandwidth "
+         "for the collectives (nccl-tests' busbw), GFLOP/s for the sharded GEMM; speedup over the same series' "
+         "1-GPU point and efficiency (speedup / GPUs) in the table (docs/multi-gpu.md).",
+         plots_scaling.scaling(canvas, cases, many)),
         ("Validation error against tolerance", "The worst |error| / allowed error of each validated case: "
          "a case passes at 1 or below.", plots_dist.validation(canvas, cases)),
         ("Timing distributions", "Every measured launch (timing.kernel.samples_s) relative to its case's median: "

@@ -161,6 +161,7 @@ class Case:
         th = _obj(d, "throughput", w, path)
         self.gbps = _num(th.get("gbps"))
         self.gflops = _num(th.get("gflops"))
+        self.busbw = _num(th.get("busbw_gbps"))  # collectives (nccl-tests' bus bandwidth)
         self.roof_gbps = _num(th.get("roof_gbps"))
         self.roof_source = th.get("roof_source", "") if isinstance(th.get("roof_source"), str) else ""
         self.pct_of_peak_fp32 = _num(th.get("pct_of_peak_fp32")) or None
