@@ -19,7 +19,8 @@
 # compare must call slower: 10% on the 2^28 copy, 25% on the 2^20 add; XPB_AA_FILTER restricts
 # the two runs, a regex on case ids: the whole elementwise preset takes 6 minutes a run), multi
 # (issue 11, on nvidia-h200-x2: the collectives validated on --devices 0 and all, and under
-# mpirun -np <GPUs>, at the conformance and quick presets, timed at XPB_MULTI_PRESET (quick) both
+# mpirun -np <GPUs>, at the conformance and default presets, timed at XPB_MULTI_PRESET (default on
+# several GPUs, quick on one) both
 # ways beside torch.distributed, the ratio per size printed last), sharded (issue 11: the sharded
 # GEMM validated on --devices 0 and all and under mpirun, timed at XPB_SHARDED_PRESET (default) on
 # 1 GPU and on all beside one GPU's gemm cublas, the scaling table last). XPB_BENCH_ARGS adds `run`
@@ -121,7 +122,8 @@ if has burst; then # burst propagation: bit-exact everywhere, then timed, PyTorc
   cat "$out/torch-burst.txt" >> "$out/bench.txt"
 fi
 if has multi; then # issue 11: device groups on every GPU here (nvidia-h200-x2), NCCL, torch.distributed beside
-  for preset in conformance quick; do
+  # validated at every default size (which holds every quick size) and the conformance sizes
+  for preset in conformance default; do
     for devs in 0 all; do
       stamp "multi: collectives $preset on --devices $devs, validate-only"
       $bin run --backend cuda --devices $devs --workload collectives --preset $preset --validate-only \
@@ -133,13 +135,14 @@ if has multi; then # issue 11: device groups on every GPU here (nvidia-h200-x2),
   # one process per GPU under MPI (mpirun -np <GPUs>): validated, then timed beside the single process
   export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
   np=$(nvidia-smi -L | grep -c "^GPU")
-  for preset in conformance quick; do
+  for preset in conformance default; do
     stamp "multi: collectives $preset under mpirun -np $np, validate-only"
     mpirun -np "$np" $bin run --backend cuda --workload collectives --preset $preset --validate-only \
         --out "$out/mpi-validate-$preset.json" > "$out/mpi-validate-$preset.txt" 2>&1 || status=1
     grep "results:" "$out/mpi-validate-$preset.txt" | tail -1 | tee -a "$out/bench.txt"
   done
-  mp=${XPB_MULTI_PRESET:-quick}
+  # timed: the default preset (up to 1 GiB, issue 11's all_reduce target) on several GPUs, quick on one
+  mp=${XPB_MULTI_PRESET:-$([ "$np" -gt 1 ] && echo default || echo quick)}
   stamp "benchmark multi-collectives-mpi: mpirun -np $np, preset $mp"
   mpirun -np "$np" $bin run --backend cuda --workload collectives --preset "$mp" --out "$out/multi-collectives-mpi.json" \
       >> "$out/bench.txt" 2>> "$out/bench-stderr.log" || status=1
