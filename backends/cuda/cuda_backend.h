@@ -183,6 +183,15 @@ void xpb_cuda_group_set_parts(xpb_buffer *buf, size_t offset, size_t part_bytes)
  * [r cols / P, (r+1) cols / P) a download reads from rank (r + shift) % P: shift 0 reads each
  * rank's own columns, shift 1 reads each block from a rank that did not compute it (a gather's). */
 void xpb_cuda_group_set_column_parts(xpb_buffer *buf, size_t offset, int64_t rows, int64_t cols, int shift);
+/* Which group rank's copy a download reads byte b of buf from, and in *run_end (at most limit)
+ * where the run of bytes from b that the same rank holds ends: the part's owner (shifted), the
+ * first rank before the parts, the last after them; rank 0 for a buffer without parts. Pure
+ * arithmetic on buf's fields (tests/test_group_parts.c). */
+int xpb_cuda_group_owner(const xpb_buffer *buf, size_t b, size_t limit, size_t *run_end);
+/* The group's split of n columns (or points) over p ranks: rank r's first is r n / p (rounded
+ * down); its last is rank r + 1's first minus one. The sharded kernels and the column parts of
+ * xpb_cuda_group_set_column_parts follow it. */
+int64_t xpb_cuda_shard_first(int r, int p, int64_t n);
 /* The single-device context of this process's l-th rank (for cuBLAS and the like). */
 xpb_cuda_ctx *xpb_cuda_group_rank_ctx(const xpb_cuda_ctx *g, int l);
 /* "<what> failed: <NCCL's error string> (NCCL error N) at <file>:<line>"; its xpb_status. */

@@ -371,10 +371,9 @@ void xpb_cuda_group_set_column_parts(xpb_buffer *buf, size_t offset, int64_t row
     buf->part_shift = shift;
 }
 
-/* Which group rank holds byte b of the array, and in *run_end (at most limit) where the run of
- * bytes that rank holds from b ends: the part's owner, the first rank before the parts, the last
- * after them; rank 0 for a buffer no kernel has named parts of. */
-static int owner(const xpb_buffer *buf, size_t b, size_t limit, size_t *run_end)
+int64_t xpb_cuda_shard_first(int r, int p, int64_t n) { return (int64_t)r * n / p; }
+
+int xpb_cuda_group_owner(const xpb_buffer *buf, size_t b, size_t limit, size_t *run_end)
 {
     int n = buf->group_ranks;
     size_t off = buf->part_offset, row_bytes = (size_t)buf->part_cols * 4;
@@ -388,8 +387,8 @@ static int owner(const xpb_buffer *buf, size_t b, size_t limit, size_t *run_end)
     } else if (buf->part_rows) { /* columns [r C / n, (r+1) C / n) of the row b is in */
         size_t rel = b - off, row = rel / row_bytes;
         int64_t col = (int64_t)(rel % row_bytes) / 4, cols = buf->part_cols;
-        r = (int)(((col + 1) * n - 1) / cols);
-        end = off + row * row_bytes + (size_t)((int64_t)(r + 1) * cols / n) * 4;
+        r = (int)(((col + 1) * n - 1) / cols); /* the last rank whose first column <= col */
+        end = off + row * row_bytes + (size_t)xpb_cuda_shard_first(r + 1, n, cols) * 4;
         r = (r + buf->part_shift) % n;
     } else {
         r = (int)((b - off) / buf->part_bytes);
@@ -406,7 +405,7 @@ xpb_status xpb_cuda_group_buffer_download(xpb_cuda_ctx *g, xpb_buffer *src, size
     size_t done = 0;
     while (done < bytes) { /* one copy per run of bytes that one rank owns */
         size_t at = offset + done, end;
-        int r = owner(src, at, offset + bytes, &end);
+        int r = xpb_cuda_group_owner(src, at, offset + bytes, &end);
         int l = r - src->first_rank;
         if (l >= 0 && l < src->ranks && !st) {
             xpb_buffer v = rank_view(src, l);

@@ -21,9 +21,6 @@
 
 #include <stdlib.h>
 
-/* Rank r's first column of N split P ways. */
-static int64_t first_col(int r, int p, int64_t n) { return (int64_t)r * n / p; }
-
 static xpb_status supports(void *ctx, const void *args, xpb_error *why)
 {
     if (xpb_cuda_group_size(ctx) == 0)
@@ -59,7 +56,7 @@ static xpb_status sharded_launch(void *vctx, const void *vargs, void *state, xpb
     xpb_status st = XPB_OK;
     for (int l = 0; l < xpb_cuda_group_local(ctx) && !st; l++) {
         int r = first + l;
-        int64_t n0 = first_col(r, p, a->n), n1 = first_col(r + 1, p, a->n);
+        int64_t n0 = xpb_cuda_shard_first(r, p, a->n), n1 = xpb_cuda_shard_first(r + 1, p, a->n);
         float *c = (float *)rank_ptr(&a->c, l) + n0;
         st = block(xpb_cuda_group_rank_ctx(ctx, l), rank_ptr(&a->a, l), rank_ptr(&a->b, l), c, a->n, a->m, a->n,
                    a->k, n0, n1, err);
@@ -120,7 +117,7 @@ static xpb_status place_blocks(xpb_cuda_ctx *rank, const float *staging, float *
                                int64_t chunk, xpb_error *err)
 {
     for (int q = 0; q < p; q++) {
-        int64_t n0 = first_col(q, p, a->n), n1 = first_col(q + 1, p, a->n);
+        int64_t n0 = xpb_cuda_shard_first(q, p, a->n), n1 = xpb_cuda_shard_first(q + 1, p, a->n);
         if (n1 <= n0 || a->m == 0)
             continue;
         XPB_CUDA_CHECK(err, cudaMemcpy2DAsync(c + n0, (size_t)a->n * 4, staging + (size_t)q * (size_t)a->m * (size_t)chunk,
@@ -141,7 +138,7 @@ static xpb_status gather_launch(void *vctx, const void *vargs, void *vstate, xpb
     xpb_status st = XPB_OK;
     for (int l = 0; l < s->local && !st; l++) { /* each block, row-major with leading dimension chunk */
         int r = first + l;
-        int64_t n0 = first_col(r, p, a->n), n1 = first_col(r + 1, p, a->n);
+        int64_t n0 = xpb_cuda_shard_first(r, p, a->n), n1 = xpb_cuda_shard_first(r + 1, p, a->n);
         st = block(xpb_cuda_group_rank_ctx(ctx, l), rank_ptr(&a->a, l), rank_ptr(&a->b, l),
                    s->staging[l] + (size_t)r * block_floats, s->chunk, a->m, a->n, a->k, n0, n1, err);
     }
