@@ -24,7 +24,8 @@
 # ways beside torch.distributed, the ratio per size printed last), sharded (issue 11: the sharded
 # GEMM validated on --devices 0 and all and under mpirun, timed at XPB_SHARDED_PRESET (default) on
 # 1 GPU and on all beside one GPU's gemm cublas, the scaling table last). XPB_BENCH_ARGS adds `run`
-# options, XPB_BENCH_FILTER restricts the benchmarks (regex on case ids).
+# options, XPB_BENCH_FILTER restricts the benchmarks (regex on case ids). XPB_DEVICE_CMAKE_ARGS adds
+# configure options (e.g. -DXPB_BLAS=openblas where the scipy-openblas wheel did not travel).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${OUT:-$PWD/out}
@@ -48,7 +49,8 @@ if [ -z "${NCCL_HOME:-}" ] && ! [ -f /usr/local/cuda/include/nccl.h ]; then
 fi
 if has build; then
   stamp "build (preset device: sm_90, CUDA and Vulkan required, -Werror)"
-  { cmake --preset device && cmake --build --preset device -j "$(nproc)"; } > "$out/build.log" 2>&1 \
+  # shellcheck disable=SC2086
+  { cmake --preset device ${XPB_DEVICE_CMAKE_ARGS:-} && cmake --build --preset device -j "$(nproc)"; } > "$out/build.log" 2>&1 \
     || { tail -40 "$out/build.log"; exit 2; }
   build-device/xpubench info >> "$out/bench.txt" 2>&1
 fi

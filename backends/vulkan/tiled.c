@@ -3,15 +3,22 @@
  *
  * Configuration (specialization constants): BM x BN block tile, BK slice of K, TM x TN microtile
  * per invocation, (BM/TM) * (BN/TN) invocations.
- *   large: 128 x 128, 8 x 8 microtiles, 256 invocations, when there is at least one such tile
- *          per compute unit (SM count from VK_NV_shader_sm_builtins, else 64 assumed);
+ *   tall:  256 x 128 x 16, 8 x 8 microtiles, 512 invocations, when there is at least one such tile
+ *          per compute unit (SM count from VK_NV_shader_sm_builtins, else 64 assumed) and it fits
+ *          (48 KB of shared memory without A's padding: NVIDIA); on the H100 it measured 71% of
+ *          cuBLAS against 65-66% for 128 x 128 (docs/performance.md, session 10);
+ *   large: 128 x 128, 8 x 8 microtiles, 256 invocations, likewise (BK 8 where 16 does not fit);
  *   small: 64 x 64, 4 x 4 microtiles, 256 invocations, otherwise (more workgroups for small C).
  * BK is 16 when both shared-memory stages fit in maxComputeSharedMemorySize (NVIDIA: 48 KB, the
- * large tile needs 33 KB), else 8 (lavapipe's 32 KB); 2 * BK * ((BM + 4) + BN) * 4 bytes in all.
+ * large tile needs 33 KB), else 8 (lavapipe's 32 KB); 2 * BK * ((BM + PAD) + BN) * 4 bytes in all,
+ * PAD 4 (0 where only that fits: cfg_pad).
  * XPB_VULKAN_TILED=BMxBNxBK/TMxTN (e.g. 128x64x16/8x4) forces a configuration, for tuning on a new
- * device; one the device cannot run is an error naming the rule it breaks. */
+ * device; one the device cannot run is an error naming the rule it breaks.
+ * Invocations map to microtiles in warp-shaped 4 x 8 blocks where the grid allows (WARP_LANES in
+ * the shader); XPB_VULKAN_TILED_LANES=rows keeps the row-by-row order instead. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "vk_ops.h"
 
@@ -30,13 +37,34 @@ static const vkb_shader shader = VKB_SHADER("tiled", tiled_spv, 4, sizeof(tiled_
 
 typedef struct tiled_cfg {
     uint32_t bm, bn, bk, tm, tn;
+    uint32_t pad; /* floats after each k-row of the transposed A tile: 4, or 0 where 4 do not fit */
 } tiled_cfg;
 
 static uint32_t cfg_threads(const tiled_cfg *t) { return (t->bm / t->tm) * (t->bn / t->tn); }
 
+/* Warp-shaped lanes (shaders/tiled.comp, WARP_LANES) where the microtile grid allows it, unless
+ * XPB_VULKAN_TILED_LANES=rows asks for the row-by-row order (tuning, A/B of the two). */
+static uint32_t warp_lanes(const tiled_cfg *t)
+{
+    const char *env = getenv("XPB_VULKAN_TILED_LANES");
+    if (env && strcmp(env, "rows") == 0)
+        return 0;
+    return (t->bn / t->tn) % 8 == 0 && (t->bm / t->tm) % 4 == 0 && cfg_threads(t) % 32 == 0;
+}
+
 static uint64_t cfg_shared_bytes(const tiled_cfg *t)
 {
-    return 2ull * t->bk * ((t->bm + 4) + t->bn) * sizeof(float);
+    return 2ull * t->bk * ((t->bm + t->pad) + t->bn) * sizeof(float);
+}
+
+/* The padding of A's rows (shaders/tiled.comp): 4 floats keep the transposing stores at most 2-way
+ * bank conflicted; a tile that fits only without them (256 x 128 x 16 in exactly 48 KB on NVIDIA)
+ * takes 4-way conflicted stores, once per slice, rather than not running. */
+static void cfg_pad(const vkb_ctx *c, tiled_cfg *t)
+{
+    t->pad = 4;
+    if (cfg_shared_bytes(t) > c->caps.props.limits.maxComputeSharedMemorySize)
+        t->pad = 0;
 }
 
 /* NULL when the device can run t; else the rule it breaks. */
@@ -63,19 +91,29 @@ static xpb_status choose(const vkb_ctx *c, const xpb_gemm_args *a, tiled_cfg *ou
         tiled_cfg t;
         if (sscanf(env, "%ux%ux%u/%ux%u", &t.bm, &t.bn, &t.bk, &t.tm, &t.tn) != 5)
             return xpb_fail(err, XPB_ERR_USAGE, "XPB_VULKAN_TILED=%s: expected BMxBNxBK/TMxTN", env);
+        cfg_pad(c, &t);
         const char *why = cfg_problem(c, &t);
         if (why)
             return xpb_fail(err, XPB_ERR_USAGE, "XPB_VULKAN_TILED=%s: %s", env, why);
         *out = t;
         return XPB_OK;
     }
+    /* The first candidate the device can run, among those whose tile count fills the device. */
+    static const tiled_cfg tall = {256, 128, 16, 8, 8, 4}, large = {128, 128, 16, 8, 8, 4},
+                           large_bk8 = {128, 128, 8, 8, 8, 4}, small = {64, 64, 16, 4, 4, 4};
+    const tiled_cfg *candidates[] = {&tall, &large, &large_bk8, &small};
     uint64_t units = c->caps.sm_count ? c->caps.sm_count : 64;
-    uint64_t big_tiles = (uint64_t)((a->m + 127) / 128) * (uint64_t)((a->n + 127) / 128);
-    tiled_cfg t = big_tiles >= units ? (tiled_cfg){128, 128, 16, 8, 8} : (tiled_cfg){64, 64, 16, 4, 4};
-    if (cfg_problem(c, &t))
-        t.bk = 8;
-    if (cfg_problem(c, &t)) /* a small device: the small tile with the largest BK that fits */
-        t = (tiled_cfg){64, 64, 16, 4, 4};
+    tiled_cfg t = small;
+    for (size_t i = 0; i < sizeof candidates / sizeof *candidates; i++) {
+        tiled_cfg k = *candidates[i];
+        uint64_t tiles = (uint64_t)((a->m + k.bm - 1) / k.bm) * (uint64_t)((a->n + k.bn - 1) / k.bn);
+        cfg_pad(c, &k);
+        if ((tiles >= units || i + 1 == sizeof candidates / sizeof *candidates) && !cfg_problem(c, &k)) {
+            t = k;
+            break;
+        }
+    }
+    cfg_pad(c, &t);
     const char *why = cfg_problem(c, &t);
     if (why)
         return xpb_fail(err, XPB_ERR_UNSUPPORTED,
@@ -89,7 +127,7 @@ static xpb_status supports(void *ctx, const void *args, xpb_error *why)
     vkb_ctx *c = ctx;
     const xpb_gemm_args *a = args;
     xpb_status st = vkb_gemm_check(c, a, why);
-    tiled_cfg t = {0, 0, 0, 0, 0};
+    tiled_cfg t = {0, 0, 0, 0, 0, 0};
     return st ? st : choose(c, a, &t, why);
 }
 
@@ -98,7 +136,7 @@ static xpb_status launch(void *ctx, const void *args, void *state, xpb_error *er
     vkb_ctx *c = ctx;
     const xpb_gemm_args *a = args;
     (void)state;
-    tiled_cfg t = {0, 0, 0, 0, 0};
+    tiled_cfg t = {0, 0, 0, 0, 0, 0};
     vkb_binding b[4];
     xpb_status st;
     if ((st = vkb_gemm_check(c, a, err)) || (st = choose(c, a, &t, err)))
@@ -114,7 +152,11 @@ static xpb_status launch(void *ctx, const void *args, void *state, xpb_error *er
         .group_m = GROUP_M,
         .alpha = a->alpha, .beta = a->beta,
     };
-    vkb_spec spec = {8, {cfg_threads(&t), t.bm, t.bn, t.bk, t.tm, t.tn, a->k % 4 == 0, a->n % 4 == 0}};
+    /* Whole tiles everywhere: the shader's EDGES constant drops its bounds checks. */
+    const uint32_t edges = !(a->m % t.bm == 0 && a->n % t.bn == 0 && a->k % t.bk == 0 &&
+                             a->k % 4 == 0 && a->n % 4 == 0);
+    vkb_spec spec = {11, {cfg_threads(&t), t.bm, t.bn, t.bk, t.tm, t.tn, a->k % 4 == 0, a->n % 4 == 0,
+                          warp_lanes(&t), t.pad, edges}};
     uint64_t tiles = (uint64_t)push.tiles_m * push.tiles_n;
     return vkb_dispatch(c, &shader, &spec, b, &push, vkb_group_count(c, tiles), err);
 }

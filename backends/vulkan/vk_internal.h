@@ -26,7 +26,7 @@
 
 #define VKB_MAX_DEVICES 16
 #define VKB_MAX_BINDINGS 16
-#define VKB_MAX_SPEC 8
+#define VKB_MAX_SPEC 12
 
 /* ---- errors (vk_result.c) ------------------------------------------------------------------- */
 
