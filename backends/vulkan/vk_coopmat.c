@@ -1,5 +1,6 @@
-/* vk_coopmat.c - does the device have the cooperative matrices vulkan/coopmat needs, and the
- * feature structures that enable them at device creation (vk_internal.h).
+/* vk_coopmat.c - does the device have the cooperative matrices vulkan/coopmat (NV) and
+ * vulkan/coopmat-khr (KHR) need, and the feature structures that enable them at device creation
+ * (vk_internal.h).
  *
  * vulkan/coopmat is written in GLSL with GL_NV_cooperative_matrix: Debian 12's glslc (glslang
  * 11.13) has no GLSL for GL_KHR_cooperative_matrix, and its Vulkan headers (1.3.239) lack the KHR
@@ -10,7 +11,14 @@
  *   shaderFloat16 (the fp16 matrix type) and vulkanMemoryModel (GL_NV_cooperative_matrix works
  *   under the Vulkan memory model);
  *   subgroups of 32 (the kernel gives each subgroup a 32-lane share of the tile).
- * The extension's functions are looked up only when the device lists it: the loader returns a
+ * vulkan/coopmat-khr is GLSL with GL_KHR_cooperative_matrix (compiled by glslangValidator >= 13) and
+ * needs the same from VK_KHR_cooperative_matrix (structures from vk_khr_compat.h where the headers
+ * are older): its cooperativeMatrix feature, compute among cooperativeMatrixSupportedStages, a
+ * subgroup-scope fp16 x fp16 + fp32 -> fp32 16x16x16 shape
+ * (vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR), shaderFloat16, vulkanMemoryModel (glslang
+ * emits the Vulkan memory model for it) and subgroups of 32. Each extension is enabled on its own:
+ * the NV checks are exactly what they were before the KHR variant.
+ * The extensions' functions are looked up only when the device lists them: the loader returns a
  * non-NULL trampoline for a missing one, and lavapipe crashes when it is called. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,7 +26,7 @@
 
 #include "vk_internal.h"
 
-#define KHR_COOPMAT "VK_KHR_cooperative_matrix"
+#define KHR_COOPMAT VK_KHR_COOPERATIVE_MATRIX_EXTENSION_NAME
 
 static void list_extensions(VkPhysicalDevice pd, bool *nv, bool *khr)
 {
@@ -72,16 +80,108 @@ static bool has_shape(const vkb_ctx *c, char *seen, size_t seen_size)
     return found;
 }
 
+/* has_shape for VK_KHR_cooperative_matrix. Call only when the device lists the extension. */
+static bool has_shape_khr(const vkb_ctx *c, char *seen, size_t seen_size)
+{
+    PFN_vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR get =
+        (PFN_vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR)vkGetInstanceProcAddr(
+            c->instance, "vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR");
+    uint32_t n = 0;
+    snprintf(seen, seen_size, "none");
+    if (!get || get(c->phys, &n, NULL) != VK_SUCCESS || n == 0)
+        return false;
+    VkCooperativeMatrixPropertiesKHR *p = calloc(n, sizeof *p);
+    if (!p)
+        return false;
+    seen[0] = '\0';
+    for (uint32_t i = 0; i < n; i++)
+        p[i].sType = VK_STRUCTURE_TYPE_COOPERATIVE_MATRIX_PROPERTIES_KHR;
+    bool found = false;
+    size_t len = 0;
+    if (get(c->phys, &n, p) >= VK_SUCCESS)
+        for (uint32_t i = 0; i < n; i++) {
+            const VkCooperativeMatrixPropertiesKHR *q = &p[i];
+            if (q->AType != VK_COMPONENT_TYPE_FLOAT16_KHR || q->BType != VK_COMPONENT_TYPE_FLOAT16_KHR)
+                continue;
+            if (len + 32 < seen_size)
+                len += (size_t)snprintf(seen + len, seen_size - len, "%s%ux%ux%u->%s", len ? ", " : "",
+                                        q->MSize, q->NSize, q->KSize,
+                                        q->ResultType == VK_COMPONENT_TYPE_FLOAT32_KHR ? "fp32" : "fp16");
+            found = found || (q->MSize == 16 && q->NSize == 16 && q->KSize == 16 &&
+                              q->CType == VK_COMPONENT_TYPE_FLOAT32_KHR &&
+                              q->ResultType == VK_COMPONENT_TYPE_FLOAT32_KHR &&
+                              q->scope == VK_SCOPE_SUBGROUP_KHR && !q->saturatingAccumulation);
+        }
+    free(p);
+    if (!len)
+        snprintf(seen, seen_size, "none");
+    return found;
+}
+
+/* Fills m->khr / m->khr_why. f16 and mm were read from the device already. */
+static void query_khr(vkb_ctx *c, const VkPhysicalDeviceShaderFloat16Int8Features *f16,
+                      const VkPhysicalDeviceVulkanMemoryModelFeatures *mm)
+{
+    vkb_coopmat *m = &c->coopmat;
+    if (!m->khr_listed) {
+        snprintf(m->khr_why, sizeof m->khr_why, "device has no VK_KHR_cooperative_matrix");
+        return;
+    }
+    VkPhysicalDeviceCooperativeMatrixFeaturesKHR cm = {
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_FEATURES_KHR};
+    VkPhysicalDeviceFeatures2 f2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &cm};
+    vkGetPhysicalDeviceFeatures2(c->phys, &f2);
+    VkPhysicalDeviceCooperativeMatrixPropertiesKHR cp = {
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_PROPERTIES_KHR};
+    VkPhysicalDeviceProperties2 p2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, .pNext = &cp};
+    vkGetPhysicalDeviceProperties2(c->phys, &p2);
+
+    char seen[160];
+    if (!cm.cooperativeMatrix || !(cp.cooperativeMatrixSupportedStages & VK_SHADER_STAGE_COMPUTE_BIT))
+        snprintf(m->khr_why, sizeof m->khr_why,
+                 "VK_KHR_cooperative_matrix is listed but not usable in compute shaders");
+    else if (!f16->shaderFloat16 || !mm->vulkanMemoryModel || !mm->vulkanMemoryModelDeviceScope)
+        snprintf(m->khr_why, sizeof m->khr_why, "device has VK_KHR_cooperative_matrix but no %s",
+                 !f16->shaderFloat16 ? "shaderFloat16"
+                 : !mm->vulkanMemoryModel ? "vulkanMemoryModel" : "vulkanMemoryModelDeviceScope");
+    else if (!has_shape_khr(c, seen, sizeof seen))
+        snprintf(m->khr_why, sizeof m->khr_why,
+                 "VK_KHR_cooperative_matrix has no subgroup fp16 x fp16 + fp32 16x16x16 shape "
+                 "(fp16 shapes: %s)", seen);
+    else if (c->caps.subgroup_size != 32)
+        snprintf(m->khr_why, sizeof m->khr_why,
+                 "vulkan/coopmat-khr is laid out for subgroups of 32; this device's are %u",
+                 c->caps.subgroup_size);
+    else
+        m->khr = true;
+}
+
+static void query_nv(vkb_ctx *c, bool nv);
+
 void vkb_coopmat_query(vkb_ctx *c)
 {
     vkb_coopmat *m = &c->coopmat;
     memset(m, 0, sizeof *m);
     bool nv;
     list_extensions(c->phys, &nv, &m->khr_listed);
+    VkPhysicalDeviceVulkanMemoryModelFeatures mm = {
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_MEMORY_MODEL_FEATURES};
+    VkPhysicalDeviceShaderFloat16Int8Features f16 = {
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_FLOAT16_INT8_FEATURES, .pNext = &mm};
+    VkPhysicalDeviceFeatures2 f2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &f16};
+    vkGetPhysicalDeviceFeatures2(c->phys, &f2);
+    query_khr(c, &f16, &mm);
+    query_nv(c, nv);
+}
+
+/* Fills m->nv / m->why: the checks vulkan/coopmat has always made. */
+static void query_nv(vkb_ctx *c, bool nv)
+{
+    vkb_coopmat *m = &c->coopmat;
     if (!nv) {
         snprintf(m->why, sizeof m->why, "%s",
-                 m->khr_listed ? "device has VK_KHR_cooperative_matrix but no VK_NV_cooperative_matrix (this "
-                                 "build's glslc has only the NV GLSL extension)"
+                 m->khr_listed ? "device has VK_KHR_cooperative_matrix but no VK_NV_cooperative_matrix "
+                                 "(vulkan/coopmat-khr is the KHR variant)"
                                : "device has no VK_NV_cooperative_matrix / VK_KHR_cooperative_matrix");
         return;
     }
@@ -121,11 +221,11 @@ void vkb_coopmat_query(vkb_ctx *c)
 }
 
 const void *vkb_coopmat_chain_init(const vkb_ctx *c, vkb_coopmat_chain *chain, const void *next,
-                                   const char **ext)
+                                   const char *ext[2], uint32_t *n_ext)
 {
-    *ext = NULL;
+    *n_ext = 0;
     memset(chain, 0, sizeof *chain);
-    if (!c->coopmat.nv)
+    if (!c->coopmat.nv && !c->coopmat.khr)
         return next;
     chain->mm = (VkPhysicalDeviceVulkanMemoryModelFeatures){
         .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_MEMORY_MODEL_FEATURES,
@@ -136,10 +236,23 @@ const void *vkb_coopmat_chain_init(const vkb_ctx *c, vkb_coopmat_chain *chain, c
         .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_FLOAT16_INT8_FEATURES,
         .pNext = &chain->mm,
         .shaderFloat16 = VK_TRUE};
-    chain->cm = (VkPhysicalDeviceCooperativeMatrixFeaturesNV){
-        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_FEATURES_NV,
-        .pNext = &chain->f16,
-        .cooperativeMatrix = VK_TRUE};
-    *ext = VK_NV_COOPERATIVE_MATRIX_EXTENSION_NAME;
-    return &chain->cm;
+    const void *head = &chain->f16;
+    if (c->coopmat.khr) {
+        chain->khr = (VkPhysicalDeviceCooperativeMatrixFeaturesKHR){
+            .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_FEATURES_KHR,
+            .pNext = (void *)head,
+            .cooperativeMatrix = VK_TRUE};
+        head = &chain->khr;
+    }
+    if (c->coopmat.nv) {
+        chain->cm = (VkPhysicalDeviceCooperativeMatrixFeaturesNV){
+            .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_FEATURES_NV,
+            .pNext = (void *)head,
+            .cooperativeMatrix = VK_TRUE};
+        head = &chain->cm;
+        ext[(*n_ext)++] = VK_NV_COOPERATIVE_MATRIX_EXTENSION_NAME;
+    }
+    if (c->coopmat.khr)
+        ext[(*n_ext)++] = KHR_COOPMAT;
+    return head;
 }

@@ -5,7 +5,8 @@
  * Device extensions are enabled only when the device lists them (the loader hands out non-NULL
  * trampolines for missing ones): VK_KHR_push_descriptor (unless XPB_VULKAN_NO_PUSH_DESCRIPTOR=1,
  * which tests the descriptor-pool path), VK_KHR_portability_subset where it must be, and
- * VK_NV_cooperative_matrix with its features where vulkan/coopmat can use it (vk_coopmat.c).
+ * VK_NV_cooperative_matrix / VK_KHR_cooperative_matrix with their features where vulkan/coopmat /
+ * vulkan/coopmat-khr can use them (vk_coopmat.c).
  * XPB_VULKAN_MAX_GROUPS=N caps every grid at N workgroups, to exercise the kernels' grid-stride
  * loops on devices whose limit is never reached by the test sizes. */
 #include <stdio.h>
@@ -37,7 +38,7 @@ static xpb_status create_device(vkb_ctx *c, xpb_error *err)
         .queueCount = 1,
         .pQueuePriorities = &priority,
     };
-    const char *exts[4];
+    const char *exts[6];
     uint32_t n_exts = 0;
     bool push = c->caps.ext_push_descriptor && !push_descriptor_disabled();
     if (push)
@@ -54,17 +55,18 @@ static xpb_status create_device(vkb_ctx *c, xpb_error *err)
                 c->caps.props.deviceName);
     if (c->pipeline_stats)
         exts[n_exts++] = VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME;
-    /* vulkan/coopmat: VK_NV_cooperative_matrix and the features its shader needs, only where
-     * vkb_coopmat_query found them all (vk_coopmat.c). */
+    /* vulkan/coopmat(-khr): VK_NV_ / VK_KHR_cooperative_matrix and the features their shaders
+     * need, only where vkb_coopmat_query found them all (vk_coopmat.c). */
     vkb_coopmat_chain coopmat;
-    const char *coopmat_ext;
-    const void *next = vkb_coopmat_chain_init(c, &coopmat, NULL, &coopmat_ext);
+    const char *coopmat_ext[2];
+    uint32_t n_coopmat_ext;
+    const void *next = vkb_coopmat_chain_init(c, &coopmat, NULL, coopmat_ext, &n_coopmat_ext);
     if (c->pipeline_stats) {
         pe.pNext = (void *)next;
         next = &pe;
     }
-    if (coopmat_ext)
-        exts[n_exts++] = coopmat_ext;
+    for (uint32_t i = 0; i < n_coopmat_ext; i++)
+        exts[n_exts++] = coopmat_ext[i];
     VkPhysicalDeviceFeatures features = {.shaderFloat64 = c->caps.float64};
     VkDeviceCreateInfo ci = {
         .sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO,
@@ -76,15 +78,35 @@ static xpb_status create_device(vkb_ctx *c, xpb_error *err)
         .pEnabledFeatures = &features,
     };
     VkResult r = vkCreateDevice(c->phys, &ci, NULL, &c->dev);
-    if (r != VK_SUCCESS && r != VK_ERROR_DEVICE_LOST && coopmat_ext) {
-        /* Never lose the whole backend to vulkan/coopmat: retry without its extension (the last
-         * one) and features; coopmat then reports why it is unsupported. */
-        snprintf(c->coopmat.why, sizeof c->coopmat.why,
-                 "vkCreateDevice failed with VK_NV_cooperative_matrix enabled (%s)", vkb_result_name(r));
-        c->coopmat.nv = false;
+    if (r != VK_SUCCESS && r != VK_ERROR_DEVICE_LOST && c->coopmat.nv && c->coopmat.khr) {
+        /* Keep vulkan/coopmat exactly as it was before the KHR variant: retry with NV alone (KHR
+         * is the last extension) and its chain. */
+        snprintf(c->coopmat.khr_why, sizeof c->coopmat.khr_why,
+                 "vkCreateDevice failed with VK_KHR_cooperative_matrix enabled next to the NV one (%s)",
+                 vkb_result_name(r));
+        c->coopmat.khr = false;
+        uint32_t n_nv;
+        next = vkb_coopmat_chain_init(c, &coopmat, NULL, coopmat_ext, &n_nv);
+        pe.pNext = (void *)next;
+        ci.pNext = c->pipeline_stats ? (const void *)&pe : next;
+        ci.enabledExtensionCount = n_exts - n_coopmat_ext + n_nv;
+        n_exts = ci.enabledExtensionCount;
+        n_coopmat_ext = n_nv;
+        r = vkCreateDevice(c->phys, &ci, NULL, &c->dev);
+    }
+    if (r != VK_SUCCESS && r != VK_ERROR_DEVICE_LOST && n_coopmat_ext) {
+        /* Never lose the whole backend to the coopmat variants: retry without their extensions
+         * (the last ones) and features; they then report why they are unsupported. */
+        if (c->coopmat.nv)
+            snprintf(c->coopmat.why, sizeof c->coopmat.why,
+                     "vkCreateDevice failed with VK_NV_cooperative_matrix enabled (%s)", vkb_result_name(r));
+        if (c->coopmat.khr)
+            snprintf(c->coopmat.khr_why, sizeof c->coopmat.khr_why,
+                     "vkCreateDevice failed with VK_KHR_cooperative_matrix enabled (%s)", vkb_result_name(r));
+        c->coopmat.nv = c->coopmat.khr = false;
         pe.pNext = NULL;
         ci.pNext = c->pipeline_stats ? &pe : NULL;
-        ci.enabledExtensionCount = n_exts - 1;
+        ci.enabledExtensionCount = n_exts - n_coopmat_ext;
         r = vkCreateDevice(c->phys, &ci, NULL, &c->dev);
     }
     if (r != VK_SUCCESS)

@@ -6,7 +6,7 @@
  *   vk_validation.c  XPB_VULKAN_VALIDATION: the debug messenger and its record
  *   vk_instance.c    instance, physical-device list and order, probe / device_count / device_info
  *   vk_device.c      open / close: logical device, queue, command pool, fence, query pool
- *   vk_coopmat.c     cooperative-matrix support (VK_NV_cooperative_matrix) and its features
+ *   vk_coopmat.c     cooperative-matrix support (VK_NV_ / VK_KHR_cooperative_matrix) and its features
  *   vk_buffer.c      device-local buffers, the host-visible staging buffer, upload / download
  *   vk_command.c     the open command buffer: barriers, submit + fence wait, synchronize
  *   vk_timer.c       timestamp queries (host clock when the queue has none)
@@ -21,6 +21,8 @@
 #include <stdint.h>
 
 #include <vulkan/vulkan.h>
+
+#include "vk_khr_compat.h" /* VK_KHR_cooperative_matrix for headers older than 1.3.255 */
 
 #include "xpb_backend.h"
 
@@ -132,11 +134,13 @@ struct xpb_buffer {
 
 typedef struct vkb_pipeline vkb_pipeline;
 
-/* Cooperative matrices for vulkan/coopmat (vk_coopmat.c). */
+/* Cooperative matrices for vulkan/coopmat (NV) and vulkan/coopmat-khr (KHR) (vk_coopmat.c). */
 typedef struct vkb_coopmat {
     bool nv;         /* VK_NV_cooperative_matrix usable (fp16 16x16x16 -> fp32) and enabled */
-    bool khr_listed; /* VK_KHR_cooperative_matrix listed (unused: no GLSL for it in this glslc) */
+    bool khr_listed; /* VK_KHR_cooperative_matrix listed */
+    bool khr;        /* VK_KHR_cooperative_matrix usable (fp16 16x16x16 -> fp32, subgroup) and enabled */
     char why[256];   /* why vulkan/coopmat cannot run, when !nv */
+    char khr_why[256]; /* why vulkan/coopmat-khr cannot run on this device, when !khr */
 } vkb_coopmat;
 
 /* What open() creates. One queue, one command buffer that collects launches until a call
@@ -192,16 +196,18 @@ void vkb_close(void *ctx);
 /* Fills c->coopmat from c->phys (extension list first, then features, properties and shapes).
  * Call after the physical device is known and before the device is created. */
 void vkb_coopmat_query(vkb_ctx *c);
-/* Feature structures vkCreateDevice chains when c->coopmat.nv. */
+/* Feature structures vkCreateDevice chains when c->coopmat.nv or c->coopmat.khr. */
 typedef struct vkb_coopmat_chain {
     VkPhysicalDeviceCooperativeMatrixFeaturesNV cm;
+    VkPhysicalDeviceCooperativeMatrixFeaturesKHR khr;
     VkPhysicalDeviceShaderFloat16Int8Features f16;
     VkPhysicalDeviceVulkanMemoryModelFeatures mm;
 } vkb_coopmat_chain;
-/* When c->coopmat.nv: fills chain, links it in front of next and returns its head, and sets *ext
- * to the extension to enable. Otherwise returns next and sets *ext to NULL. */
+/* When c->coopmat.nv or .khr: fills chain, links it in front of next and returns its head, and
+ * writes the extensions to enable to ext[0..] (NV first), returning their count in *n_ext (0..2).
+ * Otherwise returns next and sets *n_ext to 0. */
 const void *vkb_coopmat_chain_init(const vkb_ctx *c, vkb_coopmat_chain *chain, const void *next,
-                                   const char **ext);
+                                   const char *ext[2], uint32_t *n_ext);
 
 /* ---- buffers (vk_buffer.c) ------------------------------------------------------------------ */
 

