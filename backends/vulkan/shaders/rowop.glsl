@@ -24,10 +24,14 @@ layout(constant_id = 2) const bool VEC4 = true; // cols % 4 == 0
 layout(constant_id = 3) const uint MODE = 0;    // 0: workgroup per row, 1: invocation per row
 layout(constant_id = 4) const uint NSG = 32;    // >= subgroups per workgroup
 
+// ROW_PUSH_EXTRA: more push constants after these three (the l2 variant, rowop_l2.glsl).
 layout(push_constant) uniform Push {
     uint rows;
     uint cols;
     float eps;
+#ifdef ROW_PUSH_EXTRA
+    ROW_PUSH_EXTRA
+#endif
 } pc;
 
 layout(std430, set = 0, binding = 0) readonly buffer X { float xs[]; };
