@@ -16,9 +16,11 @@
  * asynchronous copy to shared memory; coopmat_khr.glsl). Against vulkan/coopmat: larger blocks per
  * subgroup (64 x 64: 16 accumulators, fewer shared-memory reads per multiply-add), a deeper
  * prefetch, and a direct coopMatStore of interior tiles when beta == 0. Default: the first of
- * DEFAULTS the device can run (128 x 256 x 16 / 64 x 64 / 3: 8 subgroups, 39 KB of shared memory;
- * lavapipe's 32 KB, under emulation, gets 128 x 128 x 16 / 64 x 32 / 3).
- * Not measured on a GPU yet: XPB_VULKAN_COOPMAT_KHR=BMxBNxBK/WMxWN[/STAGES] forces one (tuning);
+ * DEFAULTS the device can run (128 x 256 x 16 / 64 x 64 / 4: 8 subgroups, 39 KB of shared memory;
+ * lavapipe's 32 KB, under emulation, gets 128 x 128 x 16 / 64 x 32 / 3). On the H100 (session 10
+ * sweep, docs/performance.md) /4 reached 211 TFLOP/s at 4096 (34% of cuBLAS fp16; /3 189, /2 172,
+ * 256 x 128 / 3 189, 128 x 128 x 32 / 64 x 64 / 2 169, 128 x 128 x 16 / 64 x 32 / 3 120).
+ * XPB_VULKAN_COOPMAT_KHR=BMxBNxBK/WMxWN[/STAGES] forces one (tuning);
  * a configuration the device cannot run is an error naming the rule it breaks.
  * XPB_VULKAN_COOPMAT_EMULATE=1, on a device without VK_KHR_cooperative_matrix, runs the same tiling
  * with the matrix operations emulated in shared memory (coopmat_khr_emu.comp, built by glslc, so
@@ -54,7 +56,7 @@ typedef struct cmk_cfg {
 
 /* Tried in order; the first the device can run is the default. */
 static const cmk_cfg DEFAULTS[] = {
-    {128, 256, 16, 64, 64, 3}, /* 8 subgroups, 39 KB; 2 x 3 uvec4 of prefetch registers */
+    {128, 256, 16, 64, 64, 4}, /* 8 subgroups, 39 KB; 3 x 3 uvec4 of prefetch registers */
     {128, 128, 16, 64, 32, 3}, /* 31 KB */
     {64, 64, 16, 32, 32, 2},   /* 4 subgroups, 16 KB */
 };

@@ -24,6 +24,15 @@
 
 #define GROUP_M 8 /* row tiles that sweep the columns together (L2 reuse of B) */
 
+/* XPB_VULKAN_TILED_GROUP_M=G (1..1024) changes GROUP_M, for tuning; 1 visits the tiles row by row
+ * (CUDA's grid order). */
+static uint32_t group_m(void)
+{
+    const char *env = getenv("XPB_VULKAN_TILED_GROUP_M");
+    long g = env ? strtol(env, NULL, 10) : 0;
+    return g >= 1 && g <= 1024 ? (uint32_t)g : GROUP_M;
+}
+
 typedef struct tiled_push {
     uint32_t m, n, k;
     uint32_t tiles_m, tiles_n, group_m;
@@ -149,7 +158,7 @@ static xpb_status launch(void *ctx, const void *args, void *state, xpb_error *er
         .m = (uint32_t)a->m, .n = (uint32_t)a->n, .k = (uint32_t)a->k,
         .tiles_m = (uint32_t)((a->m + t.bm - 1) / t.bm),
         .tiles_n = (uint32_t)((a->n + t.bn - 1) / t.bn),
-        .group_m = GROUP_M,
+        .group_m = group_m(),
         .alpha = a->alpha, .beta = a->beta,
     };
     /* Whole tiles everywhere: the shader's EDGES constant drops its bounds checks. */

@@ -127,6 +127,17 @@ static void query_khr(vkb_ctx *c, const VkPhysicalDeviceShaderFloat16Int8Feature
         snprintf(m->khr_why, sizeof m->khr_why, "device has no VK_KHR_cooperative_matrix");
         return;
     }
+    /* A validation layer older than the extension (Debian 12's is 1.3.239) rejects its structures
+     * in the feature and property queries as errors and its enabling as a warning, either of which
+     * fails every case: the variant then stays off, validated without the layer instead. */
+    uint32_t layer = vkb_validation_layer_spec();
+    if (layer && layer < VK_MAKE_API_VERSION(0, 1, 3, 255)) {
+        snprintf(m->khr_why, sizeof m->khr_why,
+                 "the validation layer in use (%u.%u.%u) predates VK_KHR_cooperative_matrix (1.3.255) "
+                 "and rejects its structures; run without XPB_VULKAN_VALIDATION",
+                 VK_API_VERSION_MAJOR(layer), VK_API_VERSION_MINOR(layer), VK_API_VERSION_PATCH(layer));
+        return; /* m->khr stays false: vk_device.c does not enable the extension either */
+    }
     VkPhysicalDeviceCooperativeMatrixFeaturesKHR cm = {
         .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_FEATURES_KHR};
     VkPhysicalDeviceFeatures2 f2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &cm};

@@ -80,6 +80,9 @@ bool vkb_validation_requested(void);
 bool vkb_validation_sync_requested(void);
 /* The user enabled the validation layer through VK_INSTANCE_LAYERS (the loader loads it). */
 bool vkb_validation_in_env_layers(void);
+/* The Khronos validation layer's spec version when it is in use (XPB_VULKAN_VALIDATION or
+ * VK_INSTANCE_LAYERS) and installed, else 0. */
+uint32_t vkb_validation_layer_spec(void);
 /* Messenger create info (WARNING | ERROR, all types) that records into rec. */
 void vkb_validation_messenger_info(vkb_validation *rec, VkDebugUtilsMessengerCreateInfoEXT *info);
 /* XPB_OK when nothing new was recorded; else XPB_ERR_RUNTIME "Vulkan validation: <first>" and

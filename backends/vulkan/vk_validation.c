@@ -29,6 +29,22 @@ bool vkb_validation_in_env_layers(void)
     return v && strstr(v, "VK_LAYER_KHRONOS_validation") != NULL;
 }
 
+uint32_t vkb_validation_layer_spec(void)
+{
+    if (!vkb_validation_requested() && !vkb_validation_in_env_layers())
+        return 0;
+    uint32_t n = 0, spec = 0;
+    if (vkEnumerateInstanceLayerProperties(&n, NULL) != VK_SUCCESS || n == 0)
+        return 0;
+    VkLayerProperties *p = calloc(n, sizeof *p);
+    if (p && vkEnumerateInstanceLayerProperties(&n, p) >= VK_SUCCESS)
+        for (uint32_t i = 0; i < n; i++)
+            if (strcmp(p[i].layerName, "VK_LAYER_KHRONOS_validation") == 0)
+                spec = p[i].specVersion;
+    free(p);
+    return spec;
+}
+
 static const char *severity_name(VkDebugUtilsMessageSeverityFlagBitsEXT s)
 {
     if (s & VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT)
