@@ -25,10 +25,37 @@ bool vkb_cm_emulate(bool has_real)
     return !has_real && v && *v && strcmp(v, "0") != 0;
 }
 
-xpb_status vkb_cm_check_copies(vkb_ctx *c, const xpb_gemm_args *a, uint32_t bm, uint32_t bn, uint32_t bk,
-                               xpb_error *why)
+uint32_t vkb_cm_threads(const vkb_cm_cfg *t) { return (t->bm / t->wm) * (t->bn / t->wn) * 32; }
+
+static uint64_t shared_bytes(const vkb_cm_cfg *t)
 {
-    uint64_t mp = vkb_cm_round_up(a->m, bm), np = vkb_cm_round_up(a->n, bn), kp = vkb_cm_round_up(a->k, bk);
+    return 2ull * 2 * ((uint64_t)t->bm * (t->bk + 8) + (uint64_t)t->bk * (t->bn + 8)) +
+           (uint64_t)(vkb_cm_threads(t) / 32) * 16 * 20 * 4;
+}
+
+const char *vkb_cm_cfg_problem(const vkb_ctx *c, const vkb_cm_cfg *t)
+{
+    const VkPhysicalDeviceLimits *lim = &c->caps.props.limits;
+    if (!t->bm || !t->bn || !t->bk || !t->wm || !t->wn || t->wm % 16 || t->wn % 16 || t->bk % 16 ||
+        t->bm % t->wm || t->bn % t->wn)
+        return "WM, WN, BK must be multiples of 16 and WM, WN divide BM, BN";
+    if (t->stages < 2 || t->stages > 8)
+        return "STAGES must be 2..8";
+    uint32_t threads = vkb_cm_threads(t);
+    if (threads > lim->maxComputeWorkGroupInvocations || threads > lim->maxComputeWorkGroupSize[0])
+        return "too many invocations per workgroup ((BM/WM)*(BN/WN)*32)";
+    if ((t->bm * t->bk / 8) % threads || (t->bk * t->bn / 8) % threads)
+        return "BM*BK/8 and BK*BN/8 must be multiples of the invocations (whole uvec4 loads each)";
+    if (shared_bytes(t) > lim->maxComputeSharedMemorySize)
+        return "4*(BM*(BK+8)+BK*(BN+8)) + 1280*subgroups bytes of shared memory exceed "
+               "maxComputeSharedMemorySize";
+    return NULL;
+}
+
+xpb_status vkb_cm_check_copies(vkb_ctx *c, const xpb_gemm_args *a, const vkb_cm_cfg *t, xpb_error *why)
+{
+    uint64_t mp = vkb_cm_round_up(a->m, t->bm), np = vkb_cm_round_up(a->n, t->bn),
+             kp = vkb_cm_round_up(a->k, t->bk);
     xpb_status st = vkb_check_range(c, "the fp16 copy of A", mp * kp * 2, why);
     return st ? st : vkb_check_range(c, "the fp16 copy of B", kp * np * 2, why);
 }
@@ -58,20 +85,22 @@ void vkb_cm_release(void *ctx, void *state)
     free(s);
 }
 
-xpb_status vkb_cm_prepare(vkb_ctx *c, const xpb_gemm_args *a, uint32_t bm, uint32_t bn, uint32_t bk,
-                          const uint32_t *cfg, vkb_cm_state **out, xpb_error *err)
+xpb_status vkb_cm_prepare(vkb_ctx *c, const xpb_gemm_args *a, const vkb_cm_cfg *t, void **out,
+                          xpb_error *err)
 {
     *out = NULL;
+    if (a->m == 0 || a->n == 0)
+        return XPB_OK;
     vkb_cm_state *s = calloc(1, sizeof *s);
     if (!s)
         return xpb_fail(err, XPB_ERR_OUT_OF_MEMORY, "out of host memory for the coopmat state");
-    memcpy(s->cfg, cfg, sizeof s->cfg);
+    s->cfg = *t;
     s->m = a->m;
     s->n = a->n;
     s->k = a->k;
-    s->mp = vkb_cm_round_up(a->m, bm);
-    s->np = vkb_cm_round_up(a->n, bn);
-    s->kp = vkb_cm_round_up(a->k, bk);
+    s->mp = vkb_cm_round_up(a->m, t->bm);
+    s->np = vkb_cm_round_up(a->n, t->bn);
+    s->kp = vkb_cm_round_up(a->k, t->bk);
     xpb_status st;
     if (!(st = vkb_buffer_alloc(c, (size_t)(s->mp * s->kp * 2), &s->a16, err)) &&
         !(st = vkb_buffer_alloc(c, (size_t)(s->kp * s->np * 2), &s->b16, err)) &&
@@ -86,8 +115,33 @@ xpb_status vkb_cm_prepare(vkb_ctx *c, const xpb_gemm_args *a, uint32_t bm, uint3
     return XPB_OK;
 }
 
-bool vkb_cm_matches(const vkb_cm_state *s, const xpb_gemm_args *a, const uint32_t *cfg)
+bool vkb_cm_matches(const vkb_cm_state *s, const xpb_gemm_args *a, const vkb_cm_cfg *t)
 {
-    return s && s->m == a->m && s->n == a->n && s->k == a->k &&
-           memcmp(s->cfg, cfg, sizeof s->cfg) == 0;
+    return s && s->m == a->m && s->n == a->n && s->k == a->k && s->cfg.bm == t->bm &&
+           s->cfg.bn == t->bn && s->cfg.bk == t->bk && s->cfg.wm == t->wm && s->cfg.wn == t->wn &&
+           s->cfg.stages == t->stages;
+}
+
+#define GROUP_M 8 /* row tiles that sweep the columns together (L2 reuse of B) */
+
+xpb_status vkb_cm_launch(vkb_ctx *c, const xpb_gemm_args *a, const vkb_cm_state *s, const vkb_cm_cfg *t,
+                         const vkb_shader *sh, const vkb_spec *spec, const char *variant, xpb_error *err)
+{
+    if (a->m == 0 || a->n == 0)
+        return vkb_ctx_status(c, err);
+    if (!vkb_cm_matches(s, a, t))
+        return xpb_fail(err, XPB_ERR_USAGE, "%s: launch without prepare() for these arguments", variant);
+    vkb_binding b[4];
+    xpb_status st = vkb_gemm_bindings(a, b, err);
+    if (st)
+        return st;
+    b[0] = (vkb_binding){s->a16, 0, s->mp * s->kp * 2};
+    b[1] = (vkb_binding){s->b16, 0, s->kp * s->np * 2};
+    vkb_cm_push push = {
+        .m = (uint32_t)a->m, .n = (uint32_t)a->n, .kp = (uint32_t)s->kp, .np = (uint32_t)s->np,
+        .tiles_m = (uint32_t)(s->mp / t->bm), .tiles_n = (uint32_t)(s->np / t->bn), .group_m = GROUP_M,
+        .alpha = a->alpha, .beta = a->beta,
+    };
+    uint64_t tiles = (uint64_t)push.tiles_m * push.tiles_n;
+    return vkb_dispatch(c, sh, spec, b, &push, vkb_group_count(c, tiles), err);
 }

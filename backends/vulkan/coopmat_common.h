@@ -7,15 +7,35 @@
 
 #include "vk_ops.h"
 
-#define VKB_CM_CFG_WORDS 8
+/* A tile configuration: a BM x BN tile of C per workgroup of (BM/WM) * (BN/WN) subgroups of 32,
+ * each a WM x WN block of 16 x 16 accumulators, K in slices of BK; STAGES slices in flight
+ * (coopmat-khr: two shared-memory buffers and STAGES - 1 register sets; coopmat: 2, its two
+ * shared-memory stages). */
+typedef struct vkb_cm_cfg {
+    uint32_t bm, bn, bk, wm, wn, stages;
+} vkb_cm_cfg;
+
+/* Invocations of a workgroup: (BM/WM) * (BN/WN) * 32. */
+uint32_t vkb_cm_threads(const vkb_cm_cfg *t);
+
+/* NULL when the device can run t (both bodies use the same shared memory: two buffers of A
+ * (BM x (BK+8)) and B (BK x (BN+8)) in fp16, plus a 16 x 20 fp32 staging tile per subgroup);
+ * else the rule it breaks. */
+const char *vkb_cm_cfg_problem(const vkb_ctx *c, const vkb_cm_cfg *t);
 
 /* A prepare()'s result: the fp16 copies and what they were made for. */
 typedef struct vkb_cm_state {
-    uint32_t cfg[VKB_CM_CFG_WORDS]; /* the caller's tile configuration, compared by launch() */
+    vkb_cm_cfg cfg; /* the caller's tile configuration, compared by launch() */
     int64_t m, n, k;
     uint64_t mp, np, kp;            /* padded sizes of the fp16 copies */
     xpb_buffer *a16, *b16;
 } vkb_cm_state;
+
+/* Push constants of both GEMM bodies (shaders/coopmat.glsl, shaders/coopmat_khr.glsl). */
+typedef struct vkb_cm_push {
+    uint32_t m, n, kp, np, tiles_m, tiles_n, group_m;
+    float alpha, beta;
+} vkb_cm_push;
 
 /* v rounded up to a multiple of `to` (> 0). */
 uint64_t vkb_cm_round_up(int64_t v, uint32_t to);
@@ -23,19 +43,26 @@ uint64_t vkb_cm_round_up(int64_t v, uint32_t to);
 /* XPB_VULKAN_COOPMAT_EMULATE is set (not "0") and the device lacks the real thing (has_real). */
 bool vkb_cm_emulate(bool has_real);
 
-/* XPB_ERR_UNSUPPORTED unless the fp16 copies (A padded to multiples of bm x bk, B of bk x bn)
+/* XPB_ERR_UNSUPPORTED unless the fp16 copies (A padded to multiples of BM x BK, B of BK x BN)
  * fit in one binding each. */
-xpb_status vkb_cm_check_copies(vkb_ctx *c, const xpb_gemm_args *a, uint32_t bm, uint32_t bn, uint32_t bk,
-                               xpb_error *why);
+xpb_status vkb_cm_check_copies(vkb_ctx *c, const xpb_gemm_args *a, const vkb_cm_cfg *t, xpb_error *why);
 
-/* Makes *out: allocates and fills the fp16 copies of a->a and a->b, padded to multiples of
- * bm x bk and bk x bn, waits for them, and records cfg (VKB_CM_CFG_WORDS words). m, n > 0.
- * On failure *out is NULL and nothing is left allocated. Free with vkb_cm_release. */
-xpb_status vkb_cm_prepare(vkb_ctx *c, const xpb_gemm_args *a, uint32_t bm, uint32_t bn, uint32_t bk,
-                          const uint32_t *cfg, vkb_cm_state **out, xpb_error *err);
+/* prepare() of both variants once their configuration t is chosen: makes *out, a vkb_cm_state
+ * (allocates and fills the fp16 copies of a->a and a->b, padded to multiples of BM x BK and
+ * BK x BN, waits for them, and records t); NULL for an empty C or on failure, when nothing is left
+ * allocated. Free with vkb_cm_release. */
+xpb_status vkb_cm_prepare(vkb_ctx *c, const xpb_gemm_args *a, const vkb_cm_cfg *t, void **out,
+                          xpb_error *err);
 
-/* true when s was prepared for a's sizes and this cfg. */
-bool vkb_cm_matches(const vkb_cm_state *s, const xpb_gemm_args *a, const uint32_t *cfg);
+/* true when s was prepared for a's sizes and this configuration. */
+bool vkb_cm_matches(const vkb_cm_state *s, const xpb_gemm_args *a, const vkb_cm_cfg *t);
+
+/* launch() of both variants once their configuration t (and its specialization) is chosen: for
+ * an empty C only the context's status; else checks that s was prepared for a and t (an
+ * XPB_ERR_USAGE naming `variant` if not), binds the fp16 copies, c_in and C, and dispatches sh
+ * over the tiles (grouped GROUP_M row tiles at a time for L2 reuse). */
+xpb_status vkb_cm_launch(vkb_ctx *c, const xpb_gemm_args *a, const vkb_cm_state *s, const vkb_cm_cfg *t,
+                         const vkb_shader *sh, const vkb_spec *spec, const char *variant, xpb_error *err);
 
 /* Frees s and its copies (s may be NULL). */
 void vkb_cm_release(void *ctx, void *s);

@@ -32,30 +32,19 @@
 
 #include "coopmat_common.h"
 
-#define GROUP_M 8
-
-typedef struct cmk_push {
-    uint32_t m, n, kp, np, tiles_m, tiles_n, group_m;
-    float alpha, beta;
-} cmk_push;
-
 #ifndef XPB_VK_NO_KHR_SHADERS
 static const uint32_t coopmat_khr_spv[] = {
 #include "coopmat_khr.spv.inc"
 };
-static const vkb_shader shader = VKB_SHADER("coopmat_khr", coopmat_khr_spv, 4, sizeof(cmk_push));
+static const vkb_shader shader = VKB_SHADER("coopmat_khr", coopmat_khr_spv, 4, sizeof(vkb_cm_push));
 #endif
 static const uint32_t coopmat_khr_emu_spv[] = {
 #include "coopmat_khr_emu.spv.inc"
 };
-static const vkb_shader shader_emu = VKB_SHADER("coopmat_khr_emu", coopmat_khr_emu_spv, 4, sizeof(cmk_push));
-
-typedef struct cmk_cfg {
-    uint32_t bm, bn, bk, wm, wn, stages;
-} cmk_cfg;
+static const vkb_shader shader_emu = VKB_SHADER("coopmat_khr_emu", coopmat_khr_emu_spv, 4, sizeof(vkb_cm_push));
 
 /* Tried in order; the first the device can run is the default. */
-static const cmk_cfg DEFAULTS[] = {
+static const vkb_cm_cfg DEFAULTS[] = {
     {128, 256, 16, 64, 64, 4}, /* 8 subgroups, 39 KB; 3 x 3 uvec4 of prefetch registers */
     {128, 128, 16, 64, 32, 3}, /* 31 KB */
     {64, 64, 16, 32, 32, 2},   /* 4 subgroups, 16 KB */
@@ -63,45 +52,16 @@ static const cmk_cfg DEFAULTS[] = {
 
 static bool emulate(const vkb_ctx *c) { return vkb_cm_emulate(c->coopmat.khr); }
 
-static uint32_t cfg_threads(const cmk_cfg *t) { return (t->bm / t->wm) * (t->bn / t->wn) * 32; }
-
-/* Two buffers of A (BM x (BK+8)) and B (BK x (BN+8)) in fp16, whatever STAGES is (its extra stages
- * are registers), plus a 16 x 20 fp32 staging tile per subgroup (coopmat_khr.glsl). */
-static uint64_t cfg_shared_bytes(const cmk_cfg *t)
-{
-    return 2ull * 2 * ((uint64_t)t->bm * (t->bk + 8) + (uint64_t)t->bk * (t->bn + 8)) +
-           (uint64_t)(cfg_threads(t) / 32) * 16 * 20 * 4;
-}
-
-static const char *cfg_problem(const vkb_ctx *c, const cmk_cfg *t)
-{
-    const VkPhysicalDeviceLimits *lim = &c->caps.props.limits;
-    if (!t->bm || !t->bn || !t->bk || !t->wm || !t->wn || t->wm % 16 || t->wn % 16 || t->bk % 16 ||
-        t->bm % t->wm || t->bn % t->wn)
-        return "WM, WN, BK must be multiples of 16 and WM, WN divide BM, BN";
-    if (t->stages < 2 || t->stages > 8)
-        return "STAGES must be 2..8";
-    uint32_t threads = cfg_threads(t);
-    if (threads > lim->maxComputeWorkGroupInvocations || threads > lim->maxComputeWorkGroupSize[0])
-        return "too many invocations per workgroup ((BM/WM)*(BN/WN)*32)";
-    if ((t->bm * t->bk / 8) % threads || (t->bk * t->bn / 8) % threads)
-        return "BM*BK/8 and BK*BN/8 must be multiples of the invocations (whole uvec4 loads each)";
-    if (cfg_shared_bytes(t) > lim->maxComputeSharedMemorySize)
-        return "4*(BM*(BK+8)+BK*(BN+8)) + 1280*subgroups bytes of shared memory exceed "
-               "maxComputeSharedMemorySize";
-    return NULL;
-}
-
-static xpb_status choose(const vkb_ctx *c, cmk_cfg *out, xpb_error *err)
+static xpb_status choose(const vkb_ctx *c, vkb_cm_cfg *out, xpb_error *err)
 {
     const char *env = getenv("XPB_VULKAN_COOPMAT_KHR");
     if (env && *env) {
-        cmk_cfg t = {0, 0, 0, 0, 0, 2};
+        vkb_cm_cfg t = {0, 0, 0, 0, 0, 2};
         int got = sscanf(env, "%ux%ux%u/%ux%u/%u", &t.bm, &t.bn, &t.bk, &t.wm, &t.wn, &t.stages);
         if (got != 5 && got != 6)
             return xpb_fail(err, XPB_ERR_USAGE, "XPB_VULKAN_COOPMAT_KHR=%s: expected BMxBNxBK/WMxWN[/STAGES]",
                             env);
-        const char *why = cfg_problem(c, &t);
+        const char *why = vkb_cm_cfg_problem(c, &t);
         if (why)
             return xpb_fail(err, XPB_ERR_USAGE, "XPB_VULKAN_COOPMAT_KHR=%s: %s", env, why);
         *out = t;
@@ -109,7 +69,7 @@ static xpb_status choose(const vkb_ctx *c, cmk_cfg *out, xpb_error *err)
     }
     const char *why = NULL;
     for (size_t i = 0; i < sizeof DEFAULTS / sizeof DEFAULTS[0]; i++)
-        if (!(why = cfg_problem(c, &DEFAULTS[i]))) {
+        if (!(why = vkb_cm_cfg_problem(c, &DEFAULTS[i]))) {
             *out = DEFAULTS[i];
             return XPB_OK;
         }
@@ -117,7 +77,7 @@ static xpb_status choose(const vkb_ctx *c, cmk_cfg *out, xpb_error *err)
                     why);
 }
 
-static xpb_status check(vkb_ctx *c, const xpb_gemm_args *a, cmk_cfg *t, xpb_error *why)
+static xpb_status check(vkb_ctx *c, const xpb_gemm_args *a, vkb_cm_cfg *t, xpb_error *why)
 {
     if (!emulate(c)) {
 #ifdef XPB_VK_NO_KHR_SHADERS
@@ -132,19 +92,12 @@ static xpb_status check(vkb_ctx *c, const xpb_gemm_args *a, cmk_cfg *t, xpb_erro
     xpb_status st = vkb_gemm_check(c, a, why);
     if (st || (st = choose(c, t, why)))
         return st;
-    return vkb_cm_check_copies(c, a, t->bm, t->bn, t->bk, why);
-}
-
-/* The configuration as vkb_cm_state records it. */
-static void cfg_words(const cmk_cfg *t, uint32_t w[VKB_CM_CFG_WORDS])
-{
-    memset(w, 0, VKB_CM_CFG_WORDS * sizeof *w);
-    w[0] = t->bm, w[1] = t->bn, w[2] = t->bk, w[3] = t->wm, w[4] = t->wn, w[5] = t->stages;
+    return vkb_cm_check_copies(c, a, t, why);
 }
 
 static xpb_status supports(void *ctx, const void *args, xpb_error *why)
 {
-    cmk_cfg t = {0, 0, 0, 0, 0, 0};
+    vkb_cm_cfg t = {0, 0, 0, 0, 0, 0};
     return check(ctx, args, &t, why);
 }
 
@@ -153,51 +106,26 @@ static xpb_status prepare(void *ctx, const void *args, void **state, xpb_error *
     vkb_ctx *c = ctx;
     const xpb_gemm_args *a = args;
     *state = NULL;
-    cmk_cfg t = {0, 0, 0, 0, 0, 0};
+    vkb_cm_cfg t = {0, 0, 0, 0, 0, 0};
     xpb_status st = check(c, a, &t, err);
-    if (st || a->m == 0 || a->n == 0)
-        return st;
-    uint32_t w[VKB_CM_CFG_WORDS];
-    cfg_words(&t, w);
-    vkb_cm_state *s = NULL;
-    st = vkb_cm_prepare(c, a, t.bm, t.bn, t.bk, w, &s, err);
-    *state = s;
-    return st;
+    return st ? st : vkb_cm_prepare(c, a, &t, state, err);
 }
 
 static xpb_status launch(void *ctx, const void *args, void *state, xpb_error *err)
 {
     vkb_ctx *c = ctx;
     const xpb_gemm_args *a = args;
-    const vkb_cm_state *s = state;
-    cmk_cfg t = {0, 0, 0, 0, 0, 0};
-    vkb_binding b[4];
+    vkb_cm_cfg t = {0, 0, 0, 0, 0, 0};
     xpb_status st = check(c, a, &t, err);
     if (st)
         return st;
-    if (a->m == 0 || a->n == 0)
-        return vkb_ctx_status(c, err);
-    uint32_t w[VKB_CM_CFG_WORDS];
-    cfg_words(&t, w);
-    if (!vkb_cm_matches(s, a, w))
-        return xpb_fail(err, XPB_ERR_USAGE, "coopmat-khr: launch without prepare() for these arguments");
-    if ((st = vkb_gemm_bindings(a, b, err)))
-        return st;
-    b[0] = (vkb_binding){s->a16, 0, s->mp * s->kp * 2};
-    b[1] = (vkb_binding){s->b16, 0, s->kp * s->np * 2};
-    cmk_push push = {
-        .m = (uint32_t)a->m, .n = (uint32_t)a->n, .kp = (uint32_t)s->kp, .np = (uint32_t)s->np,
-        .tiles_m = (uint32_t)(s->mp / t.bm), .tiles_n = (uint32_t)(s->np / t.bn), .group_m = GROUP_M,
-        .alpha = a->alpha, .beta = a->beta,
-    };
-    vkb_spec spec = {8, {cfg_threads(&t), t.bm, t.bn, t.bk, t.wm, t.wn, a->n % 4 == 0, t.stages}};
-    uint64_t tiles = (uint64_t)push.tiles_m * push.tiles_n;
+    vkb_spec spec = {8, {vkb_cm_threads(&t), t.bm, t.bn, t.bk, t.wm, t.wn, a->n % 4 == 0, t.stages}};
     const vkb_shader *sh = &shader_emu;
 #ifndef XPB_VK_NO_KHR_SHADERS
     if (!emulate(c))
         sh = &shader;
 #endif
-    return vkb_dispatch(c, sh, &spec, b, &push, vkb_group_count(c, tiles), err);
+    return vkb_cm_launch(c, a, state, &t, sh, &spec, "coopmat-khr", err);
 }
 
 const xpb_kernel xpb_vulkan_gemm_coopmat_khr = {

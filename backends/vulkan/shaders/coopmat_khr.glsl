@@ -165,39 +165,7 @@ void store_slice(uint set, uint buf)
     }
 }
 
-uvec2 tile_coords(uint t)
-{
-    uint per_group = pc.group_m * pc.tiles_n;
-    uint first_m = (t / per_group) * pc.group_m;
-    uint rows = min(pc.tiles_m - first_m, pc.group_m);
-    uint r = t % per_group;
-    return uvec2(first_m + r % rows, r / rows);
-}
-
-// 4 values of C at (row, col..col+3), with alpha, beta and the bounds.
-void store_c(uint row, uint col, vec4 v)
-{
-    if (row >= pc.m)
-        return;
-    uint at = row * pc.n + col;
-    if (VEC_C) {
-        if (col >= pc.n)
-            return;
-        v *= pc.alpha;
-        if (pc.beta != 0.0)
-            v += pc.beta * ci4[at / 4u];
-        c4[at / 4u] = v;
-    } else {
-        [[unroll]] for (uint j = 0; j < 4u; j++) {
-            if (col + j < pc.n) {
-                float r = pc.alpha * v[j];
-                if (pc.beta != 0.0)
-                    r += pc.beta * ci[at + j];
-                c[at + j] = r;
-            }
-        }
-    }
-}
+#include "coopmat_store.glsl"
 
 void main()
 {
