@@ -68,43 +68,20 @@ shared float Cs[NWARPS * 16u * CS]; // fp32 matrices store to float arrays only 
 #define LANE_ID gl_SubgroupInvocationID
 #define WARP_SYNC() subgroupMemoryBarrierShared(); subgroupBarrier()
 #else
-// A "fragment" is the uvec4 index of the tile's first element in shared memory; an accumulator
-// is 8 floats per lane of a 32-invocation slice of the workgroup (element e: row lane/16 + 2e,
-// column lane%16). Slices are not subgroups here, so the epilogue syncs the whole workgroup.
-struct acc_t { float v[8]; };
+#define EMU_A As
+#define EMU_B Bs
+#define EMU_STAGING Cs
 #define FRAG uint
 #define ACC acc_t
 #define ACC_ZERO(x) [[unroll]] for (uint z_ = 0; z_ < 8u; z_++) x.v[z_] = 0.0
 #define LOAD_A(f, at) f = (at)
 #define LOAD_B(f, at) f = (at)
 #define MMA(acc, fa, fb) emu_mma(acc, fa, fb)
-#define STORE_C(acc, at) emu_store(acc, at)
+#define STORE_C(acc, at) emu_store_staging(acc, at)
 #define WARP_ID (gl_LocalInvocationIndex / 32u)
 #define LANE_ID (gl_LocalInvocationIndex % 32u)
 #define WARP_SYNC() memoryBarrierShared(); barrier()
-
-float half_at(uvec4 q, uint h) { return unpackHalf2x16(q[(h % 8u) / 2u])[h % 2u]; }
-
-void emu_mma(inout acc_t acc, uint fa, uint fb)
-{
-    uint lane = LANE_ID;
-    for (uint e = 0; e < 8u; e++) {
-        uint r = lane / 16u + 2u * e, col = lane % 16u;
-        float s = acc.v[e];
-        for (uint k = 0; k < 16u; k++)
-            s += half_at(As[fa + r * AS + k / 8u], k) * half_at(Bs[fb + k * BS + col / 8u], col);
-        acc.v[e] = s;
-    }
-}
-
-void emu_store(acc_t acc, uint at)
-{
-    uint lane = LANE_ID;
-    for (uint e = 0; e < 8u; e++) {
-        uint r = lane / 16u + 2u * e, col = lane % 16u;
-        Cs[at + r * CS + col] = acc.v[e];
-    }
-}
+#include "coopmat_emu.glsl"
 #endif
 
 // ---- the tiling -----------------------------------------------------------------------------

@@ -83,10 +83,9 @@ shared float cs[NWARPS * 16u * CS];              // the epilogue's staging tiles
 #define LANE_ID gl_SubgroupInvocationID
 #define WARP_SYNC() subgroupMemoryBarrierShared(); subgroupBarrier()
 #else
-// A "fragment" is the uvec4 index of the matrix's first row in smem; an accumulator is 8 floats
-// per lane of a 32-invocation slice of the workgroup (element e: row lane/16 + 2e, column lane%16).
-// Slices are not subgroups here (lavapipe's are 8 wide), so WARP_SYNC syncs the whole workgroup.
-struct acc_t { float v[8]; };
+#define EMU_A smem
+#define EMU_B smem
+#define EMU_STAGING cs
 #define FRAG_A uint
 #define FRAG_B uint
 #define ACC acc_t
@@ -99,29 +98,7 @@ struct acc_t { float v[8]; };
 #define WARP_ID (gl_LocalInvocationIndex / 32u)
 #define LANE_ID (gl_LocalInvocationIndex % 32u)
 #define WARP_SYNC() memoryBarrierShared(); barrier()
-
-float half_at(uvec4 q, uint h) { return unpackHalf2x16(q[(h % 8u) / 2u])[h % 2u]; }
-
-void emu_mma(inout acc_t acc, uint fa, uint fb)
-{
-    uint lane = LANE_ID;
-    for (uint e = 0; e < 8u; e++) {
-        uint r = lane / 16u + 2u * e, col = lane % 16u;
-        float s = acc.v[e];
-        for (uint k = 0; k < 16u; k++)
-            s += half_at(smem[fa + r * AS + k / 8u], k) * half_at(smem[fb + k * BS + col / 8u], col);
-        acc.v[e] = s;
-    }
-}
-
-void emu_store_staging(acc_t acc, uint at)
-{
-    uint lane = LANE_ID;
-    for (uint e = 0; e < 8u; e++) {
-        uint r = lane / 16u + 2u * e, col = lane % 16u;
-        cs[at + r * CS + col] = acc.v[e];
-    }
-}
+#include "coopmat_emu.glsl"
 
 void emu_store_global(acc_t acc, uint at)
 {
