@@ -446,6 +446,7 @@ static cJSON *run_json(const xpb_run *run, const xpb_run_meta *m)
     cJSON_AddStringToObject(bo, "cuda_archs", XPB_CUDA_ARCHS);
     cJSON_AddStringToObject(bo, "vulkan", XPB_BUILD_VULKAN);
     cJSON_AddStringToObject(bo, "nccl", XPB_BUILD_NCCL);
+    cJSON_AddStringToObject(bo, "vulkan_shaders", XPB_BUILD_VULKAN_SHADERS);
     cJSON_AddStringToObject(bo, "native", XPB_BUILD_NATIVE);
     cJSON_AddStringToObject(bo, "sanitize", XPB_BUILD_SANITIZE);
     cJSON *c = cJSON_AddObjectToObject(root, "config");
