@@ -1,97 +1,123 @@
 /* gemm_tiled.cu - gemm `tiled`: a hand-written fp32 SGEMM (plain FFMA, no tensor cores, so it is
  * exact fp32 like cublas in pedantic mode), any M, N, K.
  *
- * Shape (the classic register-blocked SGEMM): 256 threads compute a 128 x 128 tile of C, marching
- * over K in steps of BK = 16. Per step the block stages a 128 x 16 slice of A (transposed, so a
- * thread reads 4 consecutive rows of one k as one float4) and a 16 x 128 slice of B in shared
- * memory; each thread owns an 8 x 8 block of C in registers: rows {r..r+3, r+16..r+19} and
- * columns {c..c+3, c+32..c+35}, where a warp covers 32 x 64 of the tile as 4 x 8 threads (so
- * every shared load is one float4, broadcast within the warp, and stores of C are 128-byte rows).
- * Per k: 4 LDS.128 feed 64 FFMA.
+ * Shape (the classic register-blocked SGEMM): 256 threads compute a 128 x 128 tile of C (two
+ * blocks an SM), marching over K in slices of BK = 32 (16 for A/B runs). Per slice the block
+ * stages a 128 x BK slice of A (transposed, so a thread reads 4 consecutive rows of one k as one
+ * float4) and a BK x 128 slice of B in shared memory; each thread owns an 8 x 8 block of C in
+ * registers: rows {r..r+3, r+16..r+19} and columns {c..c+3, c+32..c+35}, where a warp covers
+ * 32 x 64 of the tile as 4 x 8 threads (so every shared load is one float4, broadcast within the
+ * warp, and stores of C are 128-byte rows). Per k: 4 LDS.128 feed 64 FFMA.
  *
- * Pipeline: two shared buffers. While the block computes on one, each thread has already issued
- * the global loads of the next slice into registers (2 float4 of A, 2 of B), which it stores into
- * the other buffer afterwards: one barrier per slice. The A buffer rows are padded by 4 floats
- * (row stride 132), which keeps the transposed stores at most 2-way bank conflicted and the
- * float4 reads aligned.
+ * Pipeline: two shared buffers filled with cp.async (global to shared without registers): while
+ * the block computes on slice t, slice t + 1 is in flight; one barrier per slice. Why cp.async
+ * and not loads into registers stored after the math (this kernel until session 10): with 64
+ * accumulators a thread is at the 128-register limit, and ptxas may then move register-staged
+ * loads down to the end of the loop, where their latency is exposed, to shorten their live
+ * ranges (it did for a 256-row tile; docs/performance.md, sessions 10-11); an asynchronous copy
+ * holds no register, so there is nothing to gain by moving it. A is copied 4 bytes at a time
+ * straight into its transposed place (BK threads read one row segment, so the global reads stay
+ * coalesced); B, untransposed, 16 bytes at a time. The A rows are padded by 4 floats (row stride
+ * 132), which keeps the transposing copies at most 2-way bank conflicted and the float4 reads
+ * aligned. Measured on the H100 (session 11): 0.91-0.92 of cuBLAS at 4096 and 8192, against
+ * 0.84-0.85 for the register-staged kernel; 3 stages and 256-row tiles lost.
  *
- * Edges without branches in the main loop: rows of A and columns of B beyond M and N are clamped
- * to the last valid one (always in bounds; they only feed rows/columns of C that are never
- * stored), and only the final K slice, when K % 16 != 0, takes the zero-filling checked load.
- * float4 global loads of A need K % 4 == 0 (every row start 16-byte aligned), of B and C need
- * N % 4 == 0; otherwise that matrix is read (and C written) with scalar accesses in the same
- * pattern (VK / VN template flags). Epilogue: c = alpha * acc (+ beta * c_in when beta != 0). */
+ * Edges without branches: rows of A and columns of B beyond M and N are clamped to the last
+ * valid one (always in bounds; they only feed rows/columns of C that are never stored), and
+ * k >= K copies zeros (cp.async's source size 0). B and C use 16-byte accesses when N % 4 == 0
+ * and 16-byte aligned, else 4-byte ones in the same pattern (VN template flag); A's 4-byte
+ * copies need no alignment. Epilogue: c = alpha * acc (+ beta * c_in when beta != 0). */
 #include <limits.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "cuda_common.cuh"
 #include "cuda_gemm.h"
 
 #define XPB_TILED_BM 128
 #define XPB_TILED_BN 128
-#define XPB_TILED_BK 16
 #define XPB_TILED_THREADS 256
-#define XPB_TILED_LDA (XPB_TILED_BM + 4) /* padded row of the transposed A tile */
+#define XPB_TILED_STAGES 2
+#define XPB_TILED_PAD 4 /* floats of padding on each row of the transposed A tile */
+
+/* Shared memory of one block: the stages of A (transposed, padded) and B for slices of bk. */
+constexpr int xpb_tiled_smem_bytes(int bk)
+{
+    return XPB_TILED_STAGES * bk * ((XPB_TILED_BM + XPB_TILED_PAD) + XPB_TILED_BN) * (int)sizeof(float);
+}
 
 __device__ __forceinline__ int xpb_tiled_min(int a, int b) { return a < b ? a : b; }
 
-/* 4 consecutive elements row[kc..kc+3] of A; CHECK: zero beyond column K. */
-template <bool VK, bool CHECK>
-__device__ __forceinline__ float4 xpb_tiled_load_a(const float *row, int kc, int K)
+/* cp.async of `bytes` (4 or 16) from global src to shared dst; fill: 0 writes zeros instead
+ * (src is then not read, but is kept in bounds anyway). 4-byte copies must go through L1 (.ca),
+ * 16-byte ones bypass it (.cg): each block reads a slice once, so L1 holds nothing reusable. */
+__device__ __forceinline__ void xpb_tiled_cp4(float *dst, const float *src, bool fill)
 {
-    if constexpr (VK) { /* K % 4 == 0: the 4 are all in or all out */
-        if (CHECK && kc >= K)
-            return make_float4(0.0f, 0.0f, 0.0f, 0.0f);
-        return *reinterpret_cast<const float4 *>(row + kc);
-    } else {
-        float v[4];
-#pragma unroll
-        for (int j = 0; j < 4; j++)
-            v[j] = !CHECK || kc + j < K ? row[kc + j] : 0.0f;
-        return make_float4(v[0], v[1], v[2], v[3]);
-    }
+    const unsigned d = (unsigned)__cvta_generic_to_shared(dst);
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(d), "l"(src), "r"(fill ? 4 : 0)
+                 : "memory");
 }
-
-/* Columns col..col+3 of row k of B, each clamped to N - 1 (VN: col is already clamped to
- * N - 4); CHECK: zero when k >= K. */
-template <bool VN, bool CHECK>
-__device__ __forceinline__ float4 xpb_tiled_load_b(const float *B, int N, int k, int K, int col)
+__device__ __forceinline__ void xpb_tiled_cp16(float *dst, const float *src, bool fill)
 {
-    if (CHECK && k >= K)
-        return make_float4(0.0f, 0.0f, 0.0f, 0.0f);
-    const float *row = B + (int64_t)k * N;
-    if constexpr (VN) {
-        return *reinterpret_cast<const float4 *>(row + col);
-    } else {
-        float v[4];
-#pragma unroll
-        for (int j = 0; j < 4; j++)
-            v[j] = row[xpb_tiled_min(col + j, N - 1)];
-        return make_float4(v[0], v[1], v[2], v[3]);
-    }
+    const unsigned d = (unsigned)__cvta_generic_to_shared(dst);
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(d), "l"(src), "r"(fill ? 16 : 0)
+                 : "memory");
 }
+__device__ __forceinline__ void xpb_tiled_commit() { asm volatile("cp.async.commit_group;\n" ::: "memory"); }
+template <int N>
+__device__ __forceinline__ void xpb_tiled_wait() { asm volatile("cp.async.wait_group %0;\n" ::"n"(N) : "memory"); }
 
-template <bool VK, bool VN>
+template <int BK, bool VN>
 __global__ void __launch_bounds__(XPB_TILED_THREADS, 2)
 xpb_tiled_kernel(const float *__restrict__ A, const float *__restrict__ B,
                  const float *__restrict__ Cin, float *__restrict__ C, int M, int N, int K,
                  float alpha, float beta)
 {
-    __shared__ __align__(16) float As[2][XPB_TILED_BK][XPB_TILED_LDA];
-    __shared__ __align__(16) float Bs[2][XPB_TILED_BK][XPB_TILED_BN];
+    constexpr int BM = XPB_TILED_BM, STAGES = XPB_TILED_STAGES, THREADS = XPB_TILED_THREADS;
+    constexpr int LDA = BM + XPB_TILED_PAD;
+    constexpr int A_ROWS_PER_PASS = THREADS / BK;           /* BK threads a row: BK / 2 passes */
+    constexpr int B_UNITS = BK * XPB_TILED_BN / 4 / THREADS; /* float4s a thread: BK / 8 */
+    extern __shared__ __align__(16) float xpb_tiled_smem[];
+    auto As = reinterpret_cast<float (*)[BK][LDA]>(xpb_tiled_smem);
+    auto Bs = reinterpret_cast<float (*)[BK][XPB_TILED_BN]>(xpb_tiled_smem + STAGES * BK * LDA);
     const int tid = threadIdx.x;
-    const int bm0 = blockIdx.y * XPB_TILED_BM, bn0 = blockIdx.x * XPB_TILED_BN;
+    const int bm0 = blockIdx.y * BM, bn0 = blockIdx.x * XPB_TILED_BN;
 
-    /* Loader roles: A rows lr and lr + 64, tile columns lk..lk+3; B rows lkb and lkb + 8, tile
-     * columns lc..lc+3. Out-of-range rows/columns are clamped (see the file comment). */
-    const int lr = tid >> 2, lk = (tid & 3) * 4;
-    const int lkb = tid >> 5, lc = (tid & 31) * 4;
-    const float *a_row0 = A + (int64_t)xpb_tiled_min(bm0 + lr, M - 1) * K;
-    const float *a_row1 = A + (int64_t)xpb_tiled_min(bm0 + lr + 64, M - 1) * K;
-    const int bcol = VN ? xpb_tiled_min(bn0 + lc, N - 4) : bn0 + lc;
-    float4 ra0, ra1, rb0, rb1;
+    /* Copy roles: A rows ar + A_ROWS_PER_PASS * p (p < 8), column ak of the slice; B rows
+     * bk + 16 / B_UNITS * u, columns bc..bc+3. Out-of-range rows/columns are clamped. */
+    const int ak = tid % BK, ar = tid / BK;
+    const int bc = (tid % (XPB_TILED_BN / 4)) * 4, bk = tid / (XPB_TILED_BN / 4);
+    const int bcol = VN ? xpb_tiled_min(bn0 + bc, N - 4) : bn0 + bc;
+    const int tiles = (K + BK - 1) / BK;
+    auto issue = [&](int t) { /* slice t into buffer t % STAGES; an empty group past the end */
+        if (t < tiles) {
+            const int buf = t % STAGES, k = t * BK + ak;
+            const bool kin = k < K;
+#pragma unroll
+            for (int p = 0; p < BK / 2; p++) {
+                const int r = ar + A_ROWS_PER_PASS * p;
+                const float *src = A + (int64_t)xpb_tiled_min(bm0 + r, M - 1) * K + (kin ? k : 0);
+                xpb_tiled_cp4(&As[buf][ak][r], src, kin);
+            }
+#pragma unroll
+            for (int u = 0; u < B_UNITS; u++) {
+                const int row = bk + (BK / B_UNITS) * u, kb = t * BK + row;
+                const bool in = kb < K;
+                const float *src = B + (int64_t)(in ? kb : 0) * N;
+                if constexpr (VN) {
+                    xpb_tiled_cp16(&Bs[buf][row][bc], src + bcol, in);
+                } else {
+#pragma unroll
+                    for (int j = 0; j < 4; j++)
+                        xpb_tiled_cp4(&Bs[buf][row][bc + j], src + xpb_tiled_min(bcol + j, N - 1), in);
+                }
+            }
+        }
+        xpb_tiled_commit();
+    };
 
     /* Compute roles: this thread's rows ty..ty+3, ty+16..ty+19 and columns tx..tx+3,
-     * tx+32..tx+35 of the tile. Warps tile the block 4 (M) x 2 (N); lanes tile a warp 4 x 8. */
+     * tx+32..tx+35 of the tile. Warps tile the block BM / 32 (M) x 2 (N); lanes tile a warp 4 x 8. */
     const int warp = tid >> 5, lane = tid & 31;
     const int ty = (warp >> 1) * 32 + (lane >> 3) * 4;
     const int tx = (warp & 1) * 64 + (lane & 7) * 4;
@@ -102,44 +128,18 @@ xpb_tiled_kernel(const float *__restrict__ A, const float *__restrict__ B,
         for (int j = 0; j < 8; j++)
             acc[i][j] = 0.0f;
 
-#define XPB_TILED_LOAD(CHECK, k0)                                                               \
-    do {                                                                                        \
-        ra0 = xpb_tiled_load_a<VK, CHECK>(a_row0, (k0) + lk, K);                                \
-        ra1 = xpb_tiled_load_a<VK, CHECK>(a_row1, (k0) + lk, K);                                \
-        rb0 = xpb_tiled_load_b<VN, CHECK>(B, N, (k0) + lkb, K, bcol);                           \
-        rb1 = xpb_tiled_load_b<VN, CHECK>(B, N, (k0) + lkb + 8, K, bcol);                       \
-    } while (0)
-#define XPB_TILED_STORE(buf)                                                                    \
-    do {                                                                                        \
-        As[buf][lk + 0][lr] = ra0.x, As[buf][lk + 1][lr] = ra0.y;                               \
-        As[buf][lk + 2][lr] = ra0.z, As[buf][lk + 3][lr] = ra0.w;                               \
-        As[buf][lk + 0][lr + 64] = ra1.x, As[buf][lk + 1][lr + 64] = ra1.y;                     \
-        As[buf][lk + 2][lr + 64] = ra1.z, As[buf][lk + 3][lr + 64] = ra1.w;                     \
-        *reinterpret_cast<float4 *>(&Bs[buf][lkb][lc]) = rb0;                                   \
-        *reinterpret_cast<float4 *>(&Bs[buf][lkb + 8][lc]) = rb1;                               \
-    } while (0)
-
-    const int tiles = (K + XPB_TILED_BK - 1) / XPB_TILED_BK;
-    if (tiles > 0) {
-        if (K >= XPB_TILED_BK)
-            XPB_TILED_LOAD(false, 0);
-        else
-            XPB_TILED_LOAD(true, 0);
-        XPB_TILED_STORE(0);
-    }
-    __syncthreads();
-    for (int t = 0; t < tiles; t++) {
-        const int cur = t & 1;
-        const bool more = t + 1 < tiles;
-        if (more) { /* issue the next slice's global loads before computing on this one */
-            const int k0 = (t + 1) * XPB_TILED_BK;
-            if (k0 + XPB_TILED_BK <= K)
-                XPB_TILED_LOAD(false, k0);
-            else
-                XPB_TILED_LOAD(true, k0);
-        }
 #pragma unroll
-        for (int kk = 0; kk < XPB_TILED_BK; kk++) {
+    for (int s = 0; s < STAGES - 1; s++)
+        issue(s);
+    for (int t = 0; t < tiles; t++) {
+        /* Slice t has landed for this thread; the barrier makes it so for all, and tells that
+         * everyone is done computing on slice t - 1, whose buffer the next issue refills. */
+        xpb_tiled_wait<STAGES - 2>();
+        __syncthreads();
+        issue(t + STAGES - 1);
+        const int cur = t % STAGES;
+#pragma unroll
+        for (int kk = 0; kk < BK; kk++) {
             const float4 a0 = *reinterpret_cast<const float4 *>(&As[cur][kk][ty]);
             const float4 a1 = *reinterpret_cast<const float4 *>(&As[cur][kk][ty + 16]);
             const float4 b0 = *reinterpret_cast<const float4 *>(&Bs[cur][kk][tx]);
@@ -152,12 +152,8 @@ xpb_tiled_kernel(const float *__restrict__ A, const float *__restrict__ B,
                 for (int j = 0; j < 8; j++)
                     acc[i][j] = fmaf(a[i], b[j], acc[i][j]);
         }
-        if (more)
-            XPB_TILED_STORE(cur ^ 1); /* its last readers passed the previous barrier */
-        __syncthreads();
     }
-#undef XPB_TILED_LOAD
-#undef XPB_TILED_STORE
+    xpb_tiled_wait<0>(); /* no copy may outlive the block (the trailing groups are empty) */
 
     /* Epilogue: rows ty + {0..3, 16..19}, columns tx + {0..3, 32..35}, each group of 4 one float4
      * when N % 4 == 0. */
@@ -192,12 +188,17 @@ xpb_tiled_kernel(const float *__restrict__ A, const float *__restrict__ B,
     }
 }
 
-template <bool VK, bool VN>
+template <int BK, bool VN>
 static xpb_status tiled_enqueue(const xpb_cuda_ctx *ctx, const xpb_cuda_gemm *g, xpb_error *err)
 {
+    constexpr int smem = xpb_tiled_smem_bytes(BK);
+    auto kernel = xpb_tiled_kernel<BK, VN>;
+    if (smem > 48 * 1024) /* above the static limit a kernel must opt in (cheap; per call is fine) */
+        XPB_CUDA_CHECK(err, cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
     const dim3 grid((unsigned)((g->n + XPB_TILED_BN - 1) / XPB_TILED_BN),
                     (unsigned)((g->m + XPB_TILED_BM - 1) / XPB_TILED_BM));
-    xpb_tiled_kernel<VK, VN><<<grid, XPB_TILED_THREADS, 0, ctx->stream>>>(g->a, g->b, g->c_in, g->c, (int)g->m, (int)g->n, (int)g->k, g->alpha, g->beta);
+    kernel<<<grid, XPB_TILED_THREADS, smem, ctx->stream>>>(g->a, g->b, g->c_in, g->c, (int)g->m, (int)g->n,
+                                                           (int)g->k, g->alpha, g->beta);
     XPB_CUDA_CHECK_LAUNCH(err, "gemm/tiled");
     return XPB_OK;
 }
@@ -213,6 +214,19 @@ static xpb_status tiled_supports(void *ctx, const void *vargs, xpb_error *why)
     return xpb_cuda_gemm_supports_int32(vargs, "gemm/tiled", why);
 }
 
+/* The slice of K: 32 (66.5 KB of shared memory a block, two blocks an SM), or 16 with
+ * XPB_CUDA_TILED_BK=16, for A/B runs. On the H100 (session 11, 8 processes a side, alternated,
+ * cuBLAS fp32 in each) 32 reached 0.910-0.918 of cuBLAS at 4096 and 8192, 16 0.890-0.903: half the
+ * barriers, waits and loop overhead per FFMA. */
+template <bool VN>
+static xpb_status tiled_enqueue_cfg(const xpb_cuda_ctx *ctx, const xpb_cuda_gemm *g, xpb_error *err)
+{
+    const char *env = getenv("XPB_CUDA_TILED_BK");
+    if (env && strcmp(env, "16") == 0)
+        return tiled_enqueue<16, VN>(ctx, g, err);
+    return tiled_enqueue<32, VN>(ctx, g, err);
+}
+
 static xpb_status tiled_launch(void *vctx, const void *vargs, void *state, xpb_error *err)
 {
     (void)state;
@@ -226,12 +240,9 @@ static xpb_status tiled_launch(void *vctx, const void *vargs, void *state, xpb_e
         return st;
     if ((st = xpb_cuda_activate(ctx, err)) != XPB_OK)
         return st;
-    const bool vk = g.k % 4 == 0 && xpb_cuda_aligned16(g.a);
     const bool vn = g.n % 4 == 0 && xpb_cuda_aligned16(g.b) && xpb_cuda_aligned16(g.c) &&
                     (!g.c_in || xpb_cuda_aligned16(g.c_in));
-    if (vk)
-        return vn ? tiled_enqueue<true, true>(ctx, &g, err) : tiled_enqueue<true, false>(ctx, &g, err);
-    return vn ? tiled_enqueue<false, true>(ctx, &g, err) : tiled_enqueue<false, false>(ctx, &g, err);
+    return vn ? tiled_enqueue_cfg<true>(ctx, &g, err) : tiled_enqueue_cfg<false>(ctx, &g, err);
 }
 
 extern "C" const xpb_kernel xpb_cuda_gemm_tiled = {

@@ -3,12 +3,15 @@
  *
  * Configuration (specialization constants): BM x BN block tile, BK slice of K, TM x TN microtile
  * per invocation, (BM/TM) * (BN/TN) invocations.
- *   tall:  256 x 128 x 16, 8 x 8 microtiles, 512 invocations, when there is at least one such tile
- *          per compute unit (SM count from VK_NV_shader_sm_builtins, else 64 assumed) and it fits
- *          (48 KB of shared memory without A's padding: NVIDIA); on the H100 it measured 71% of
- *          cuBLAS against 65-66% for 128 x 128 (docs/performance.md, session 10);
- *   large: 128 x 128, 8 x 8 microtiles, 256 invocations, likewise (BK 8 where 16 does not fit);
+ *   large: 128 x 128, 8 x 8 microtiles, 256 invocations, when there is at least one such tile per
+ *          compute unit (SM count from VK_NV_shader_sm_builtins, else 64 assumed), BK 8 where 16
+ *          does not fit;
  *   small: 64 x 64, 4 x 4 microtiles, 256 invocations, otherwise (more workgroups for small C).
+ * With the next slice stored halfway through the current one (MID_STORE, the default since
+ * session 11) 128 x 128 x 16 measured 79-81% of cuBLAS on the H100 at 4096 and 8192, the 256 x 128
+ * x 16 tile (512 invocations, A unpadded to fit 48 KB; session 10's default) 77-78%, and both 70%
+ * with the store after the slice (docs/performance.md, session 11). 256x128x16/8x8 stays
+ * reachable through XPB_VULKAN_TILED.
  * BK is 16 when both shared-memory stages fit in maxComputeSharedMemorySize (NVIDIA: 48 KB, the
  * large tile needs 33 KB), else 8 (lavapipe's 32 KB); 2 * BK * ((BM + PAD) + BN) * 4 bytes in all,
  * PAD 4 (0 where only that fits: cfg_pad).
@@ -61,6 +64,15 @@ static uint32_t warp_lanes(const tiled_cfg *t)
     return (t->bn / t->tn) % 8 == 0 && (t->bm / t->tm) % 4 == 0 && cfg_threads(t) % 32 == 0;
 }
 
+/* Where the register-staged next slice is stored (shaders/tiled.comp, MID_STORE): halfway
+ * through the current slice by default; XPB_VULKAN_TILED_STORE=end after it (the layout before
+ * session 11), for A/B runs. */
+static uint32_t mid_store(void)
+{
+    const char *env = getenv("XPB_VULKAN_TILED_STORE");
+    return !(env && strcmp(env, "end") == 0);
+}
+
 static uint64_t cfg_shared_bytes(const tiled_cfg *t)
 {
     return 2ull * t->bk * ((t->bm + t->pad) + t->bn) * sizeof(float);
@@ -108,9 +120,9 @@ static xpb_status choose(const vkb_ctx *c, const xpb_gemm_args *a, tiled_cfg *ou
         return XPB_OK;
     }
     /* The first candidate the device can run, among those whose tile count fills the device. */
-    static const tiled_cfg tall = {256, 128, 16, 8, 8, 4}, large = {128, 128, 16, 8, 8, 4},
-                           large_bk8 = {128, 128, 8, 8, 8, 4}, small = {64, 64, 16, 4, 4, 4};
-    const tiled_cfg *candidates[] = {&tall, &large, &large_bk8, &small};
+    static const tiled_cfg large = {128, 128, 16, 8, 8, 4}, large_bk8 = {128, 128, 8, 8, 8, 4},
+                           small = {64, 64, 16, 4, 4, 4};
+    const tiled_cfg *candidates[] = {&large, &large_bk8, &small};
     uint64_t units = c->caps.sm_count ? c->caps.sm_count : 64;
     tiled_cfg t = small;
     for (size_t i = 0; i < sizeof candidates / sizeof *candidates; i++) {
@@ -164,8 +176,8 @@ static xpb_status launch(void *ctx, const void *args, void *state, xpb_error *er
     /* Whole tiles everywhere: the shader's EDGES constant drops its bounds checks. */
     const uint32_t edges = !(a->m % t.bm == 0 && a->n % t.bn == 0 && a->k % t.bk == 0 &&
                              a->k % 4 == 0 && a->n % 4 == 0);
-    vkb_spec spec = {11, {cfg_threads(&t), t.bm, t.bn, t.bk, t.tm, t.tn, a->k % 4 == 0, a->n % 4 == 0,
-                          warp_lanes(&t), t.pad, edges}};
+    vkb_spec spec = {12, {cfg_threads(&t), t.bm, t.bn, t.bk, t.tm, t.tn, a->k % 4 == 0, a->n % 4 == 0,
+                          warp_lanes(&t), t.pad, edges, mid_store()}};
     uint64_t tiles = (uint64_t)push.tiles_m * push.tiles_n;
     return vkb_dispatch(c, &shader, &spec, b, &push, vkb_group_count(c, tiles), err);
 }

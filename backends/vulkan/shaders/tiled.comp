@@ -11,6 +11,14 @@
 // afterwards; one barrier per slice. A is stored transposed (As[k][m], rows padded by A_PAD = 4
 // floats so the transposing stores collide at most 2-way on a bank; 0 where only that fits), B as
 // it is (Bs[k][n]).
+// MID_STORE moves the hand-over half a slice earlier: halfway through slice s's arithmetic the
+// invocation stores slice s + 1 (loaded during slice s - 1) and issues the loads of slice s + 2,
+// so a load has a whole slice of arithmetic to land even if the compiler issues it late. Why:
+// with 64 accumulators an invocation is at the register limit, and NVIDIA's compiler then moves
+// loads that are only consumed after the arithmetic down to its end, where nothing hides them
+// (seen in the SASS of the CUDA kernel of the same algorithm, docs/performance.md session 10).
+// Same two stages, same one barrier per slice: stage s^1 was last read before the previous
+// barrier, so storing into it mid-slice is safe.
 // Global loads go in units of 4 consecutive floats (along K for A, along N for B): one vec4 load
 // when VEC_A (K % 4 == 0) / VEC_B (N % 4 == 0), else four bounds-checked scalar loads. Out-of-range
 // elements load as 0, so edge tiles need no other care; the epilogue checks row < M, col < N.
@@ -32,6 +40,7 @@ layout(constant_id = 7) const bool VEC_B = true; // N % 4 == 0
 layout(constant_id = 8) const bool WARP_LANES = false; // lanes 4 x 8 per 32 invocations (below)
 layout(constant_id = 9) const uint A_PAD = 4;   // floats after each k-row of the A tile (0 or 4)
 layout(constant_id = 10) const bool EDGES = true; // false: M, N, K are whole tiles, no bounds checks
+layout(constant_id = 11) const bool MID_STORE = false; // the register-staged slice is stored mid-slice (below)
 
 layout(push_constant) uniform Push {
     uint m, n, k;
@@ -170,15 +179,27 @@ void main()
         load_a(m0, 0u);
         load_b(n0, 0u);
         store_slice(0u);
+        if (MID_STORE && slices > 1u) {
+            load_a(m0, BK);
+            load_b(n0, BK);
+        }
         barrier();
         for (uint s = 0; s < slices; s++) {
             uint stage = s & 1u;
             bool more = s + 1u < slices;
-            if (more) { // issue the next slice's global loads before the arithmetic
+            if (!MID_STORE && more) { // issue the next slice's global loads before the arithmetic
                 load_a(m0, (s + 1u) * BK);
                 load_b(n0, (s + 1u) * BK);
             }
             [[unroll]] for (uint kk = 0; kk < BK; kk++) {
+                if (MID_STORE && kk == BK / 2u) {
+                    if (more)
+                        store_slice(stage ^ 1u); // slice s + 1; stage^1 was last read before the previous barrier
+                    if (s + 2u < slices) {
+                        load_a(m0, (s + 2u) * BK);
+                        load_b(n0, (s + 2u) * BK);
+                    }
+                }
                 vec4 av[TM / 4u], bv[TN / 4u];
                 [[unroll]] for (uint i = 0; i < TM / 4u; i++)
                     av[i] = As[stage * A_STAGE + kk * (AS_STRIDE / 4u) + i * THREADS_M + ty];
@@ -188,7 +209,7 @@ void main()
                     [[unroll]] for (uint j = 0; j < TN / 4u; j++)
                         acc[i][j] += av[i / 4u][i % 4u] * bv[j];
             }
-            if (more)
+            if (!MID_STORE && more)
                 store_slice(stage ^ 1u); // stage^1 was last read before the previous barrier
             barrier();
         }
