@@ -26,6 +26,9 @@
 # 1 GPU and on all beside one GPU's gemm cublas, the scaling table last). XPB_BENCH_ARGS adds `run`
 # options, XPB_BENCH_FILTER restricts the benchmarks (regex on case ids). XPB_DEVICE_CMAKE_ARGS adds
 # configure options (e.g. -DXPB_BLAS=openblas where the scipy-openblas wheel did not travel).
+# cm2 (issue 12: vulkan/coopmat2 validated at the conformance and default presets, the rest of the
+# Vulkan backend at conformance, timed at 4096 and 8192 beside cuBLAS fp16 and coopmat-khr, then a
+# tile sweep at 8192, XPB_CM2_SWEEP).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${OUT:-$PWD/out}
@@ -53,6 +56,12 @@ fi
 if [ -z "${XPB_GLSLANG_VALIDATOR:-}" ] && [ -f .devkit/glslang.tar.xz ]; then
   mkdir -p /opt/glslang && tar -xJf .devkit/glslang.tar.xz -C /opt/glslang \
     && export XPB_GLSLANG_VALIDATOR=/opt/glslang/bin/glslangValidator
+fi
+# slangpy's glslang library for the GL_NV_cooperative_matrix2 shaders (vulkan/coopmat2), packed by
+# scripts/pack-glslang.sh.
+if [ -z "${XPB_SLANG_GLSLANG:-}" ] && [ -f .devkit/slang-glslang.tar.xz ]; then
+  mkdir -p /opt/slang-glslang && tar -xJf .devkit/slang-glslang.tar.xz -C /opt/slang-glslang \
+    && XPB_SLANG_GLSLANG=$(ls /opt/slang-glslang/libslang-glslang-*.so | head -1) && export XPB_SLANG_GLSLANG
 fi
 if has build; then
   stamp "build (preset device: sm_90, CUDA and Vulkan required, -Werror)"
@@ -261,10 +270,38 @@ if has vktune; then
   grep -E "pipeline tiled" "$out/bench-stderr.log" | sort -u | cut -c1-400 | tee -a "$out/bench.txt"
   grep -E "^gemm " "$out/bench.txt" | tail -8
 fi
+if has cm2; then # issue 12: vulkan/coopmat2 (GL_NV_cooperative_matrix2) validated, then timed beside cuBLAS fp16
+  # The workgroup-scope shapes the driver lists (a tile no shape divides is refused with the list).
+  XPB_VULKAN_COOPMAT2=8x8x8 $bin run --backend vulkan --variant coopmat2 --workload gemm \
+      --size m=64,n=64,k=64 --validate-only 2>&1 | grep -o "8x8x8: .*" | head -1 | tee -a "$out/bench.txt"
+  for preset in conformance default; do
+    stamp "validate $preset: vulkan coopmat2, coopmat-khr"
+    timeout 120 $bin run --backend vulkan --variant coopmat2,coopmat-khr --workload gemm --preset $preset \
+        --validate-only --out "$out/cm2-validate-$preset.json" > "$out/cm2-validate-$preset.txt" 2>&1 || status=1
+    tail -1 "$out/cm2-validate-$preset.txt" | tee -a "$out/bench.txt"
+    grep -E "failed-validation|error|unsupported" "$out/cm2-validate-$preset.txt" | grep -v "^\[" | head -8 | tee -a "$out/bench.txt"
+  done
+  # The rest of the Vulkan backend on the device that now also enables VK_NV_cooperative_matrix2.
+  stamp "validate conformance: every vulkan gemm/elementwise variant"
+  timeout 120 $bin run --backend vulkan --workload gemm,elementwise --preset conformance --validate-only \
+      > "$out/cm2-vulkan-conformance.txt" 2>&1 || status=1
+  tail -1 "$out/cm2-vulkan-conformance.txt" | tee -a "$out/bench.txt"
+  for size in 4096 8192; do
+    XPB_BENCH_FILTER=. bench "cm2-gemm-$size" --backend cuda,vulkan --variant cublas-fp16,coopmat-khr,coopmat2 \
+        --workload gemm --size m=$size,n=$size,k=$size --validate sampled
+  done
+  # Tile sweep at 8192 (XPB_CM2_SWEEP: BMxBNxBK[xUNROLL] ...), each its own process with cuBLAS fp16 beside it.
+  for cfg in ${XPB_CM2_SWEEP:-128x256x64x1 128x256x32x8 128x128x64x4 256x128x64x4 128x256x64x8}; do
+    XPB_VULKAN_COOPMAT2=$cfg XPB_BENCH_FILTER=. bench "cm2-sweep-$cfg" --backend cuda,vulkan \
+        --variant cublas-fp16,coopmat2 --workload gemm --size m=8192,n=8192,k=8192 --validate sampled
+    grep -E "^gemm .*(coopmat2|cublas-fp16)" "$out/bench.txt" | tail -2 | sed "s/^/$cfg /" | tee -a "$out/cm2-sweep.txt"
+  done
+fi
 stamp "done (status $status)"
 # The device tool brings back only a few files: everything in one archive that sorts first.
 (cd "$out" && tar czf 00-all-logs.tar.gz --exclude=00-all-logs.tar.gz -- * 2>/dev/null)
 grep -E "^(gemm|gemv) " "$out/bench.txt" | grep -E "4096,n=4096|8192|16384" | tail -40
+has cm2 && cat "$out/cm2-sweep.txt" 2>/dev/null
 if has burst; then # the short table last: per burst, events/s, and the peer
   grep -E "^burst burst/|^torch index_add_" "$out/bench.txt" | sed 's|burst/run/||; s|/fp32||' | cut -c1-200
 fi

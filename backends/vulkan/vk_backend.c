@@ -23,6 +23,7 @@ static const xpb_kernel *const kernels[] = {
     &xpb_vulkan_gemm_tiled,
     &xpb_vulkan_gemm_coopmat,
     &xpb_vulkan_gemm_coopmat_khr,
+    &xpb_vulkan_gemm_coopmat2,
     &xpb_vulkan_gemv,
     &xpb_vulkan_anneal_init,
     &xpb_vulkan_anneal_assign,

@@ -1,6 +1,9 @@
-/* vk_coopmat.c - does the device have the cooperative matrices vulkan/coopmat (NV) and
- * vulkan/coopmat-khr (KHR) need, and the feature structures that enable them at device creation
- * (vk_internal.h).
+/* vk_coopmat.c - does the device have the cooperative matrices vulkan/coopmat (NV),
+ * vulkan/coopmat-khr (KHR) and vulkan/coopmat2 (NV2, on top of KHR) need, and the feature structures
+ * that enable them at device creation (vk_internal.h). vulkan/coopmat2 needs VK_NV_cooperative_matrix2
+ * with cooperativeMatrixWorkgroupScope, -TensorAddressing and -FlexibleDimensions, a workgroup-scope
+ * fp16 x fp16 + fp32 -> fp32 flexible shape (vkGetPhysicalDeviceCooperativeMatrixFlexibleDimensions-
+ * PropertiesNV) and storageBuffer16BitAccess (its shader reads fp16 buffers), besides what KHR needs.
  *
  * vulkan/coopmat is written in GLSL with GL_NV_cooperative_matrix: Debian 12's glslc (glslang
  * 11.13) has no GLSL for GL_KHR_cooperative_matrix, and its Vulkan headers (1.3.239) lack the KHR
@@ -28,10 +31,10 @@
 
 #define KHR_COOPMAT VK_KHR_COOPERATIVE_MATRIX_EXTENSION_NAME
 
-static void list_extensions(VkPhysicalDevice pd, bool *nv, bool *khr)
+static void list_extensions(VkPhysicalDevice pd, bool *nv, bool *khr, bool *nv2)
 {
     uint32_t n = 0;
-    *nv = *khr = false;
+    *nv = *khr = *nv2 = false;
     if (vkEnumerateDeviceExtensionProperties(pd, NULL, &n, NULL) != VK_SUCCESS || n == 0)
         return;
     VkExtensionProperties *e = calloc(n, sizeof *e);
@@ -39,6 +42,7 @@ static void list_extensions(VkPhysicalDevice pd, bool *nv, bool *khr)
         for (uint32_t i = 0; i < n; i++) {
             *nv = *nv || strcmp(e[i].extensionName, VK_NV_COOPERATIVE_MATRIX_EXTENSION_NAME) == 0;
             *khr = *khr || strcmp(e[i].extensionName, KHR_COOPMAT) == 0;
+            *nv2 = *nv2 || strcmp(e[i].extensionName, VK_NV_COOPERATIVE_MATRIX_2_EXTENSION_NAME) == 0;
         }
     free(e);
 }
@@ -167,14 +171,98 @@ static void query_khr(vkb_ctx *c, const VkPhysicalDeviceShaderFloat16Int8Feature
         m->khr = true;
 }
 
+/* Lists the workgroup-scope fp16 x fp16 + fp32 -> fp32 flexible shapes in m->nv2_shapes and keeps
+ * the one with the most invocations (a 256-invocation one first: vulkan/coopmat2's tiles are laid
+ * out for it). false when there is none. */
+static bool nv2_shape(vkb_ctx *c)
+{
+    vkb_coopmat *m = &c->coopmat;
+    PFN_vkGetPhysicalDeviceCooperativeMatrixFlexibleDimensionsPropertiesNV get =
+        (PFN_vkGetPhysicalDeviceCooperativeMatrixFlexibleDimensionsPropertiesNV)vkGetInstanceProcAddr(
+            c->instance, "vkGetPhysicalDeviceCooperativeMatrixFlexibleDimensionsPropertiesNV");
+    uint32_t n = 0;
+    snprintf(m->nv2_shapes, sizeof m->nv2_shapes, "none");
+    if (!get || get(c->phys, &n, NULL) != VK_SUCCESS || n == 0)
+        return false;
+    VkCooperativeMatrixFlexibleDimensionsPropertiesNV *p = calloc(n, sizeof *p);
+    if (!p)
+        return false;
+    for (uint32_t i = 0; i < n; i++)
+        p[i].sType = VK_STRUCTURE_TYPE_COOPERATIVE_MATRIX_FLEXIBLE_DIMENSIONS_PROPERTIES_NV;
+    size_t len = 0;
+    bool found = false;
+    if (get(c->phys, &n, p) >= VK_SUCCESS)
+        for (uint32_t i = 0; i < n; i++) {
+            const VkCooperativeMatrixFlexibleDimensionsPropertiesNV *q = &p[i];
+            if (q->AType != VK_COMPONENT_TYPE_FLOAT16_KHR || q->BType != VK_COMPONENT_TYPE_FLOAT16_KHR ||
+                q->CType != VK_COMPONENT_TYPE_FLOAT32_KHR || q->ResultType != VK_COMPONENT_TYPE_FLOAT32_KHR ||
+                q->scope != VK_SCOPE_WORKGROUP_KHR || q->saturatingAccumulation)
+                continue;
+            if (len + 40 < sizeof m->nv2_shapes)
+                len += (size_t)snprintf(m->nv2_shapes + len, sizeof m->nv2_shapes - len, "%s%ux%ux%u/%u",
+                                        len ? ", " : "", q->MGranularity, q->NGranularity, q->KGranularity,
+                                        q->workgroupInvocations);
+            bool better = !found || (q->workgroupInvocations == 256 && m->nv2_invocations != 256) ||
+                          (m->nv2_invocations != 256 && q->workgroupInvocations > m->nv2_invocations);
+            if (q->workgroupInvocations && better) {
+                m->nv2_gm = q->MGranularity, m->nv2_gn = q->NGranularity, m->nv2_gk = q->KGranularity;
+                m->nv2_invocations = q->workgroupInvocations;
+                found = true;
+            }
+        }
+    free(p);
+    if (!len)
+        snprintf(m->nv2_shapes, sizeof m->nv2_shapes, "none");
+    return found;
+}
+
+/* Fills m->nv2 / m->nv2_why: VK_NV_cooperative_matrix2 on top of a usable KHR cooperative matrix,
+ * with the features vulkan/coopmat2's shader uses (workgroup scope, tensor addressing, flexible
+ * dimensions) and fp16 storage buffers. */
+static void query_nv2(vkb_ctx *c, bool listed)
+{
+    vkb_coopmat *m = &c->coopmat;
+    if (!listed) {
+        snprintf(m->nv2_why, sizeof m->nv2_why, "device has no VK_NV_cooperative_matrix2");
+        return;
+    }
+    if (!m->khr) { /* coopmat2 builds on the KHR types; the layer check is there too */
+        snprintf(m->nv2_why, sizeof m->nv2_why, "VK_NV_cooperative_matrix2 needs VK_KHR_cooperative_matrix: %.190s",
+                 m->khr_why);
+        return;
+    }
+    VkPhysicalDevice16BitStorageFeatures s16 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES};
+    VkPhysicalDeviceCooperativeMatrix2FeaturesNV f = {
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_2_FEATURES_NV, .pNext = &s16};
+    VkPhysicalDeviceFeatures2 f2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &f};
+    vkGetPhysicalDeviceFeatures2(c->phys, &f2);
+    VkPhysicalDeviceCooperativeMatrix2PropertiesNV pr = {
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_2_PROPERTIES_NV};
+    VkPhysicalDeviceProperties2 p2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, .pNext = &pr};
+    vkGetPhysicalDeviceProperties2(c->phys, &p2);
+    m->nv2_max_workgroup = pr.cooperativeMatrixWorkgroupScopeMaxWorkgroupSize;
+    if (!f.cooperativeMatrixWorkgroupScope || !f.cooperativeMatrixTensorAddressing ||
+        !f.cooperativeMatrixFlexibleDimensions || !s16.storageBuffer16BitAccess)
+        snprintf(m->nv2_why, sizeof m->nv2_why, "device has VK_NV_cooperative_matrix2 but no %s",
+                 !f.cooperativeMatrixWorkgroupScope      ? "cooperativeMatrixWorkgroupScope"
+                 : !f.cooperativeMatrixTensorAddressing  ? "cooperativeMatrixTensorAddressing"
+                 : !f.cooperativeMatrixFlexibleDimensions ? "cooperativeMatrixFlexibleDimensions"
+                                                          : "storageBuffer16BitAccess");
+    else if (!nv2_shape(c))
+        snprintf(m->nv2_why, sizeof m->nv2_why,
+                 "VK_NV_cooperative_matrix2 lists no workgroup-scope fp16 x fp16 + fp32 -> fp32 shape");
+    else
+        m->nv2 = true;
+}
+
 static void query_nv(vkb_ctx *c, bool nv);
 
 void vkb_coopmat_query(vkb_ctx *c)
 {
     vkb_coopmat *m = &c->coopmat;
     memset(m, 0, sizeof *m);
-    bool nv;
-    list_extensions(c->phys, &nv, &m->khr_listed);
+    bool nv, nv2;
+    list_extensions(c->phys, &nv, &m->khr_listed, &nv2);
     VkPhysicalDeviceVulkanMemoryModelFeatures mm = {
         .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_MEMORY_MODEL_FEATURES};
     VkPhysicalDeviceShaderFloat16Int8Features f16 = {
@@ -182,6 +270,7 @@ void vkb_coopmat_query(vkb_ctx *c)
     VkPhysicalDeviceFeatures2 f2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &f16};
     vkGetPhysicalDeviceFeatures2(c->phys, &f2);
     query_khr(c, &f16, &mm);
+    query_nv2(c, nv2);
     query_nv(c, nv);
 }
 
@@ -232,7 +321,7 @@ static void query_nv(vkb_ctx *c, bool nv)
 }
 
 const void *vkb_coopmat_chain_init(const vkb_ctx *c, vkb_coopmat_chain *chain, const void *next,
-                                   const char *ext[2], uint32_t *n_ext)
+                                   const char *ext[3], uint32_t *n_ext)
 {
     *n_ext = 0;
     memset(chain, 0, sizeof *chain);
@@ -263,7 +352,22 @@ const void *vkb_coopmat_chain_init(const vkb_ctx *c, vkb_coopmat_chain *chain, c
         head = &chain->cm;
         ext[(*n_ext)++] = VK_NV_COOPERATIVE_MATRIX_EXTENSION_NAME;
     }
+    if (c->coopmat.nv2 && c->coopmat.khr) {
+        chain->s16 = (VkPhysicalDevice16BitStorageFeatures){
+            .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES,
+            .pNext = (void *)head,
+            .storageBuffer16BitAccess = VK_TRUE};
+        chain->nv2 = (VkPhysicalDeviceCooperativeMatrix2FeaturesNV){
+            .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_2_FEATURES_NV,
+            .pNext = &chain->s16,
+            .cooperativeMatrixWorkgroupScope = VK_TRUE,
+            .cooperativeMatrixFlexibleDimensions = VK_TRUE,
+            .cooperativeMatrixTensorAddressing = VK_TRUE};
+        head = &chain->nv2;
+    }
     if (c->coopmat.khr)
         ext[(*n_ext)++] = KHR_COOPMAT;
+    if (c->coopmat.nv2 && c->coopmat.khr)
+        ext[(*n_ext)++] = VK_NV_COOPERATIVE_MATRIX_2_EXTENSION_NAME;
     return head;
 }

@@ -38,7 +38,7 @@ static xpb_status create_device(vkb_ctx *c, xpb_error *err)
         .queueCount = 1,
         .pQueuePriorities = &priority,
     };
-    const char *exts[6];
+    const char *exts[8];
     uint32_t n_exts = 0;
     bool push = c->caps.ext_push_descriptor && !push_descriptor_disabled();
     if (push)
@@ -58,7 +58,7 @@ static xpb_status create_device(vkb_ctx *c, xpb_error *err)
     /* vulkan/coopmat(-khr): VK_NV_ / VK_KHR_cooperative_matrix and the features their shaders
      * need, only where vkb_coopmat_query found them all (vk_coopmat.c). */
     vkb_coopmat_chain coopmat;
-    const char *coopmat_ext[2];
+    const char *coopmat_ext[3];
     uint32_t n_coopmat_ext;
     const void *next = vkb_coopmat_chain_init(c, &coopmat, NULL, coopmat_ext, &n_coopmat_ext);
     if (c->pipeline_stats) {
@@ -78,6 +78,21 @@ static xpb_status create_device(vkb_ctx *c, xpb_error *err)
         .pEnabledFeatures = &features,
     };
     VkResult r = vkCreateDevice(c->phys, &ci, NULL, &c->dev);
+    if (r != VK_SUCCESS && r != VK_ERROR_DEVICE_LOST && c->coopmat.nv2) {
+        /* vulkan/coopmat2 must not cost the other two: retry without VK_NV_cooperative_matrix2
+         * (the last extension) and its features. */
+        snprintf(c->coopmat.nv2_why, sizeof c->coopmat.nv2_why,
+                 "vkCreateDevice failed with VK_NV_cooperative_matrix2 enabled (%s)", vkb_result_name(r));
+        c->coopmat.nv2 = false;
+        uint32_t n_left;
+        next = vkb_coopmat_chain_init(c, &coopmat, NULL, coopmat_ext, &n_left);
+        pe.pNext = (void *)next;
+        ci.pNext = c->pipeline_stats ? (const void *)&pe : next;
+        ci.enabledExtensionCount = n_exts - n_coopmat_ext + n_left;
+        n_exts = ci.enabledExtensionCount;
+        n_coopmat_ext = n_left;
+        r = vkCreateDevice(c->phys, &ci, NULL, &c->dev);
+    }
     if (r != VK_SUCCESS && r != VK_ERROR_DEVICE_LOST && c->coopmat.nv && c->coopmat.khr) {
         /* Keep vulkan/coopmat exactly as it was before the KHR variant: retry with NV alone (KHR
          * is the last extension) and its chain. */
@@ -103,7 +118,7 @@ static xpb_status create_device(vkb_ctx *c, xpb_error *err)
         if (c->coopmat.khr)
             snprintf(c->coopmat.khr_why, sizeof c->coopmat.khr_why,
                      "vkCreateDevice failed with VK_KHR_cooperative_matrix enabled (%s)", vkb_result_name(r));
-        c->coopmat.nv = c->coopmat.khr = false;
+        c->coopmat.nv = c->coopmat.khr = c->coopmat.nv2 = false;
         pe.pNext = NULL;
         ci.pNext = c->pipeline_stats ? &pe : NULL;
         ci.enabledExtensionCount = n_exts - n_coopmat_ext;

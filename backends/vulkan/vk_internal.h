@@ -144,6 +144,11 @@ typedef struct vkb_coopmat {
     bool khr;        /* VK_KHR_cooperative_matrix usable (fp16 16x16x16 -> fp32, subgroup) and enabled */
     char why[256];   /* why vulkan/coopmat cannot run, when !nv */
     char khr_why[256]; /* why vulkan/coopmat-khr cannot run on this device, when !khr */
+    bool nv2;        /* VK_NV_cooperative_matrix2 usable (workgroup scope, tensor addressing, fp16 -> fp32) and enabled */
+    char nv2_why[256]; /* why vulkan/coopmat2 cannot run on this device, when !nv2 */
+    char nv2_shapes[256]; /* the workgroup-scope fp16 -> fp32 flexible shapes: "MgxNgxKg/invocations, ..." */
+    uint32_t nv2_max_workgroup; /* cooperativeMatrixWorkgroupScopeMaxWorkgroupSize */
+    uint32_t nv2_gm, nv2_gn, nv2_gk, nv2_invocations; /* the flexible shape vulkan/coopmat2 uses */
 } vkb_coopmat;
 
 /* What open() creates. One queue, one command buffer that collects launches until a call
@@ -203,14 +208,16 @@ void vkb_coopmat_query(vkb_ctx *c);
 typedef struct vkb_coopmat_chain {
     VkPhysicalDeviceCooperativeMatrixFeaturesNV cm;
     VkPhysicalDeviceCooperativeMatrixFeaturesKHR khr;
+    VkPhysicalDeviceCooperativeMatrix2FeaturesNV nv2;
+    VkPhysicalDevice16BitStorageFeatures s16;
     VkPhysicalDeviceShaderFloat16Int8Features f16;
     VkPhysicalDeviceVulkanMemoryModelFeatures mm;
 } vkb_coopmat_chain;
 /* When c->coopmat.nv or .khr: fills chain, links it in front of next and returns its head, and
- * writes the extensions to enable to ext[0..] (NV first), returning their count in *n_ext (0..2).
- * Otherwise returns next and sets *n_ext to 0. */
+ * writes the extensions to enable to ext[0..] (NV first, then KHR, then NV2 when c->coopmat.nv2),
+ * returning their count in *n_ext (0..3). Otherwise returns next and sets *n_ext to 0. */
 const void *vkb_coopmat_chain_init(const vkb_ctx *c, vkb_coopmat_chain *chain, const void *next,
-                                   const char *ext[2], uint32_t *n_ext);
+                                   const char *ext[3], uint32_t *n_ext);
 
 /* ---- buffers (vk_buffer.c) ------------------------------------------------------------------ */
 

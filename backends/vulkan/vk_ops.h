@@ -26,6 +26,7 @@ extern const xpb_kernel xpb_vulkan_rope;
 extern const xpb_kernel xpb_vulkan_gemm_tiled;
 extern const xpb_kernel xpb_vulkan_gemm_coopmat;
 extern const xpb_kernel xpb_vulkan_gemm_coopmat_khr;
+extern const xpb_kernel xpb_vulkan_gemm_coopmat2;
 extern const xpb_kernel xpb_vulkan_gemv;
 extern const xpb_kernel xpb_vulkan_anneal_init;
 extern const xpb_kernel xpb_vulkan_anneal_assign;

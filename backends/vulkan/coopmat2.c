@@ -1,0 +1,127 @@
+/* coopmat2.c - vulkan/coopmat2: GEMM with fp16 inputs and fp32 accumulation on workgroup-scope
+ * cooperative matrices through VK_NV_cooperative_matrix2 (GLSL GL_NV_cooperative_matrix2; shader
+ * shaders/coopmat2.nv2.comp, compiled at build time by the glslang inside PyPI's slangpy wheel:
+ * scripts/glslang-slang.py, backends/vulkan/find_glslang.cmake).
+ *
+ * Where vulkan/coopmat and coopmat-khr tile a workgroup's block over subgroups of 16 x 16 matrices
+ * and stage every slice through shared memory themselves, here the workgroup holds its whole
+ * BM x BN block of C as one matrix and loads BM x BK / BK x BN matrices straight from the fp16
+ * buffers through tensor layouts: the split over subgroups, the staging and the instructions are
+ * the driver's choice (on Hopper it may use the warpgroup MMA and bulk copies that subgroup-scope
+ * matrices cannot reach).
+ * supports(): XPB_ERR_UNSUPPORTED with the reason where this build has no NV2 shader, or the device
+ * lacks the extension, its features or a workgroup-scope fp16 -> fp32 shape (vk_coopmat.c;
+ * lavapipe: "device has no VK_NV_cooperative_matrix2"), or under a validation layer older than the
+ * KHR extension it builds on. No fallback. prepare() (untimed): the fp16 copies of A and B padded to
+ * whole tiles (coopmat_common.c, as for the other two). launch(): the GEMM alone. Validation bound:
+ * the same as vulkan/coopmat's (precision "fp16-fp32acc").
+ * Configuration (specialization constants): the BM x BN x BK tile, multiples of the flexible
+ * shape's granularities, with the shape's workgroupInvocations invocations, and UNROLL, the K
+ * slices a step of the unrolled K loop holds. Default 128 x 256 x 64, 4 slices a step (llama.cpp's
+ * tile for this path); XPB_VULKAN_COOPMAT2=BMxBNxBK[xUNROLL] forces one (tuning; one the shape
+ * does not divide is an error). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "coopmat_common.h"
+
+#ifndef XPB_VK_NO_NV2_SHADERS
+static const uint32_t coopmat2_spv[] = {
+#include "coopmat2.spv.inc"
+};
+static const vkb_shader shader = VKB_SHADER("coopmat2", coopmat2_spv, 4, sizeof(vkb_cm_push));
+#endif
+
+/* NULL when the device's flexible shape divides t; else the rule t breaks. */
+static const char *cfg_problem(const vkb_ctx *c, const vkb_cm_cfg *t)
+{
+    const vkb_coopmat *m = &c->coopmat;
+    if (!t->bm || !t->bn || !t->bk || t->bm % m->nv2_gm || t->bn % m->nv2_gn || t->bk % m->nv2_gk)
+        return "BM, BN, BK must be multiples of the device's workgroup-scope granularities";
+    if (m->nv2_max_workgroup && m->nv2_invocations > m->nv2_max_workgroup)
+        return "the shape's invocations exceed cooperativeMatrixWorkgroupScopeMaxWorkgroupSize";
+    return NULL;
+}
+
+/* The tile and the unrolled slices a K step (coopmat_common.c's `stages` field carries UNROLL:
+ * this body stages nothing itself). */
+static xpb_status choose(const vkb_ctx *c, vkb_cm_cfg *out, xpb_error *err)
+{
+    /* wm, wn = bm, bn: one "subgroup block" a workgroup in coopmat_common.c's terms (unused here) */
+    vkb_cm_cfg t = {128, 256, 64, 128, 256, 4};
+    const char *env = getenv("XPB_VULKAN_COOPMAT2");
+    if (env && *env) {
+        int got = sscanf(env, "%ux%ux%ux%u", &t.bm, &t.bn, &t.bk, &t.stages);
+        if ((got != 3 && got != 4) || t.stages < 1 || t.stages > 16)
+            return xpb_fail(err, XPB_ERR_USAGE, "XPB_VULKAN_COOPMAT2=%s: expected BMxBNxBK[xUNROLL], UNROLL 1..16",
+                            env);
+        t.wm = t.bm, t.wn = t.bn;
+    }
+    const char *why = cfg_problem(c, &t);
+    if (why)
+        return xpb_fail(err, env && *env ? XPB_ERR_USAGE : XPB_ERR_UNSUPPORTED, "vulkan/coopmat2: %ux%ux%u: %s (%s)",
+                        t.bm, t.bn, t.bk, why, c->coopmat.nv2_shapes);
+    *out = t;
+    return XPB_OK;
+}
+
+static xpb_status check(vkb_ctx *c, const xpb_gemm_args *a, vkb_cm_cfg *t, xpb_error *why)
+{
+#ifdef XPB_VK_NO_NV2_SHADERS
+    (void)c, (void)a, (void)t;
+    return xpb_fail(why, XPB_ERR_UNSUPPORTED,
+                    "vulkan/coopmat2: built without the slangpy wheel's glslang (GL_NV_cooperative_matrix2); "
+                    "scripts/install-deps.sh fetches it into .deps");
+#else
+    if (!c->coopmat.nv2)
+        return xpb_fail(why, XPB_ERR_UNSUPPORTED, "%s", c->coopmat.nv2_why);
+    xpb_status st = vkb_gemm_check(c, a, why);
+    if (st || (st = choose(c, t, why)))
+        return st;
+    return vkb_cm_check_copies(c, a, t, why);
+#endif
+}
+
+static xpb_status supports(void *ctx, const void *args, xpb_error *why)
+{
+    vkb_cm_cfg t = {0, 0, 0, 0, 0, 0};
+    return check(ctx, args, &t, why);
+}
+
+static xpb_status prepare(void *ctx, const void *args, void **state, xpb_error *err)
+{
+    vkb_ctx *c = ctx;
+    const xpb_gemm_args *a = args;
+    *state = NULL;
+    vkb_cm_cfg t = {0, 0, 0, 0, 0, 0};
+    xpb_status st = check(c, a, &t, err);
+    return st ? st : vkb_cm_prepare(c, a, &t, state, err);
+}
+
+static xpb_status launch(void *ctx, const void *args, void *state, xpb_error *err)
+{
+    vkb_ctx *c = ctx;
+    const xpb_gemm_args *a = args;
+    vkb_cm_cfg t = {0, 0, 0, 0, 0, 0};
+    xpb_status st = check(c, a, &t, err);
+    if (st)
+        return st;
+#ifdef XPB_VK_NO_NV2_SHADERS
+    (void)state;
+    return XPB_ERR_UNSUPPORTED; /* check() failed above */
+#else
+    vkb_spec spec = {5, {c->coopmat.nv2_invocations, t.bm, t.bn, t.bk, t.stages}};
+    return vkb_cm_launch(c, a, state, &t, &shader, &spec, "coopmat2", err);
+#endif
+}
+
+const xpb_kernel xpb_vulkan_gemm_coopmat2 = {
+    .op = XPB_OP_GEMM,
+    .variant = "coopmat2",
+    .precision = "fp16-fp32acc",
+    .supports = supports,
+    .prepare = prepare,
+    .release = vkb_cm_release,
+    .launch = launch,
+};
