@@ -15,11 +15,11 @@
  * KHR extension it builds on. No fallback. prepare() (untimed): the fp16 copies of A and B padded to
  * whole tiles (coopmat_common.c, as for the other two). launch(): the GEMM alone. Validation bound:
  * the same as vulkan/coopmat's (precision "fp16-fp32acc").
- * Configuration (specialization constants): the BM x BN x BK tile, multiples of the flexible
- * shape's granularities, with the shape's workgroupInvocations invocations, and UNROLL, the K
- * slices a step of the unrolled K loop holds. Default 128 x 256 x 64, 4 slices a step (llama.cpp's
- * tile for this path); XPB_VULKAN_COOPMAT2=BMxBNxBK[xUNROLL] forces one (tuning; one the shape
- * does not divide is an error). */
+ * Configuration (specialization constants): the workgroup's invocations, which pick one of the
+ * device's flexible shapes; the BM x BN x BK tile, multiples of that shape's granularities; UNROLL,
+ * the K slices a step of the unrolled K loop holds. Default 128 x 256 x 32, 8 slices a step, 256 invocations (the best of the H100 sweep,
+ * docs/performance.md); XPB_VULKAN_COOPMAT2=BMxBNxBK[xUNROLL[xINVOCATIONS]] forces one (tuning;
+ * one no shape allows is an error). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,43 +33,52 @@ static const uint32_t coopmat2_spv[] = {
 static const vkb_shader shader = VKB_SHADER("coopmat2", coopmat2_spv, 4, sizeof(vkb_cm_push));
 #endif
 
-/* NULL when the device's flexible shape divides t; else the rule t breaks. */
-static const char *cfg_problem(const vkb_ctx *c, const vkb_cm_cfg *t)
+/* The tile, the unrolled K slices a step (coopmat_common.c's `stages` field carries UNROLL: this
+ * body stages nothing itself) and the workgroup's invocations, which pick one of the device's
+ * flexible shapes; NULL when that shape exists and divides the tile, else the rule it breaks. */
+static const char *cfg_problem(const vkb_ctx *c, const vkb_cm_cfg *t, uint32_t invocations)
 {
     const vkb_coopmat *m = &c->coopmat;
-    if (!t->bm || !t->bn || !t->bk || t->bm % m->nv2_gm || t->bn % m->nv2_gn || t->bk % m->nv2_gk)
-        return "BM, BN, BK must be multiples of the device's workgroup-scope granularities";
-    if (m->nv2_max_workgroup && m->nv2_invocations > m->nv2_max_workgroup)
-        return "the shape's invocations exceed cooperativeMatrixWorkgroupScopeMaxWorkgroupSize";
-    return NULL;
+    for (uint32_t i = 0; i < m->nv2_n; i++) {
+        if (m->nv2_shape[i].invocations != invocations)
+            continue;
+        if (!t->bm || !t->bn || !t->bk || t->bm % m->nv2_shape[i].gm || t->bn % m->nv2_shape[i].gn ||
+            t->bk % m->nv2_shape[i].gk)
+            return "BM, BN, BK must be multiples of the granularities of the shape with these invocations";
+        if (m->nv2_max_workgroup && invocations > m->nv2_max_workgroup)
+            return "the invocations exceed cooperativeMatrixWorkgroupScopeMaxWorkgroupSize";
+        return NULL;
+    }
+    return "no workgroup-scope shape has this many invocations";
 }
 
-/* The tile and the unrolled slices a K step (coopmat_common.c's `stages` field carries UNROLL:
- * this body stages nothing itself). */
-static xpb_status choose(const vkb_ctx *c, vkb_cm_cfg *out, xpb_error *err)
+static xpb_status choose(const vkb_ctx *c, vkb_cm_cfg *out, uint32_t *invocations, xpb_error *err)
 {
     /* wm, wn = bm, bn: one "subgroup block" a workgroup in coopmat_common.c's terms (unused here) */
-    vkb_cm_cfg t = {128, 256, 64, 128, 256, 4};
+    vkb_cm_cfg t = {128, 256, 32, 128, 256, 8};
+    uint32_t inv = 256;
     const char *env = getenv("XPB_VULKAN_COOPMAT2");
     if (env && *env) {
-        int got = sscanf(env, "%ux%ux%ux%u", &t.bm, &t.bn, &t.bk, &t.stages);
-        if ((got != 3 && got != 4) || t.stages < 1 || t.stages > 16)
-            return xpb_fail(err, XPB_ERR_USAGE, "XPB_VULKAN_COOPMAT2=%s: expected BMxBNxBK[xUNROLL], UNROLL 1..16",
-                            env);
+        int got = sscanf(env, "%ux%ux%ux%ux%u", &t.bm, &t.bn, &t.bk, &t.stages, &inv);
+        if (got < 3 || t.stages < 1 || t.stages > 16)
+            return xpb_fail(err, XPB_ERR_USAGE,
+                            "XPB_VULKAN_COOPMAT2=%s: expected BMxBNxBK[xUNROLL[xINVOCATIONS]], UNROLL 1..16", env);
         t.wm = t.bm, t.wn = t.bn;
     }
-    const char *why = cfg_problem(c, &t);
+    const char *why = cfg_problem(c, &t, inv);
     if (why)
-        return xpb_fail(err, env && *env ? XPB_ERR_USAGE : XPB_ERR_UNSUPPORTED, "vulkan/coopmat2: %ux%ux%u: %s (%s)",
-                        t.bm, t.bn, t.bk, why, c->coopmat.nv2_shapes);
+        return xpb_fail(err, env && *env ? XPB_ERR_USAGE : XPB_ERR_UNSUPPORTED,
+                        "vulkan/coopmat2: %ux%ux%u, %u invocations: %s (shapes MgxNgxKg/invocations: %s)", t.bm, t.bn,
+                        t.bk, inv, why, c->coopmat.nv2_shapes);
     *out = t;
+    *invocations = inv;
     return XPB_OK;
 }
 
-static xpb_status check(vkb_ctx *c, const xpb_gemm_args *a, vkb_cm_cfg *t, xpb_error *why)
+static xpb_status check(vkb_ctx *c, const xpb_gemm_args *a, vkb_cm_cfg *t, uint32_t *invocations, xpb_error *why)
 {
 #ifdef XPB_VK_NO_NV2_SHADERS
-    (void)c, (void)a, (void)t;
+    (void)c, (void)a, (void)t, (void)invocations;
     return xpb_fail(why, XPB_ERR_UNSUPPORTED,
                     "vulkan/coopmat2: built without the slangpy wheel's glslang (GL_NV_cooperative_matrix2); "
                     "scripts/install-deps.sh fetches it into .deps");
@@ -77,7 +86,7 @@ static xpb_status check(vkb_ctx *c, const xpb_gemm_args *a, vkb_cm_cfg *t, xpb_e
     if (!c->coopmat.nv2)
         return xpb_fail(why, XPB_ERR_UNSUPPORTED, "%s", c->coopmat.nv2_why);
     xpb_status st = vkb_gemm_check(c, a, why);
-    if (st || (st = choose(c, t, why)))
+    if (st || (st = choose(c, t, invocations, why)))
         return st;
     return vkb_cm_check_copies(c, a, t, why);
 #endif
@@ -86,7 +95,8 @@ static xpb_status check(vkb_ctx *c, const xpb_gemm_args *a, vkb_cm_cfg *t, xpb_e
 static xpb_status supports(void *ctx, const void *args, xpb_error *why)
 {
     vkb_cm_cfg t = {0, 0, 0, 0, 0, 0};
-    return check(ctx, args, &t, why);
+    uint32_t invocations = 0;
+    return check(ctx, args, &t, &invocations, why);
 }
 
 static xpb_status prepare(void *ctx, const void *args, void **state, xpb_error *err)
@@ -95,7 +105,8 @@ static xpb_status prepare(void *ctx, const void *args, void **state, xpb_error *
     const xpb_gemm_args *a = args;
     *state = NULL;
     vkb_cm_cfg t = {0, 0, 0, 0, 0, 0};
-    xpb_status st = check(c, a, &t, err);
+    uint32_t invocations = 0;
+    xpb_status st = check(c, a, &t, &invocations, err);
     return st ? st : vkb_cm_prepare(c, a, &t, state, err);
 }
 
@@ -104,14 +115,15 @@ static xpb_status launch(void *ctx, const void *args, void *state, xpb_error *er
     vkb_ctx *c = ctx;
     const xpb_gemm_args *a = args;
     vkb_cm_cfg t = {0, 0, 0, 0, 0, 0};
-    xpb_status st = check(c, a, &t, err);
+    uint32_t invocations = 0;
+    xpb_status st = check(c, a, &t, &invocations, err);
     if (st)
         return st;
 #ifdef XPB_VK_NO_NV2_SHADERS
     (void)state;
     return XPB_ERR_UNSUPPORTED; /* check() failed above */
 #else
-    vkb_spec spec = {5, {c->coopmat.nv2_invocations, t.bm, t.bn, t.bk, t.stages}};
+    vkb_spec spec = {5, {invocations, t.bm, t.bn, t.bk, t.stages}};
     return vkb_cm_launch(c, a, state, &t, &shader, &spec, "coopmat2", err);
 #endif
 }

@@ -171,9 +171,8 @@ static void query_khr(vkb_ctx *c, const VkPhysicalDeviceShaderFloat16Int8Feature
         m->khr = true;
 }
 
-/* Lists the workgroup-scope fp16 x fp16 + fp32 -> fp32 flexible shapes in m->nv2_shapes and keeps
- * the one with the most invocations (a 256-invocation one first: vulkan/coopmat2's tiles are laid
- * out for it). false when there is none. */
+/* Lists the workgroup-scope fp16 x fp16 + fp32 -> fp32 flexible shapes in m->nv2_shape (up to 8)
+ * and, as text, in m->nv2_shapes. false when there is none. */
 static bool nv2_shape(vkb_ctx *c)
 {
     vkb_coopmat *m = &c->coopmat;
@@ -202,11 +201,10 @@ static bool nv2_shape(vkb_ctx *c)
                 len += (size_t)snprintf(m->nv2_shapes + len, sizeof m->nv2_shapes - len, "%s%ux%ux%u/%u",
                                         len ? ", " : "", q->MGranularity, q->NGranularity, q->KGranularity,
                                         q->workgroupInvocations);
-            bool better = !found || (q->workgroupInvocations == 256 && m->nv2_invocations != 256) ||
-                          (m->nv2_invocations != 256 && q->workgroupInvocations > m->nv2_invocations);
-            if (q->workgroupInvocations && better) {
-                m->nv2_gm = q->MGranularity, m->nv2_gn = q->NGranularity, m->nv2_gk = q->KGranularity;
-                m->nv2_invocations = q->workgroupInvocations;
+            if (q->workgroupInvocations && m->nv2_n < sizeof m->nv2_shape / sizeof m->nv2_shape[0]) {
+                m->nv2_shape[m->nv2_n].gm = q->MGranularity, m->nv2_shape[m->nv2_n].gn = q->NGranularity;
+                m->nv2_shape[m->nv2_n].gk = q->KGranularity;
+                m->nv2_shape[m->nv2_n++].invocations = q->workgroupInvocations;
                 found = true;
             }
         }

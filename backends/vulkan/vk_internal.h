@@ -148,7 +148,9 @@ typedef struct vkb_coopmat {
     char nv2_why[256]; /* why vulkan/coopmat2 cannot run on this device, when !nv2 */
     char nv2_shapes[256]; /* the workgroup-scope fp16 -> fp32 flexible shapes: "MgxNgxKg/invocations, ..." */
     uint32_t nv2_max_workgroup; /* cooperativeMatrixWorkgroupScopeMaxWorkgroupSize */
-    uint32_t nv2_gm, nv2_gn, nv2_gk, nv2_invocations; /* the flexible shape vulkan/coopmat2 uses */
+    /* the workgroup-scope fp16 -> fp32 flexible shapes (granularities and invocations) */
+    uint32_t nv2_n;
+    struct { uint32_t gm, gn, gk, invocations; } nv2_shape[8];
 } vkb_coopmat;
 
 /* What open() creates. One queue, one command buffer that collects launches until a call
