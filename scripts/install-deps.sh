@@ -99,7 +99,7 @@ if ! ls "$slang_dir"/libslang-glslang-*.so >/dev/null 2>&1; then
   echo "install-deps: fetching slangpy $slangpy_version (PyPI) for its glslang library"
   tmp=$(mktemp -d)
   if "$venv/bin/python" -m pip download --quiet --disable-pip-version-check --no-deps --only-binary=:all: \
-       --python-version 3.11 --platform manylinux_2_34_x86_64 -d "$tmp" "slangpy==$slangpy_version" \
+       --python-version 3.11 --platform "manylinux_2_34_$(uname -m)" -d "$tmp" "slangpy==$slangpy_version" \
      && mkdir -p "$slang_dir" \
      && "$venv/bin/python" - "$tmp" "$slang_dir" <<'PY'
 import glob, os, sys, zipfile

@@ -68,18 +68,12 @@ static xpb_status check(vkb_ctx *c, const xpb_gemm_args *a, vkb_cm_cfg *t, xpb_e
 
 static xpb_status supports(void *ctx, const void *args, xpb_error *why)
 {
-    vkb_cm_cfg t = {0, 0, 0, 0, 0, 0};
-    return check(ctx, args, &t, why);
+    return vkb_cm_supports(ctx, args, check, why);
 }
 
 static xpb_status prepare(void *ctx, const void *args, void **state, xpb_error *err)
 {
-    vkb_ctx *c = ctx;
-    const xpb_gemm_args *a = args;
-    *state = NULL;
-    vkb_cm_cfg t = {0, 0, 0, 0, 0, 0};
-    xpb_status st = check(c, a, &t, err);
-    return st ? st : vkb_cm_prepare(c, a, &t, state, err);
+    return vkb_cm_prepare_checked(ctx, args, check, state, err);
 }
 
 static xpb_status launch(void *ctx, const void *args, void *state, xpb_error *err)

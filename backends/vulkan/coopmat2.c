@@ -17,9 +17,10 @@
  * the same as vulkan/coopmat's (precision "fp16-fp32acc").
  * Configuration (specialization constants): the workgroup's invocations, which pick one of the
  * device's flexible shapes; the BM x BN x BK tile, multiples of that shape's granularities; UNROLL,
- * the K slices a step of the unrolled K loop holds. Default 128 x 256 x 32, 8 slices a step, 256 invocations (the best of the H100 sweep,
- * docs/performance.md); XPB_VULKAN_COOPMAT2=BMxBNxBK[xUNROLL[xINVOCATIONS]] forces one (tuning;
- * one no shape allows is an error). */
+ * the K slices a step of the unrolled K loop holds. Default 128 x 256 x 32, 16 slices a step,
+ * 256 invocations (the best of the H100 sweeps, docs/performance.md);
+ * XPB_VULKAN_COOPMAT2=BMxBNxBK[xUNROLL[xINVOCATIONS]] forces one (tuning; one that no shape
+ * allows is an error). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,6 +34,7 @@ static const uint32_t coopmat2_spv[] = {
 static const vkb_shader shader = VKB_SHADER("coopmat2", coopmat2_spv, 4, sizeof(vkb_cm_push));
 #endif
 
+#ifndef XPB_VK_NO_NV2_SHADERS
 /* The tile, the unrolled K slices a step (coopmat_common.c's `stages` field carries UNROLL: this
  * body stages nothing itself) and the workgroup's invocations, which pick one of the device's
  * flexible shapes; NULL when that shape exists and divides the tile, else the rule it breaks. */
@@ -52,33 +54,37 @@ static const char *cfg_problem(const vkb_ctx *c, const vkb_cm_cfg *t, uint32_t i
     return "no workgroup-scope shape has this many invocations";
 }
 
+/* The configuration (*out) and its invocations (*invocations, when not NULL). */
 static xpb_status choose(const vkb_ctx *c, vkb_cm_cfg *out, uint32_t *invocations, xpb_error *err)
 {
     /* wm, wn = bm, bn: one "subgroup block" a workgroup in coopmat_common.c's terms (unused here) */
-    vkb_cm_cfg t = {128, 256, 32, 128, 256, 8};
+    vkb_cm_cfg t = {128, 256, 32, 128, 256, 16};
     uint32_t inv = 256;
     const char *env = getenv("XPB_VULKAN_COOPMAT2");
     if (env && *env) {
         int got = sscanf(env, "%ux%ux%ux%ux%u", &t.bm, &t.bn, &t.bk, &t.stages, &inv);
         if (got < 3 || t.stages < 1 || t.stages > 16)
             return xpb_fail(err, XPB_ERR_USAGE,
-                            "XPB_VULKAN_COOPMAT2=%s: expected BMxBNxBK[xUNROLL[xINVOCATIONS]], UNROLL 1..16", env);
+                            "XPB_VULKAN_COOPMAT2=%s: expected BMxBNxBK[xUNROLL[xINVOCATIONS]], UNROLL 1..16",
+                            env);
         t.wm = t.bm, t.wn = t.bn;
     }
     const char *why = cfg_problem(c, &t, inv);
     if (why)
         return xpb_fail(err, env && *env ? XPB_ERR_USAGE : XPB_ERR_UNSUPPORTED,
-                        "vulkan/coopmat2: %ux%ux%u, %u invocations: %s (shapes MgxNgxKg/invocations: %s)", t.bm, t.bn,
-                        t.bk, inv, why, c->coopmat.nv2_shapes);
+                        "vulkan/coopmat2: %ux%ux%u, %u invocations: %s (shapes MgxNgxKg/invocations: %s)",
+                        t.bm, t.bn, t.bk, inv, why, c->coopmat.nv2_shapes);
     *out = t;
-    *invocations = inv;
+    if (invocations)
+        *invocations = inv;
     return XPB_OK;
 }
+#endif
 
-static xpb_status check(vkb_ctx *c, const xpb_gemm_args *a, vkb_cm_cfg *t, uint32_t *invocations, xpb_error *why)
+static xpb_status check(vkb_ctx *c, const xpb_gemm_args *a, vkb_cm_cfg *t, xpb_error *why)
 {
 #ifdef XPB_VK_NO_NV2_SHADERS
-    (void)c, (void)a, (void)t, (void)invocations;
+    (void)c, (void)a, (void)t;
     return xpb_fail(why, XPB_ERR_UNSUPPORTED,
                     "vulkan/coopmat2: built without the slangpy wheel's glslang (GL_NV_cooperative_matrix2); "
                     "scripts/install-deps.sh fetches it into .deps");
@@ -86,7 +92,7 @@ static xpb_status check(vkb_ctx *c, const xpb_gemm_args *a, vkb_cm_cfg *t, uint3
     if (!c->coopmat.nv2)
         return xpb_fail(why, XPB_ERR_UNSUPPORTED, "%s", c->coopmat.nv2_why);
     xpb_status st = vkb_gemm_check(c, a, why);
-    if (st || (st = choose(c, t, invocations, why)))
+    if (st || (st = choose(c, t, NULL, why)))
         return st;
     return vkb_cm_check_copies(c, a, t, why);
 #endif
@@ -94,20 +100,12 @@ static xpb_status check(vkb_ctx *c, const xpb_gemm_args *a, vkb_cm_cfg *t, uint3
 
 static xpb_status supports(void *ctx, const void *args, xpb_error *why)
 {
-    vkb_cm_cfg t = {0, 0, 0, 0, 0, 0};
-    uint32_t invocations = 0;
-    return check(ctx, args, &t, &invocations, why);
+    return vkb_cm_supports(ctx, args, check, why);
 }
 
 static xpb_status prepare(void *ctx, const void *args, void **state, xpb_error *err)
 {
-    vkb_ctx *c = ctx;
-    const xpb_gemm_args *a = args;
-    *state = NULL;
-    vkb_cm_cfg t = {0, 0, 0, 0, 0, 0};
-    uint32_t invocations = 0;
-    xpb_status st = check(c, a, &t, &invocations, err);
-    return st ? st : vkb_cm_prepare(c, a, &t, state, err);
+    return vkb_cm_prepare_checked(ctx, args, check, state, err);
 }
 
 static xpb_status launch(void *ctx, const void *args, void *state, xpb_error *err)
@@ -115,14 +113,16 @@ static xpb_status launch(void *ctx, const void *args, void *state, xpb_error *er
     vkb_ctx *c = ctx;
     const xpb_gemm_args *a = args;
     vkb_cm_cfg t = {0, 0, 0, 0, 0, 0};
-    uint32_t invocations = 0;
-    xpb_status st = check(c, a, &t, &invocations, err);
+    xpb_status st = check(c, a, &t, err);
     if (st)
         return st;
 #ifdef XPB_VK_NO_NV2_SHADERS
     (void)state;
     return XPB_ERR_UNSUPPORTED; /* check() failed above */
 #else
+    uint32_t invocations = 0;
+    if ((st = choose(c, &t, &invocations, err)))
+        return st;
     vkb_spec spec = {5, {invocations, t.bm, t.bn, t.bk, t.stages}};
     return vkb_cm_launch(c, a, state, &t, &shader, &spec, "coopmat2", err);
 #endif

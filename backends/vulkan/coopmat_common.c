@@ -145,3 +145,18 @@ xpb_status vkb_cm_launch(vkb_ctx *c, const xpb_gemm_args *a, const vkb_cm_state 
     uint64_t tiles = (uint64_t)push.tiles_m * push.tiles_n;
     return vkb_dispatch(c, sh, spec, b, &push, vkb_group_count(c, tiles), err);
 }
+
+xpb_status vkb_cm_supports(void *ctx, const void *args, vkb_cm_check_fn check, xpb_error *why)
+{
+    vkb_cm_cfg t = {0, 0, 0, 0, 0, 0};
+    return check(ctx, args, &t, why);
+}
+
+xpb_status vkb_cm_prepare_checked(void *ctx, const void *args, vkb_cm_check_fn check, void **state,
+                                  xpb_error *err)
+{
+    *state = NULL;
+    vkb_cm_cfg t = {0, 0, 0, 0, 0, 0};
+    xpb_status st = check(ctx, args, &t, err);
+    return st ? st : vkb_cm_prepare(ctx, args, &t, state, err);
+}

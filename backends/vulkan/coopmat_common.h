@@ -1,5 +1,6 @@
-/* coopmat_common.h - what the two cooperative-matrix GEMMs share (vulkan/coopmat, coopmat.c, on
- * VK_NV_cooperative_matrix; vulkan/coopmat-khr, coopmat_khr.c, on VK_KHR_cooperative_matrix):
+/* coopmat_common.h - what the cooperative-matrix GEMMs share (vulkan/coopmat, coopmat.c, on
+ * VK_NV_cooperative_matrix; vulkan/coopmat-khr, coopmat_khr.c, on VK_KHR_cooperative_matrix;
+ * vulkan/coopmat2, coopmat2.c, on VK_NV_cooperative_matrix2):
  * the fp16, tile-padded copies of A and B that prepare() makes with f32_to_f16.comp, and the
  * XPB_VULKAN_COOPMAT_EMULATE switch. */
 #ifndef COOPMAT_COMMON_H
@@ -66,5 +67,17 @@ xpb_status vkb_cm_launch(vkb_ctx *c, const xpb_gemm_args *a, const vkb_cm_state 
 
 /* Frees s and its copies (s may be NULL). */
 void vkb_cm_release(void *ctx, void *s);
+
+/* A variant's check: XPB_OK with the tile configuration it runs a with in *t when it can run a on
+ * c, else why not (XPB_ERR_UNSUPPORTED with the reason). Its supports(), prepare() and launch()
+ * each begin with it. */
+typedef xpb_status (*vkb_cm_check_fn)(vkb_ctx *c, const xpb_gemm_args *a, vkb_cm_cfg *t, xpb_error *why);
+
+/* supports() of a variant: its check alone. */
+xpb_status vkb_cm_supports(void *ctx, const void *args, vkb_cm_check_fn check, xpb_error *why);
+
+/* prepare() of a variant: its check, then vkb_cm_prepare with the configuration the check chose. */
+xpb_status vkb_cm_prepare_checked(void *ctx, const void *args, vkb_cm_check_fn check, void **state,
+                                  xpb_error *err);
 
 #endif

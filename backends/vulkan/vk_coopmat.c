@@ -225,11 +225,12 @@ static void query_nv2(vkb_ctx *c, bool listed)
         return;
     }
     if (!m->khr) { /* coopmat2 builds on the KHR types; the layer check is there too */
-        snprintf(m->nv2_why, sizeof m->nv2_why, "VK_NV_cooperative_matrix2 needs VK_KHR_cooperative_matrix: %.190s",
-                 m->khr_why);
+        snprintf(m->nv2_why, sizeof m->nv2_why,
+                 "VK_NV_cooperative_matrix2 needs VK_KHR_cooperative_matrix: %.190s", m->khr_why);
         return;
     }
-    VkPhysicalDevice16BitStorageFeatures s16 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES};
+    VkPhysicalDevice16BitStorageFeatures s16 = {
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES};
     VkPhysicalDeviceCooperativeMatrix2FeaturesNV f = {
         .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_2_FEATURES_NV, .pNext = &s16};
     VkPhysicalDeviceFeatures2 f2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &f};

@@ -144,12 +144,11 @@ typedef struct vkb_coopmat {
     bool khr;        /* VK_KHR_cooperative_matrix usable (fp16 16x16x16 -> fp32, subgroup) and enabled */
     char why[256];   /* why vulkan/coopmat cannot run, when !nv */
     char khr_why[256]; /* why vulkan/coopmat-khr cannot run on this device, when !khr */
-    bool nv2;        /* VK_NV_cooperative_matrix2 usable (workgroup scope, tensor addressing, fp16 -> fp32) and enabled */
+    bool nv2;        /* VK_NV_cooperative_matrix2 usable (workgroup scope, tensor addressing, fp16) and enabled */
     char nv2_why[256]; /* why vulkan/coopmat2 cannot run on this device, when !nv2 */
     char nv2_shapes[256]; /* the workgroup-scope fp16 -> fp32 flexible shapes: "MgxNgxKg/invocations, ..." */
     uint32_t nv2_max_workgroup; /* cooperativeMatrixWorkgroupScopeMaxWorkgroupSize */
-    /* the workgroup-scope fp16 -> fp32 flexible shapes (granularities and invocations) */
-    uint32_t nv2_n;
+    uint32_t nv2_n;  /* the workgroup-scope fp16 -> fp32 flexible shapes: granularities, invocations */
     struct { uint32_t gm, gn, gk, invocations; } nv2_shape[8];
 } vkb_coopmat;
 

@@ -1,7 +1,8 @@
-/* vk_khr_compat.h - the few VK_KHR_cooperative_matrix (Vulkan 1.3.255+) and VK_NV_cooperative_matrix2
- * (1.3.300+) declarations that older headers lack: Debian 12 ships 1.3.239. Values copied from the Vulkan registry (vk.xml, extension
- * number 507). Every block is skipped when the header already defines VK_KHR_cooperative_matrix,
- * so newer headers win. Include after <vulkan/vulkan.h> (vk_internal.h does). */
+/* vk_khr_compat.h - the few VK_KHR_cooperative_matrix (Vulkan 1.3.255+, extension number 507) and
+ * VK_NV_cooperative_matrix2 (1.3.300+, number 594) declarations that older headers lack: Debian 12
+ * ships 1.3.239. Values copied from the Vulkan registry (vk.xml). Each extension's block is skipped
+ * when the header already defines that extension, so newer headers win. Include after
+ * <vulkan/vulkan.h> (vk_internal.h does). */
 #ifndef VK_KHR_COMPAT_H
 #define VK_KHR_COMPAT_H
 
@@ -71,8 +72,7 @@ typedef VkResult(VKAPI_PTR *PFN_vkGetPhysicalDeviceCooperativeMatrixPropertiesKH
     VkPhysicalDevice physicalDevice, uint32_t *pPropertyCount, VkCooperativeMatrixPropertiesKHR *pProperties);
 #endif /* VK_KHR_cooperative_matrix */
 
-/* VK_NV_cooperative_matrix2 (Vulkan 1.3.300+, extension number 594; values from vk.xml): workgroup-
- * scope matrices with tensor addressing, for vulkan/coopmat2. */
+/* VK_NV_cooperative_matrix2: workgroup-scope matrices with tensor addressing, for vulkan/coopmat2. */
 #ifndef VK_NV_cooperative_matrix2
 #define VK_NV_cooperative_matrix2 1
 #define VK_NV_COOPERATIVE_MATRIX_2_EXTENSION_NAME "VK_NV_cooperative_matrix2"
@@ -116,7 +116,8 @@ typedef struct VkCooperativeMatrixFlexibleDimensionsPropertiesNV {
 } VkCooperativeMatrixFlexibleDimensionsPropertiesNV;
 
 typedef VkResult(VKAPI_PTR *PFN_vkGetPhysicalDeviceCooperativeMatrixFlexibleDimensionsPropertiesNV)(
-    VkPhysicalDevice physicalDevice, uint32_t *pPropertyCount, VkCooperativeMatrixFlexibleDimensionsPropertiesNV *pProperties);
+    VkPhysicalDevice physicalDevice, uint32_t *pPropertyCount,
+    VkCooperativeMatrixFlexibleDimensionsPropertiesNV *pProperties);
 #endif /* VK_NV_cooperative_matrix2 */
 
 #endif /* VK_KHR_COMPAT_H */
