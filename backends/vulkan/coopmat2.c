@@ -32,9 +32,7 @@ static const uint32_t coopmat2_spv[] = {
 #include "coopmat2.spv.inc"
 };
 static const vkb_shader shader = VKB_SHADER("coopmat2", coopmat2_spv, 4, sizeof(vkb_cm_push));
-#endif
 
-#ifndef XPB_VK_NO_NV2_SHADERS
 /* The tile, the unrolled K slices a step (coopmat_common.c's `stages` field carries UNROLL: this
  * body stages nothing itself) and the workgroup's invocations, which pick one of the device's
  * flexible shapes; NULL when that shape exists and divides the tile, else the rule it breaks. */
