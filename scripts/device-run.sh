@@ -273,7 +273,7 @@ fi
 if has cm2; then # issue 12: vulkan/coopmat2 (GL_NV_cooperative_matrix2) validated, then timed beside cuBLAS fp16
   # The workgroup-scope shapes the driver lists (a tile no shape divides is refused with the list).
   XPB_VULKAN_COOPMAT2=8x8x8 $bin run --backend vulkan --variant coopmat2 --workload gemm \
-      --size m=64,n=64,k=64 --validate-only 2>&1 | grep -o "8x8x8: .*" | head -1 | tee -a "$out/bench.txt"
+      --size m=64,n=64,k=64 --validate-only 2>&1 | grep -o "shapes MgxNgxKg[^)]*" | head -1 | tee -a "$out/bench.txt"
   for preset in conformance default; do
     stamp "validate $preset: vulkan coopmat2, coopmat-khr"
     timeout 120 $bin run --backend vulkan --variant coopmat2,coopmat-khr --workload gemm --preset $preset \

@@ -79,10 +79,13 @@ static xpb_status choose(const vkb_ctx *c, vkb_cm_cfg *out, uint32_t *invocation
 }
 #endif
 
-static xpb_status check(vkb_ctx *c, const xpb_gemm_args *a, vkb_cm_cfg *t, xpb_error *why)
+/* The variant's check (coopmat_common.h), also giving the invocations its configuration picked
+ * (when not NULL), so launch() parses the configuration once. */
+static xpb_status check_cfg(vkb_ctx *c, const xpb_gemm_args *a, vkb_cm_cfg *t, uint32_t *invocations,
+                            xpb_error *why)
 {
 #ifdef XPB_VK_NO_NV2_SHADERS
-    (void)c, (void)a, (void)t;
+    (void)c, (void)a, (void)t, (void)invocations;
     return xpb_fail(why, XPB_ERR_UNSUPPORTED,
                     "vulkan/coopmat2: built without the slangpy wheel's glslang (GL_NV_cooperative_matrix2); "
                     "scripts/install-deps.sh fetches it into .deps");
@@ -90,10 +93,15 @@ static xpb_status check(vkb_ctx *c, const xpb_gemm_args *a, vkb_cm_cfg *t, xpb_e
     if (!c->coopmat.nv2)
         return xpb_fail(why, XPB_ERR_UNSUPPORTED, "%s", c->coopmat.nv2_why);
     xpb_status st = vkb_gemm_check(c, a, why);
-    if (st || (st = choose(c, t, NULL, why)))
+    if (st || (st = choose(c, t, invocations, why)))
         return st;
     return vkb_cm_check_copies(c, a, t, why);
 #endif
+}
+
+static xpb_status check(vkb_ctx *c, const xpb_gemm_args *a, vkb_cm_cfg *t, xpb_error *why)
+{
+    return check_cfg(c, a, t, NULL, why);
 }
 
 static xpb_status supports(void *ctx, const void *args, xpb_error *why)
@@ -111,16 +119,14 @@ static xpb_status launch(void *ctx, const void *args, void *state, xpb_error *er
     vkb_ctx *c = ctx;
     const xpb_gemm_args *a = args;
     vkb_cm_cfg t = {0, 0, 0, 0, 0, 0};
-    xpb_status st = check(c, a, &t, err);
+    uint32_t invocations = 0;
+    xpb_status st = check_cfg(c, a, &t, &invocations, err);
     if (st)
         return st;
 #ifdef XPB_VK_NO_NV2_SHADERS
     (void)state;
-    return XPB_ERR_UNSUPPORTED; /* check() failed above */
+    return XPB_ERR_UNSUPPORTED; /* check_cfg() failed above */
 #else
-    uint32_t invocations = 0;
-    if ((st = choose(c, &t, &invocations, err)))
-        return st;
     vkb_spec spec = {5, {invocations, t.bm, t.bn, t.bk, t.stages}};
     return vkb_cm_launch(c, a, state, &t, &shader, &spec, "coopmat2", err);
 #endif

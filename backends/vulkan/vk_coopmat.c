@@ -188,8 +188,7 @@ static bool nv2_shape(vkb_ctx *c)
         return false;
     for (uint32_t i = 0; i < n; i++)
         p[i].sType = VK_STRUCTURE_TYPE_COOPERATIVE_MATRIX_FLEXIBLE_DIMENSIONS_PROPERTIES_NV;
-    size_t len = 0;
-    bool found = false;
+    size_t len = 0; /* nv2_shapes stays "none" until a shape is written */
     if (get(c->phys, &n, p) >= VK_SUCCESS)
         for (uint32_t i = 0; i < n; i++) {
             const VkCooperativeMatrixFlexibleDimensionsPropertiesNV *q = &p[i];
@@ -205,13 +204,10 @@ static bool nv2_shape(vkb_ctx *c)
                 m->nv2_shape[m->nv2_n].gm = q->MGranularity, m->nv2_shape[m->nv2_n].gn = q->NGranularity;
                 m->nv2_shape[m->nv2_n].gk = q->KGranularity;
                 m->nv2_shape[m->nv2_n++].invocations = q->workgroupInvocations;
-                found = true;
             }
         }
     free(p);
-    if (!len)
-        snprintf(m->nv2_shapes, sizeof m->nv2_shapes, "none");
-    return found;
+    return m->nv2_n > 0;
 }
 
 /* Fills m->nv2 / m->nv2_why: VK_NV_cooperative_matrix2 on top of a usable KHR cooperative matrix,
