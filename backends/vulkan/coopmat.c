@@ -38,7 +38,7 @@ static xpb_status choose(const vkb_ctx *c, vkb_cm_cfg *out, xpb_error *err)
     const char *env = getenv("XPB_VULKAN_COOPMAT");
     /* 64x32 per subgroup (8 subgroups): 189 TFLOP/s against 172 for 64x64 at 8192^3 on the
      * H100 (2026-11-22 sweep, docs/performance.md). */
-    vkb_cm_cfg t = {128, 128, 32, 64, 32, 2};
+    vkb_cm_cfg t = {128, 128, 32, 64, 32, 2, 0};
     if (env && *env) {
         if (sscanf(env, "%ux%ux%u/%ux%u", &t.bm, &t.bn, &t.bk, &t.wm, &t.wn) != 5)
             return xpb_fail(err, XPB_ERR_USAGE, "XPB_VULKAN_COOPMAT=%s: expected BMxBNxBK/WMxWN", env);
@@ -80,7 +80,7 @@ static xpb_status launch(void *ctx, const void *args, void *state, xpb_error *er
 {
     vkb_ctx *c = ctx;
     const xpb_gemm_args *a = args;
-    vkb_cm_cfg t = {0, 0, 0, 0, 0, 0};
+    vkb_cm_cfg t = {0, 0, 0, 0, 0, 0, 0};
     xpb_status st = check(c, a, &t, err);
     if (st)
         return st;

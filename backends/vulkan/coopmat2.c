@@ -19,8 +19,9 @@
  * device's flexible shapes; the BM x BN x BK tile, multiples of that shape's granularities; UNROLL,
  * the K slices a step of the unrolled K loop holds. Default 128 x 256 x 32, 16 slices a step,
  * 256 invocations (the best of the H100 sweeps, docs/performance.md);
- * XPB_VULKAN_COOPMAT2=BMxBNxBK[xUNROLL[xINVOCATIONS]] forces one (tuning; one that no shape
- * allows is an error). */
+ * XPB_VULKAN_COOPMAT2=BMxBNxBK[xUNROLL[xINVOCATIONS[xBT]]] forces one (tuning; one that no shape
+ * allows is an error); BT 1 has prepare() store B's fp16 copy transposed (K contiguous, as
+ * llama.cpp's mul_mm_cm2 reads B) and the shader read it through a transposing tensor view. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,14 +57,15 @@ static const char *cfg_problem(const vkb_ctx *c, const vkb_cm_cfg *t, uint32_t i
 static xpb_status choose(const vkb_ctx *c, vkb_cm_cfg *out, uint32_t *invocations, xpb_error *err)
 {
     /* wm, wn = bm, bn: one "subgroup block" a workgroup in coopmat_common.c's terms (unused here) */
-    vkb_cm_cfg t = {128, 256, 32, 128, 256, 16};
+    vkb_cm_cfg t = {128, 256, 32, 128, 256, 16, 0};
     uint32_t inv = 256;
     const char *env = getenv("XPB_VULKAN_COOPMAT2");
     if (env && *env) {
-        int got = sscanf(env, "%ux%ux%ux%ux%u", &t.bm, &t.bn, &t.bk, &t.stages, &inv);
-        if (got < 3 || t.stages < 1 || t.stages > 32)
+        int got = sscanf(env, "%ux%ux%ux%ux%ux%u", &t.bm, &t.bn, &t.bk, &t.stages, &inv, &t.bt);
+        if (got < 3 || t.stages < 1 || t.stages > 32 || t.bt > 1)
             return xpb_fail(err, XPB_ERR_USAGE,
-                            "XPB_VULKAN_COOPMAT2=%s: expected BMxBNxBK[xUNROLL[xINVOCATIONS]], UNROLL 1..32",
+                            "XPB_VULKAN_COOPMAT2=%s: expected BMxBNxBK[xUNROLL[xINVOCATIONS[xBT]]], UNROLL 1..32, "
+                            "BT 0 or 1",
                             env);
         t.wm = t.bm, t.wn = t.bn;
     }
@@ -118,7 +120,7 @@ static xpb_status launch(void *ctx, const void *args, void *state, xpb_error *er
 {
     vkb_ctx *c = ctx;
     const xpb_gemm_args *a = args;
-    vkb_cm_cfg t = {0, 0, 0, 0, 0, 0};
+    vkb_cm_cfg t = {0, 0, 0, 0, 0, 0, 0};
     uint32_t invocations = 0;
     xpb_status st = check_cfg(c, a, &t, &invocations, err);
     if (st)
@@ -127,7 +129,7 @@ static xpb_status launch(void *ctx, const void *args, void *state, xpb_error *er
     (void)state;
     return XPB_ERR_UNSUPPORTED; /* check_cfg() failed above */
 #else
-    vkb_spec spec = {5, {invocations, t.bm, t.bn, t.bk, t.stages}};
+    vkb_spec spec = {6, {invocations, t.bm, t.bn, t.bk, t.stages, t.bt}};
     return vkb_cm_launch(c, a, state, &t, &shader, &spec, "coopmat2", err);
 #endif
 }

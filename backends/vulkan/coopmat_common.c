@@ -1,6 +1,6 @@
-/* coopmat_common.c - the fp16 copies of A and B shared by vulkan/coopmat and vulkan/coopmat-khr
+/* coopmat_common.c - the fp16 copies of A and B shared by vulkan/coopmat, coopmat-khr and coopmat2
  * (coopmat_common.h). Shader: shaders/f32_to_f16.comp (round to nearest even in integer
- * arithmetic, zero padding), one dispatch per matrix, untimed (prepare()). */
+ * arithmetic, zero padding, B optionally transposed), one dispatch per matrix, untimed (prepare()). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -60,17 +60,19 @@ xpb_status vkb_cm_check_copies(vkb_ctx *c, const xpb_gemm_args *a, const vkb_cm_
     return st ? st : vkb_check_range(c, "the fp16 copy of B", kp * np * 2, why);
 }
 
-/* src (rows x cols fp32, view v) -> dst (rows_p x cols_p fp16). */
+/* src (rows x cols fp32, view v) -> dst (rows_p x cols_p fp16), or with `transpose` its
+ * transpose (cols_p x rows_p). */
 static xpb_status convert_matrix(vkb_ctx *c, xpb_view v, uint64_t rows, uint64_t cols, xpb_buffer *dst,
-                                 uint64_t rows_p, uint64_t cols_p, xpb_error *err)
+                                 uint64_t rows_p, uint64_t cols_p, bool transpose, xpb_error *err)
 {
     vkb_binding b[2] = {
         {v.buf, v.offset, rows * cols * sizeof(float)},
         {dst, 0, rows_p * cols_p * 2},
     };
-    convert_push push = {(uint32_t)rows, (uint32_t)cols, (uint32_t)cols_p, (uint32_t)(rows_p * cols_p / 2)};
+    convert_push push = {(uint32_t)rows, (uint32_t)cols, (uint32_t)(transpose ? rows_p : cols_p),
+                         (uint32_t)(rows_p * cols_p / 2)};
     uint32_t block = vkb_block_size(c, CONVERT_BLOCK);
-    vkb_spec spec = {1, {block}};
+    vkb_spec spec = {2, {block, transpose}};
     uint32_t groups = vkb_group_count(c, (push.units + block - 1) / block);
     return vkb_dispatch(c, &convert, &spec, b, &push, groups, err);
 }
@@ -104,8 +106,8 @@ xpb_status vkb_cm_prepare(vkb_ctx *c, const xpb_gemm_args *a, const vkb_cm_cfg *
     xpb_status st;
     if (!(st = vkb_buffer_alloc(c, (size_t)(s->mp * s->kp * 2), &s->a16, err)) &&
         !(st = vkb_buffer_alloc(c, (size_t)(s->kp * s->np * 2), &s->b16, err)) &&
-        !(st = convert_matrix(c, a->a, (uint64_t)a->m, (uint64_t)a->k, s->a16, s->mp, s->kp, err)) &&
-        !(st = convert_matrix(c, a->b, (uint64_t)a->k, (uint64_t)a->n, s->b16, s->kp, s->np, err)))
+        !(st = convert_matrix(c, a->a, (uint64_t)a->m, (uint64_t)a->k, s->a16, s->mp, s->kp, false, err)) &&
+        !(st = convert_matrix(c, a->b, (uint64_t)a->k, (uint64_t)a->n, s->b16, s->kp, s->np, t->bt, err)))
         st = vkb_synchronize(c, err);
     if (st) {
         vkb_cm_release(c, s);
@@ -119,7 +121,7 @@ bool vkb_cm_matches(const vkb_cm_state *s, const xpb_gemm_args *a, const vkb_cm_
 {
     return s && s->m == a->m && s->n == a->n && s->k == a->k && s->cfg.bm == t->bm &&
            s->cfg.bn == t->bn && s->cfg.bk == t->bk && s->cfg.wm == t->wm && s->cfg.wn == t->wn &&
-           s->cfg.stages == t->stages;
+           s->cfg.stages == t->stages && s->cfg.bt == t->bt;
 }
 
 #define GROUP_M 8 /* row tiles that sweep the columns together (L2 reuse of B) */
@@ -148,7 +150,7 @@ xpb_status vkb_cm_launch(vkb_ctx *c, const xpb_gemm_args *a, const vkb_cm_state 
 
 xpb_status vkb_cm_supports(void *ctx, const void *args, vkb_cm_check_fn check, xpb_error *why)
 {
-    vkb_cm_cfg t = {0, 0, 0, 0, 0, 0};
+    vkb_cm_cfg t = {0, 0, 0, 0, 0, 0, 0};
     return check(ctx, args, &t, why);
 }
 
@@ -156,7 +158,7 @@ xpb_status vkb_cm_prepare_checked(void *ctx, const void *args, vkb_cm_check_fn c
                                   xpb_error *err)
 {
     *state = NULL;
-    vkb_cm_cfg t = {0, 0, 0, 0, 0, 0};
+    vkb_cm_cfg t = {0, 0, 0, 0, 0, 0, 0};
     xpb_status st = check(ctx, args, &t, err);
     return st ? st : vkb_cm_prepare(ctx, args, &t, state, err);
 }

@@ -14,6 +14,7 @@
  * shared-memory stages). */
 typedef struct vkb_cm_cfg {
     uint32_t bm, bn, bk, wm, wn, stages;
+    uint32_t bt; /* 1: the fp16 copy of B is stored transposed, Np x Kp (K contiguous; coopmat2 only) */
 } vkb_cm_cfg;
 
 /* Invocations of a workgroup: (BM/WM) * (BN/WN) * 32. */
@@ -50,7 +51,7 @@ xpb_status vkb_cm_check_copies(vkb_ctx *c, const xpb_gemm_args *a, const vkb_cm_
 
 /* prepare() of both variants once their configuration t is chosen: makes *out, a vkb_cm_state
  * (allocates and fills the fp16 copies of a->a and a->b, padded to multiples of BM x BK and
- * BK x BN, waits for them, and records t); NULL for an empty C or on failure, when nothing is left
+ * BK x BN, B transposed to Np x Kp when t->bt, waits for them, and records t); NULL for an empty C or on failure, when nothing is left
  * allocated. Free with vkb_cm_release. */
 xpb_status vkb_cm_prepare(vkb_ctx *c, const xpb_gemm_args *a, const vkb_cm_cfg *t, void **out,
                           xpb_error *err);

@@ -45,9 +45,9 @@ static const vkb_shader shader_emu = VKB_SHADER("coopmat_khr_emu", coopmat_khr_e
 
 /* Tried in order; the first the device can run is the default. */
 static const vkb_cm_cfg DEFAULTS[] = {
-    {128, 256, 16, 64, 64, 4}, /* 8 subgroups, 39 KB; 3 x 3 uvec4 of prefetch registers */
-    {128, 128, 16, 64, 32, 3}, /* 31 KB */
-    {64, 64, 16, 32, 32, 2},   /* 4 subgroups, 16 KB */
+    {128, 256, 16, 64, 64, 4, 0}, /* 8 subgroups, 39 KB; 3 x 3 uvec4 of prefetch registers */
+    {128, 128, 16, 64, 32, 3, 0}, /* 31 KB */
+    {64, 64, 16, 32, 32, 2, 0},   /* 4 subgroups, 16 KB */
 };
 
 static bool emulate(const vkb_ctx *c) { return vkb_cm_emulate(c->coopmat.khr); }
@@ -56,7 +56,7 @@ static xpb_status choose(const vkb_ctx *c, vkb_cm_cfg *out, xpb_error *err)
 {
     const char *env = getenv("XPB_VULKAN_COOPMAT_KHR");
     if (env && *env) {
-        vkb_cm_cfg t = {0, 0, 0, 0, 0, 2};
+        vkb_cm_cfg t = {0, 0, 0, 0, 0, 2, 0};
         int got = sscanf(env, "%ux%ux%u/%ux%u/%u", &t.bm, &t.bn, &t.bk, &t.wm, &t.wn, &t.stages);
         if (got != 5 && got != 6)
             return xpb_fail(err, XPB_ERR_USAGE, "XPB_VULKAN_COOPMAT_KHR=%s: expected BMxBNxBK/WMxWN[/STAGES]",
@@ -109,7 +109,7 @@ static xpb_status launch(void *ctx, const void *args, void *state, xpb_error *er
 {
     vkb_ctx *c = ctx;
     const xpb_gemm_args *a = args;
-    vkb_cm_cfg t = {0, 0, 0, 0, 0, 0};
+    vkb_cm_cfg t = {0, 0, 0, 0, 0, 0, 0};
     xpb_status st = check(c, a, &t, err);
     if (st)
         return st;

@@ -8,7 +8,7 @@
 // BK at a time: per step it loads a BM x BK matrix of A and a BK x BN matrix of B straight from
 // the buffers through tensor layouts and multiplies; how the matrices are split over subgroups,
 // staged through shared memory and fed to the tensor cores is left to the driver (that is the
-// point of workgroup scope). Inputs: A16 (Mp x Kp) and B16 (Kp x Np), the fp16 copies
+// point of workgroup scope). Inputs: A16 (Mp x Kp) and B16 (Kp x Np, or Np x Kp with BT), the fp16 copies
 // coopmat_common.c makes in prepare(), zero-padded to whole tiles, so the loads need no bounds.
 // C is M x N: its tensor layout has C's true dimensions, so the store drops the elements of edge
 // tiles that fall outside, and c_in (read only when beta != 0) loads them as 0 (clamp constant).
@@ -27,6 +27,7 @@ layout(constant_id = 1) const uint BM = 128;
 layout(constant_id = 2) const uint BN = 256;
 layout(constant_id = 3) const uint BK = 32;
 layout(constant_id = 4) const uint UNROLL = 16;  // K slices per unrolled step
+layout(constant_id = 5) const bool BT = false;   // B16 holds B transposed, Np x Kp (K contiguous)
 
 layout(push_constant) uniform Push {
     uint m, n;
@@ -64,6 +65,17 @@ void main()
     tensorLayoutNV<2> lb = createTensorLayoutNV(2);
     lb = setTensorLayoutDimensionNV(lb, kp, np);
     lb = setTensorLayoutStrideNV(lb, np, 1);
+    // BT: B16 is Np x Kp; a BN x BK slice of it read through a transposing view is B's BK x BN
+    // (llama.cpp's mul_mm_cm2 stores B this way: K contiguous in both operands).
+    tensorLayoutNV<2> lbt = createTensorLayoutNV(2);
+    lbt = setTensorLayoutDimensionNV(lbt, np, kp);
+    lbt = setTensorLayoutStrideNV(lbt, kp, 1);
+    tensorViewNV<2, false, 1, 0> transposed = createTensorViewNV(2, false, 1, 0);
+#define LOAD_B(mb, k0, n0)                                                                      \
+    if (BT)                                                                                     \
+        coopMatLoadTensorNV(mb, b16, 0, sliceTensorLayoutNV(lbt, n0, BN, k0, BK), transposed);  \
+    else                                                                                        \
+        coopMatLoadTensorNV(mb, b16, 0, sliceTensorLayoutNV(lb, k0, BK, n0, BN))
     tensorLayoutNV<2, gl_CooperativeMatrixClampModeConstantNV> lc =
         createTensorLayoutNV(2, gl_CooperativeMatrixClampModeConstantNV);
     lc = setTensorLayoutDimensionNV(lc, pc.m, pc.n);
@@ -82,7 +94,7 @@ void main()
                 coopmat<float16_t, gl_ScopeWorkgroup, BM, BK, gl_MatrixUseA> ma;
                 coopmat<float16_t, gl_ScopeWorkgroup, BK, BN, gl_MatrixUseB> mb;
                 coopMatLoadTensorNV(ma, a16, 0, sliceTensorLayoutNV(la, m0, BM, k0, BK));
-                coopMatLoadTensorNV(mb, b16, 0, sliceTensorLayoutNV(lb, k0, BK, n0, BN));
+                LOAD_B(mb, k0, n0);
                 acc = coopMatMulAdd(ma, mb, acc);
                 k0 += BK;
             }
@@ -91,7 +103,7 @@ void main()
             coopmat<float16_t, gl_ScopeWorkgroup, BM, BK, gl_MatrixUseA> ma;
             coopmat<float16_t, gl_ScopeWorkgroup, BK, BN, gl_MatrixUseB> mb;
             coopMatLoadTensorNV(ma, a16, 0, sliceTensorLayoutNV(la, m0, BM, k0, BK));
-            coopMatLoadTensorNV(mb, b16, 0, sliceTensorLayoutNV(lb, k0, BK, n0, BN));
+            LOAD_B(mb, k0, n0);
             acc = coopMatMulAdd(ma, mb, acc);
         }
         acc = acc * pc.alpha;

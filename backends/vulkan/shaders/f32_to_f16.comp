@@ -1,16 +1,19 @@
 #version 450
 // f32_to_f16.comp - a rows x cols fp32 matrix to a rows_p x cols_p fp16 one, zero-padded
-// (vulkan/coopmat's prepare(), untimed). Row-major; cols_p is even, so each invocation writes one
-// uint: two fp16 values, the lower-addressed one in the low 16 bits.
+// (vulkan/coopmat's prepare(), untimed), or with TRANSPOSE to its transpose, cols_p x rows_p
+// (coopmat2's B with K contiguous). Row-major; the output's row length (push cols_p: the padded
+// rows with TRANSPOSE) is even, so each invocation writes one uint: two fp16 values, the
+// lower-addressed one in the low 16 bits.
 // The rounding is done here, to nearest even, with integer operations: Vulkan leaves the rounding
 // of packHalf2x16 / fp32->fp16 conversions to the implementation, and the validation bound of an
 // fp16-input variant (2^-11 per input) assumes round-to-nearest. Overflow gives +-inf, NaN stays
 // NaN, values below 2^-14 become fp16 subnormals (rounded to nearest even too).
 layout(local_size_x_id = 0) in;
+layout(constant_id = 1) const bool TRANSPOSE = false;
 
 layout(push_constant) uniform Push {
     uint rows, cols;
-    uint cols_p; // even
+    uint cols_p; // the output's row length, even
     uint units;  // rows_p * cols_p / 2
 } pc;
 
@@ -31,8 +34,14 @@ uint f16_bits(float f)
     return sign | uint(roundEven(uintBitsToFloat(ax) * 16777216.0));
 }
 
+// The output's element (r, c): the source's (r, c), or (c, r) with TRANSPOSE.
 float at(uint r, uint c)
 {
+    if (TRANSPOSE) {
+        uint t = r;
+        r = c;
+        c = t;
+    }
     return r < pc.rows && c < pc.cols ? src[r * pc.cols + c] : 0.0;
 }
 
