@@ -26,6 +26,7 @@
 # 1 GPU and on all beside one GPU's gemm cublas, the scaling table last). XPB_BENCH_ARGS adds `run`
 # options, XPB_BENCH_FILTER restricts the benchmarks (regex on case ids). XPB_DEVICE_CMAKE_ARGS adds
 # configure options (e.g. -DXPB_BLAS=openblas where the scipy-openblas wheel did not travel).
+# rowsab (issue 12: row-op knobs A/B at 1024 x 262144, XPB_ROWS_AB, alternated processes).
 # cm2 (issue 12: vulkan/coopmat2 validated at the conformance and default presets, the rest of the
 # Vulkan backend at conformance, timed at 4096 and 8192 beside cuBLAS fp16 and coopmat-khr, then a
 # tile sweep at 8192, XPB_CM2_SWEEP).
@@ -117,6 +118,24 @@ if has rows; then # the row ops at the default sizes (+ the copy roof) and PyTor
     bench rows --backend cuda,vulkan --workload elementwise --preset default
   python3 scripts/torch-peer-rows.py > "$out/torch-rows.txt" 2>&1 || status=1
   cat "$out/torch-rows.txt" >> "$out/bench.txt"
+fi
+if has rowsab; then # A/B of row-op knobs at 1024 x 262144: each XPB_ROWS_AB entry (VAR=V[,VAR=V...],
+  # or "-" for none) its own process, XPB_ROWS_AB_ROUNDS (2) alternated rounds, the copy roof in
+  # every process; XPB_ROWS_AB_VARIANTS (cluster,l2) and XPB_ROWS_AB_BACKENDS (cuda,vulkan).
+  for round in $(seq "${XPB_ROWS_AB_ROUNDS:-2}"); do
+    for entry in ${XPB_ROWS_AB:--}; do
+      envs=()
+      [ "$entry" != "-" ] && IFS=, read -r -a envs <<< "$entry"
+      stamp "rows A/B round $round: $entry"
+      env "${envs[@]}" $bin run --backend "${XPB_ROWS_AB_BACKENDS:-cuda,vulkan}" \
+          --variant "default,${XPB_ROWS_AB_VARIANTS:-cluster,l2}" --workload elementwise --preset default \
+          --filter 'copy/n=268435456/|(softmax|rmsnorm|layernorm)/rows=1024,cols=262144/' --validate sampled \
+          --out "$out/rowsab-$round-${entry//[=,]/_}.json" > "$out/rowsab-$round.tmp" 2>&1 || status=1
+      grep -E "^(copy|softmax|rmsnorm|layernorm) " "$out/rowsab-$round.tmp" | grep -v " default " \
+          | sed "s|^|$entry r$round |" | tee -a "$out/rowsab.txt" >> "$out/bench.txt"
+      grep -E "^copy " "$out/rowsab-$round.tmp" | sed "s|^|$entry r$round |" >> "$out/rowsab.txt"
+    done
+  done
 fi
 has ew && bench elementwise --backend cpu,cuda,vulkan --workload elementwise --preset default
 # GEMV is bandwidth-bound: the largest copy runs too, so its % of roof is the measured roof.
@@ -311,6 +330,7 @@ stamp "done (status $status)"
 (cd "$out" && tar czf 00-all-logs.tar.gz --exclude=00-all-logs.tar.gz -- * 2>/dev/null)
 grep -E "^(gemm|gemv) " "$out/bench.txt" | grep -E "4096,n=4096|8192|16384" | tail -40
 has cm2 && cat "$out/cm2-sweep.txt" 2>/dev/null
+has rowsab && cut -c1-170 "$out/rowsab.txt" 2>/dev/null
 if has burst; then # the short table last: per burst, events/s, and the peer
   grep -E "^burst burst/|^torch index_add_" "$out/bench.txt" | sed 's|burst/run/||; s|/fp32||' | cut -c1-200
 fi
