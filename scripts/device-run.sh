@@ -309,7 +309,7 @@ if has cm2; then # issue 12: vulkan/coopmat2 (GL_NV_cooperative_matrix2) validat
     XPB_BENCH_FILTER=. bench "cm2-gemm-$size" --backend cuda,vulkan --variant cublas-fp16,coopmat-khr,coopmat2 \
         --workload gemm --size m=$size,n=$size,k=$size --validate sampled
   done
-  # Tile sweep at 8192 (XPB_CM2_SWEEP: BMxBNxBK[xUNROLL[xINVOCATIONS]][@GROUPS] ...; @GROUPS caps the
+  # Tile sweep at XPB_CM2_SWEEP_SIZES (8192) (XPB_CM2_SWEEP: BMxBNxBK[xUNROLL[xINVOCATIONS[xBT]]][@GROUPS] ...; @GROUPS caps the
   # grid, XPB_VULKAN_MAX_GROUPS: a persistent grid walking the tiles), each its own process with
   # cuBLAS fp16 beside it, each validated at the conformance sizes first. The default list is what
   # session 12 left untried (docs/performance.md).
@@ -319,9 +319,12 @@ if has cm2; then # issue 12: vulkan/coopmat2 (GL_NV_cooperative_matrix2) validat
     export XPB_VULKAN_MAX_GROUPS=$groups
     XPB_VULKAN_COOPMAT2=$cfg timeout 60 $bin run --backend vulkan --variant coopmat2 --workload gemm --preset conformance \
         --validate-only 2>&1 | tail -1 | sed "s/^/$entry conformance: /" | tee -a "$out/cm2-sweep.txt"
-    XPB_VULKAN_COOPMAT2=$cfg XPB_BENCH_FILTER=. bench "cm2-sweep-${entry/@/-g}" --backend cuda,vulkan \
-        --variant cublas-fp16,coopmat2 --workload gemm --size m=8192,n=8192,k=8192 --validate sampled
-    grep -E "^gemm .*(coopmat2|cublas-fp16)" "$out/bench.txt" | tail -2 | sed "s/^/$entry /" | tee -a "$out/cm2-sweep.txt"
+    for size in ${XPB_CM2_SWEEP_SIZES:-8192}; do
+      XPB_VULKAN_COOPMAT2=$cfg XPB_BENCH_FILTER=. bench "cm2-sweep-${entry/@/-g}-$size" --backend cuda,vulkan \
+          --variant cublas-fp16,coopmat2 --workload gemm --size m=$size,n=$size,k=$size --validate sampled
+      grep -E "^gemm .*(coopmat2|cublas-fp16)" "$out/bench.txt" | grep -v "input=exact" | tail -2 \
+          | sed "s/^/$entry /" | tee -a "$out/cm2-sweep.txt"
+    done
   done
   unset XPB_VULKAN_MAX_GROUPS
 fi

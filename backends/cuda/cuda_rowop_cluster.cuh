@@ -74,7 +74,7 @@ __device__ __forceinline__ void xpb_bulk_wait(uint64_t *bar, uint32_t phase)
  * registers (3 blocks an SM) with bulk copies, 64 (2) with thread loads. */
 template <class Op, bool VEC, bool BULK>
 __global__ void __launch_bounds__(XPB_ROWOP_CLUSTER_BLOCK, BULK ? 3 : 2)
-xpb_rowop_cluster_kernel(xpb_rowop_ptrs p, int chunk, bool split_exit)
+xpb_rowop_cluster_kernel(xpb_rowop_ptrs p, int chunk, int prefetch_ahead)
 {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
     namespace cg = cooperative_groups;
@@ -124,6 +124,12 @@ xpb_rowop_cluster_kernel(xpb_rowop_ptrs p, int chunk, bool split_exit)
                     if (e > a)
                         xpb_bulk_load(held + a * PACK, xr + lo + a * PACK, (uint32_t)(e - a) * PACK * 4, &bars[q]);
                 }
+                /* prefetch_ahead > 0: the same chunk of the row a later cluster will take, into L2,
+                 * so that DRAM has reads queued while this cluster waits at its barrier and writes */
+                if (prefetch_ahead > 0 && row + prefetch_ahead < p.rows && packs > 0)
+                    asm volatile("cp.async.bulk.prefetch.L2.global [%0], %1;\n" ::"l"(xr + (int64_t)prefetch_ahead * cols + lo),
+                                 "r"((uint32_t)packs * PACK * 4)
+                                 : "memory");
             }
             for (int q = 0; q < PIECES; q++) {
                 const int a = q * piece, e = min(packs, a + piece);
@@ -152,11 +158,6 @@ xpb_rowop_cluster_kernel(xpb_rowop_ptrs p, int chunk, bool split_exit)
             all = typename Op::Merge()(all, *cluster.map_shared_rank(&part[j & 1], r));
         float r1, r2;
         Op::finish(all, p, &r1, &r2);
-        /* split_exit: on its last row a block says it is done with the partials now, so that the
-         * exit barrier below waits only for the others' reading, not for their writes too */
-        const bool last = row + clusters >= p.rows;
-        if (split_exit && last)
-            asm volatile("barrier.cluster.arrive.release.aligned;\n" ::: "memory");
 
         /* write the chunk from shared memory (each thread reads the packs it stored, or any
          * packs when the chunk came by bulk copies: hence the barrier before its reuse) */
@@ -166,21 +167,17 @@ xpb_rowop_cluster_kernel(xpb_rowop_ptrs p, int chunk, bool split_exit)
             __syncthreads();
     }
     /* no block leaves while another may still read its partials */
-    if (split_exit && p.rows > blockIdx.x / cs)
-        asm volatile("barrier.cluster.wait.acquire.aligned;\n" ::: "memory");
-    else
-        cluster.sync();
+    cluster.sync();
 #else
     (void)p;
     (void)chunk;
-    (void)split_exit;
+    (void)prefetch_ahead;
 #endif
 }
 
-/* A cluster shape: CS blocks of `chunk` floats (a multiple of 4); `resident`: how many such
- * clusters the device keeps resident at once. */
+/* A cluster shape: CS blocks of `chunk` floats (a multiple of 4). */
 struct xpb_rowop_cluster_shape {
-    int cs, chunk, resident;
+    int cs, chunk;
 };
 
 /* How many clusters of cs blocks with smem bytes of dynamic shared memory the device keeps
@@ -228,16 +225,19 @@ static xpb_status xpb_rowop_cluster_plan(xpb_cuda_ctx *ctx, int cols, const char
     XPB_CUDA_CHECK(err, cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, ctx->device));
     /* room for the static shared memory (red, part, the barriers) */
     const int64_t max_chunk = ((int64_t)optin - 34 * (int64_t)sizeof(typename Op::State) - 256) / 4 & ~(int64_t)3;
-    xpb_rowop_cluster_shape tries[3] = {};
+    xpb_rowop_cluster_shape tries[3];
     int ntries = 0;
+    /* XPB_CUDA_CLUSTER_CHUNK_KB (A/B runs): another wanted chunk size */
+    const char *kb = getenv("XPB_CUDA_CLUSTER_CHUNK_KB");
+    const int64_t want = kb && atoi(kb) > 0 ? (int64_t)atoi(kb) * 1024 : XPB_ROWOP_CLUSTER_CHUNK;
     int cs = 1;
-    while (cs < XPB_ROWOP_CLUSTER_MAX && ((int64_t)cols + cs - 1) / cs * 4 > XPB_ROWOP_CLUSTER_CHUNK)
+    while (cs < XPB_ROWOP_CLUSTER_MAX && ((int64_t)cols + cs - 1) / cs * 4 > want)
         cs *= 2;
-    tries[ntries++] = {cs, 0, 0};
+    tries[ntries++] = {cs, 0};
     if (cs != 8)
-        tries[ntries++] = {8, 0, 0};
+        tries[ntries++] = {8, 0};
     if (cs != 16)
-        tries[ntries++] = {16, 0, 0};
+        tries[ntries++] = {16, 0};
     for (int t = 0; t < ntries; t++) {
         const int64_t chunk = (((int64_t)cols + tries[t].cs - 1) / tries[t].cs + 3) & ~(int64_t)3;
         if (chunk > max_chunk)
@@ -252,7 +252,7 @@ static xpb_status xpb_rowop_cluster_plan(xpb_cuda_ctx *ctx, int cols, const char
             return st;
         if (resident <= 0 || bulk <= 0)
             continue;
-        *shape = last_shape = {tries[t].cs, (int)chunk, resident < bulk ? resident : bulk};
+        *shape = last_shape = {tries[t].cs, (int)chunk};
         last_device = ctx->device;
         last_cols = cols;
         return XPB_OK;
@@ -267,16 +267,12 @@ template <class Op, bool VEC>
 static xpb_status xpb_rowop_launch_cluster(xpb_cuda_ctx *ctx, const xpb_rowop_ptrs &p, const char *name,
                                            xpb_error *err)
 {
-    xpb_rowop_cluster_shape shape = {0, 0, 0};
+    xpb_rowop_cluster_shape shape = {0, 0};
     xpb_status st = xpb_rowop_cluster_plan<Op, VEC>(ctx, p.cols, name, &shape, err);
     if (st != XPB_OK)
         return st;
-    /* one cluster a row, launched as slots free up; XPB_CUDA_CLUSTER_GRID=resident (A/B runs):
-     * only the clusters that fit at once, each walking rows */
-    const char *grid = getenv("XPB_CUDA_CLUSTER_GRID");
-    int64_t max_clusters = (int64_t)ctx->max_grid_x / shape.cs;
-    if (grid && strcmp(grid, "resident") == 0 && shape.resident > 0 && shape.resident < max_clusters)
-        max_clusters = shape.resident;
+    /* one cluster a row, launched as slots free up */
+    const int64_t max_clusters = (int64_t)ctx->max_grid_x / shape.cs;
     const int64_t clusters = p.rows < max_clusters ? p.rows : max_clusters;
     cudaLaunchConfig_t cfg = {};
     cudaLaunchAttribute attr[1];
@@ -290,14 +286,15 @@ static xpb_status xpb_rowop_launch_cluster(xpb_cuda_ctx *ctx, const xpb_rowop_pt
     cfg.stream = ctx->stream;
     cfg.attrs = attr;
     cfg.numAttrs = 1;
-    /* float4 rows come in by bulk copies unless XPB_CUDA_CLUSTER_LOAD=threads; the exit barrier
-     * is split unless XPB_CUDA_CLUSTER_EXIT=sync (A/B runs) */
-    const char *load = getenv("XPB_CUDA_CLUSTER_LOAD"), *exit_mode = getenv("XPB_CUDA_CLUSTER_EXIT");
+    /* float4 rows come in by bulk copies unless XPB_CUDA_CLUSTER_LOAD=threads (A/B runs) */
+    const char *load = getenv("XPB_CUDA_CLUSTER_LOAD");
     const bool bulk = VEC && !(load && strcmp(load, "threads") == 0);
-    const bool split_exit = !(exit_mode && strcmp(exit_mode, "sync") == 0);
-    cudaError_t e = bulk ? cudaLaunchKernelEx(&cfg, xpb_rowop_cluster_kernel<Op, VEC, VEC>, p, shape.chunk, split_exit)
-                         : cudaLaunchKernelEx(&cfg, xpb_rowop_cluster_kernel<Op, VEC, false>, p, shape.chunk,
-                                              split_exit);
+    /* XPB_CUDA_CLUSTER_PREFETCH=N (A/B runs, bulk copies only): each block also prefetches into
+     * L2 its chunk of the row N rows ahead */
+    const char *pf = getenv("XPB_CUDA_CLUSTER_PREFETCH");
+    const int ahead = pf ? atoi(pf) : 0;
+    cudaError_t e = bulk ? cudaLaunchKernelEx(&cfg, xpb_rowop_cluster_kernel<Op, VEC, VEC>, p, shape.chunk, ahead)
+                         : cudaLaunchKernelEx(&cfg, xpb_rowop_cluster_kernel<Op, VEC, false>, p, shape.chunk, ahead);
     if (e != cudaSuccess)
         return xpb_cuda_fail_launch(err, e, name, __FILE__, __LINE__);
     XPB_CUDA_CHECK_LAUNCH(err, name);
@@ -315,7 +312,7 @@ static xpb_status xpb_cuda_rowop_cluster_supports(void *vctx, const void *vargs,
     xpb_status st = xpb_cuda_activate(ctx, why);
     if (st != XPB_OK)
         return st;
-    xpb_rowop_cluster_shape shape = {0, 0, 0};
+    xpb_rowop_cluster_shape shape = {0, 0};
     return xpb_rowop_cluster_plan<Op, false>(ctx, (int)a->cols, name, &shape, why);
 }
 

@@ -62,9 +62,9 @@ static xpb_status choose(const vkb_ctx *c, vkb_cm_cfg *out, uint32_t *invocation
     const char *env = getenv("XPB_VULKAN_COOPMAT2");
     if (env && *env) {
         int got = sscanf(env, "%ux%ux%ux%ux%ux%u", &t.bm, &t.bn, &t.bk, &t.stages, &inv, &t.bt);
-        if (got < 3 || t.stages < 1 || t.stages > 32 || t.bt > 1)
+        if (got < 3 || t.stages < 1 || t.stages > 64 || t.bt > 1)
             return xpb_fail(err, XPB_ERR_USAGE,
-                            "XPB_VULKAN_COOPMAT2=%s: expected BMxBNxBK[xUNROLL[xINVOCATIONS[xBT]]], UNROLL 1..32, "
+                            "XPB_VULKAN_COOPMAT2=%s: expected BMxBNxBK[xUNROLL[xINVOCATIONS[xBT]]], UNROLL 1..64, "
                             "BT 0 or 1",
                             env);
         t.wm = t.bm, t.wn = t.bn;
