@@ -311,9 +311,9 @@ if has cm2; then # issue 12: vulkan/coopmat2 (GL_NV_cooperative_matrix2) validat
   done
   # Tile sweep at XPB_CM2_SWEEP_SIZES (8192) (XPB_CM2_SWEEP: BMxBNxBK[xUNROLL[xINVOCATIONS[xBT]]][@GROUPS] ...; @GROUPS caps the
   # grid, XPB_VULKAN_MAX_GROUPS: a persistent grid walking the tiles), each its own process with
-  # cuBLAS fp16 beside it, each validated at the conformance sizes first. The default list is what
-  # session 12 left untried (docs/performance.md).
-  for entry in ${XPB_CM2_SWEEP:-128x256x32x16x256 128x256x32x32x256 128x256x32x16x256@132 128x256x32x16x256@264}; do
+  # cuBLAS fp16 beside it, each validated at the conformance sizes first. The default list: the
+  # default and what session 13 left untried (docs/performance.md).
+  for entry in ${XPB_CM2_SWEEP:-128x256x32x32x256 128x128x32x32x128 128x256x32x32x256@264}; do
     cfg=${entry%@*} groups=
     [ "$entry" != "$cfg" ] && groups=${entry#*@}
     export XPB_VULKAN_MAX_GROUPS=$groups

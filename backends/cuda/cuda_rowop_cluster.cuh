@@ -74,7 +74,7 @@ __device__ __forceinline__ void xpb_bulk_wait(uint64_t *bar, uint32_t phase)
  * registers (3 blocks an SM) with bulk copies, 64 (2) with thread loads. */
 template <class Op, bool VEC, bool BULK>
 __global__ void __launch_bounds__(XPB_ROWOP_CLUSTER_BLOCK, BULK ? 3 : 2)
-xpb_rowop_cluster_kernel(xpb_rowop_ptrs p, int chunk, int prefetch_ahead)
+xpb_rowop_cluster_kernel(xpb_rowop_ptrs p, int chunk)
 {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
     namespace cg = cooperative_groups;
@@ -124,12 +124,6 @@ xpb_rowop_cluster_kernel(xpb_rowop_ptrs p, int chunk, int prefetch_ahead)
                     if (e > a)
                         xpb_bulk_load(held + a * PACK, xr + lo + a * PACK, (uint32_t)(e - a) * PACK * 4, &bars[q]);
                 }
-                /* prefetch_ahead > 0: the same chunk of the row a later cluster will take, into L2,
-                 * so that DRAM has reads queued while this cluster waits at its barrier and writes */
-                if (prefetch_ahead > 0 && row + prefetch_ahead < p.rows && packs > 0)
-                    asm volatile("cp.async.bulk.prefetch.L2.global [%0], %1;\n" ::"l"(xr + (int64_t)prefetch_ahead * cols + lo),
-                                 "r"((uint32_t)packs * PACK * 4)
-                                 : "memory");
             }
             for (int q = 0; q < PIECES; q++) {
                 const int a = q * piece, e = min(packs, a + piece);
@@ -171,7 +165,6 @@ xpb_rowop_cluster_kernel(xpb_rowop_ptrs p, int chunk, int prefetch_ahead)
 #else
     (void)p;
     (void)chunk;
-    (void)prefetch_ahead;
 #endif
 }
 
@@ -227,11 +220,8 @@ static xpb_status xpb_rowop_cluster_plan(xpb_cuda_ctx *ctx, int cols, const char
     const int64_t max_chunk = ((int64_t)optin - 34 * (int64_t)sizeof(typename Op::State) - 256) / 4 & ~(int64_t)3;
     xpb_rowop_cluster_shape tries[3];
     int ntries = 0;
-    /* XPB_CUDA_CLUSTER_CHUNK_KB (A/B runs): another wanted chunk size */
-    const char *kb = getenv("XPB_CUDA_CLUSTER_CHUNK_KB");
-    const int64_t want = kb && atoi(kb) > 0 ? (int64_t)atoi(kb) * 1024 : XPB_ROWOP_CLUSTER_CHUNK;
     int cs = 1;
-    while (cs < XPB_ROWOP_CLUSTER_MAX && ((int64_t)cols + cs - 1) / cs * 4 > want)
+    while (cs < XPB_ROWOP_CLUSTER_MAX && ((int64_t)cols + cs - 1) / cs * 4 > XPB_ROWOP_CLUSTER_CHUNK)
         cs *= 2;
     tries[ntries++] = {cs, 0};
     if (cs != 8)
@@ -289,12 +279,8 @@ static xpb_status xpb_rowop_launch_cluster(xpb_cuda_ctx *ctx, const xpb_rowop_pt
     /* float4 rows come in by bulk copies unless XPB_CUDA_CLUSTER_LOAD=threads (A/B runs) */
     const char *load = getenv("XPB_CUDA_CLUSTER_LOAD");
     const bool bulk = VEC && !(load && strcmp(load, "threads") == 0);
-    /* XPB_CUDA_CLUSTER_PREFETCH=N (A/B runs, bulk copies only): each block also prefetches into
-     * L2 its chunk of the row N rows ahead */
-    const char *pf = getenv("XPB_CUDA_CLUSTER_PREFETCH");
-    const int ahead = pf ? atoi(pf) : 0;
-    cudaError_t e = bulk ? cudaLaunchKernelEx(&cfg, xpb_rowop_cluster_kernel<Op, VEC, VEC>, p, shape.chunk, ahead)
-                         : cudaLaunchKernelEx(&cfg, xpb_rowop_cluster_kernel<Op, VEC, false>, p, shape.chunk, ahead);
+    cudaError_t e = bulk ? cudaLaunchKernelEx(&cfg, xpb_rowop_cluster_kernel<Op, VEC, VEC>, p, shape.chunk)
+                         : cudaLaunchKernelEx(&cfg, xpb_rowop_cluster_kernel<Op, VEC, false>, p, shape.chunk);
     if (e != cudaSuccess)
         return xpb_cuda_fail_launch(err, e, name, __FILE__, __LINE__);
     XPB_CUDA_CHECK_LAUNCH(err, name);

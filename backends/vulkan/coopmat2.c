@@ -17,8 +17,8 @@
  * the same as vulkan/coopmat's (precision "fp16-fp32acc").
  * Configuration (specialization constants): the workgroup's invocations, which pick one of the
  * device's flexible shapes; the BM x BN x BK tile, multiples of that shape's granularities; UNROLL,
- * the K slices a step of the unrolled K loop holds. Default 128 x 256 x 32, 16 slices a step,
- * 256 invocations (the best of the H100 sweeps, docs/performance.md);
+ * the K slices a step of the unrolled K loop holds. Default 128 x 256 x 32, 32 slices a step,
+ * 256 invocations (the best of the H100 sweeps, docs/performance.md, sessions 12-13);
  * XPB_VULKAN_COOPMAT2=BMxBNxBK[xUNROLL[xINVOCATIONS[xBT]]] forces one (tuning; one that no shape
  * allows is an error); BT 1 has prepare() store B's fp16 copy transposed (K contiguous, as
  * llama.cpp's mul_mm_cm2 reads B) and the shader read it through a transposing tensor view. */
@@ -57,7 +57,7 @@ static const char *cfg_problem(const vkb_ctx *c, const vkb_cm_cfg *t, uint32_t i
 static xpb_status choose(const vkb_ctx *c, vkb_cm_cfg *out, uint32_t *invocations, xpb_error *err)
 {
     /* wm, wn = bm, bn: one "subgroup block" a workgroup in coopmat_common.c's terms (unused here) */
-    vkb_cm_cfg t = {128, 256, 32, 128, 256, 16, 0};
+    vkb_cm_cfg t = {128, 256, 32, 128, 256, 32, 0};
     uint32_t inv = 256;
     const char *env = getenv("XPB_VULKAN_COOPMAT2");
     if (env && *env) {

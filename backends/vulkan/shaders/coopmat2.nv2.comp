@@ -26,7 +26,7 @@ layout(local_size_x_id = 0) in;             // the flexible shape's workgroupInv
 layout(constant_id = 1) const uint BM = 128;
 layout(constant_id = 2) const uint BN = 256;
 layout(constant_id = 3) const uint BK = 32;
-layout(constant_id = 4) const uint UNROLL = 16;  // K slices per unrolled step
+layout(constant_id = 4) const uint UNROLL = 32;  // K slices per unrolled step
 layout(constant_id = 5) const bool BT = false;   // B16 holds B transposed, Np x Kp (K contiguous)
 
 layout(push_constant) uniform Push {
