@@ -121,13 +121,13 @@ if has rows; then # the row ops at the default sizes (+ the copy roof) and PyTor
 fi
 if has rowsab; then # A/B of row-op knobs at 1024 x 262144: each XPB_ROWS_AB entry (VAR=V[,VAR=V...],
   # or "-" for none) its own process, XPB_ROWS_AB_ROUNDS (2) alternated rounds, the copy roof in
-  # every process; XPB_ROWS_AB_VARIANTS (cluster,l2) and XPB_ROWS_AB_BACKENDS (cuda,vulkan).
+  # every process (150 s at most); XPB_ROWS_AB_VARIANTS (cluster,l2) and XPB_ROWS_AB_BACKENDS (cuda,vulkan).
   for round in $(seq "${XPB_ROWS_AB_ROUNDS:-2}"); do
     for entry in ${XPB_ROWS_AB:--}; do
       envs=()
       [ "$entry" != "-" ] && IFS=, read -r -a envs <<< "$entry"
       stamp "rows A/B round $round: $entry"
-      env "${envs[@]}" $bin run --backend "${XPB_ROWS_AB_BACKENDS:-cuda,vulkan}" \
+      timeout 150 env "${envs[@]}" $bin run --backend "${XPB_ROWS_AB_BACKENDS:-cuda,vulkan}" \
           --variant "default,${XPB_ROWS_AB_VARIANTS:-cluster,l2}" --workload elementwise --preset default \
           --filter 'copy/n=268435456/|(softmax|rmsnorm|layernorm)/rows=1024,cols=262144/' --validate sampled \
           --out "$out/rowsab-$round-${entry//[=,]/_}.json" > "$out/rowsab-$round.tmp" 2>&1 || status=1

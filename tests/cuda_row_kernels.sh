@@ -14,8 +14,9 @@ for op in softmax rmsnorm layernorm; do
     echo "FAIL: $op.cu does not compile to PTX: $(head -3 "$work/$op.log")"; fail=1; continue
   fi
   # held: 25 shapes (tiny 6, warp 9, block 10); streamed: float4 and scalar; cluster: float4 and
-  # scalar with thread loads, float4 with bulk copies
-  for want in held_kernel:25 stream_kernel:2 cluster_kernel:3; do
+  # scalar with thread loads, float4 with bulk copies; onchip: scalar with thread loads, float4
+  # with bulk copies
+  for want in held_kernel:25 stream_kernel:2 cluster_kernel:3 onchip_kernel:2; do
     k=${want%:*} n=${want#*:}
     got=$(grep -c "^\.visible \.entry _Z[0-9]*xpb_rowop_$k" "$work/$op.ptx")
     if [ "$got" -ne "$n" ]; then echo "FAIL: $op: $got xpb_rowop_$k entries in the PTX, $n wanted"; fail=1

@@ -21,6 +21,9 @@
     X(xpb_cuda_softmax_cluster)                                                                 \
     X(xpb_cuda_rmsnorm_cluster)                                                                 \
     X(xpb_cuda_layernorm_cluster)                                                               \
+    X(xpb_cuda_softmax_onchip)                                                                  \
+    X(xpb_cuda_rmsnorm_onchip)                                                                  \
+    X(xpb_cuda_layernorm_onchip)                                                                \
     X(xpb_cuda_rope)                                                                            \
     X(xpb_cuda_gemm_cublas)                                                                     \
     X(xpb_cuda_gemm_cublas_tf32)                                                                \

@@ -14,23 +14,6 @@
 #define XPB_LAYERNORM_GLSL
 
 #if STATS_F64
-shared double red64[NSG];
-
-double wg_sum64(double v)
-{
-    v = subgroupAdd(v);
-    if (subgroupElect())
-        red64[gl_SubgroupID] = v;
-    memoryBarrierShared();
-    barrier();
-    double r = 0.0;
-    for (uint i = gl_SubgroupInvocationID; i < gl_NumSubgroups; i += gl_SubgroupSize)
-        r += red64[i];
-    r = subgroupAdd(r);
-    barrier(); // red64 is free again
-    return r;
-}
-
 // mean and 1 / sqrt(var + eps) of the row at base; rv holds its chunk 0 when chunks == 1.
 void row_stats(uint base, uint chunks, out float mean, out float r)
 {

@@ -11,6 +11,7 @@
 // Reductions: subgroupAdd / subgroupMax, then one shared slot per subgroup (NSG slots, sized by
 // the host from the minimum subgroup size: 8 on lavapipe, 32 on NVIDIA). Nothing else uses
 // shared memory, so no size here depends on maxComputeSharedMemorySize (32 KB on lavapipe).
+// STATS_F64 1 (defined by the including shader; needs shaderFloat64): also wg_sum64, in double.
 // VEC4: cols % 4 == 0, so every row starts 16-byte aligned and the rows are read as vec4; else
 // as floats, with the same register layout.
 #extension GL_KHR_shader_subgroup_basic : require
@@ -173,6 +174,26 @@ vec4 row_b(uint c0, uint k)
                 r[j] = bs[c];
         }
     }
+    return r;
+}
+#endif
+
+#if defined(STATS_F64) && STATS_F64
+// fp64 statistics (layernorm variants f64stats and onchip; needs shaderFloat64): wg_sum in double.
+shared double red64[NSG];
+
+double wg_sum64(double v)
+{
+    v = subgroupAdd(v);
+    if (subgroupElect())
+        red64[gl_SubgroupID] = v;
+    memoryBarrierShared();
+    barrier();
+    double r = 0.0;
+    for (uint i = gl_SubgroupInvocationID; i < gl_NumSubgroups; i += gl_SubgroupSize)
+        r += red64[i];
+    r = subgroupAdd(r);
+    barrier(); // red64 is free again
     return r;
 }
 #endif

@@ -1,0 +1,353 @@
+/* cuda_rowop_onchip.cuh - the "onchip" variant of the row ops (softmax, rmsnorm, layernorm): a
+ * long row split into chunks over ordinary blocks (no cluster), each chunk held in shared memory
+ * from its one read to its one write, the chunks' partial statistics exchanged through a small
+ * global buffer; and while a block waits for its row's partials and writes its chunk, the bulk
+ * copy of its next chunk is already in flight (two chunk buffers a block).
+ *
+ * Why beside "cluster" (cuda_rowop_cluster.cuh): a cluster must fit one GPC, so on the H100 at
+ * most 21 clusters of 16 blocks are resident, 336 of the 396 block slots, and a cluster's blocks
+ * load, wait at the cluster barrier and write in lock step with nothing else in flight. Here any
+ * resident block can hold any chunk, a row may have more chunks than a cluster has blocks (32 KB
+ * chunks: 32 of them for a 1 MiB row), and the next chunk's load overlaps the exchange.
+ *
+ * Shape: a persistent cooperative grid (cudaLaunchCooperativeKernel: every block co-resident, so
+ * a block may wait for the other blocks of its row) of G blocks, G a multiple of the row's chunk
+ * count C, at most the resident blocks. Block b always takes chunk b % C, of rows b / C,
+ * b / C + G / C, ...: a round of G / C rows at a time. A block waits only for the blocks of its
+ * own row, which are resident and reach that row having finished earlier rows only, so no block
+ * waits forever.
+ * Exchange: thread 0 stores the block's reduced State to part[row][chunk], then (release)
+ * atomically adds 1 to arrive[row]; it polls arrive[row] (acquire) until it reaches epoch * C,
+ * merges the C partials in chunk order (the same order in every block: bit-identical statistics
+ * across the row) and hands r1, r2 to the block through shared memory. arrive[] is never reset:
+ * launch number `epoch` (the state's count, from 1) makes the target epoch * C.
+ * Loads: float4-aligned rows come by bulk copies (cp.async.bulk, one per chunk, on the buffer's
+ * mbarrier) issued a row ahead; other rows by the threads' loads, one row at a time.
+ * State: prepare() allocates part (rows x C States) and arrive (rows counters, zeroed), untimed;
+ * launch() checks that they were made for these rows and columns. */
+#ifndef XPB_CUDA_ROWOP_ONCHIP_CUH
+#define XPB_CUDA_ROWOP_ONCHIP_CUH
+
+#include <stdlib.h>
+
+#include "cuda_rowop_cluster.cuh" /* xpb_bulk_load, xpb_bulk_wait, xpb_smem_addr */
+
+#define XPB_ROWOP_ONCHIP_BLOCK 512
+/* A chunk's floats (32 KB; two buffers a block, so 3 blocks an SM on Hopper);
+ * XPB_CUDA_ONCHIP_CHUNK_KB tunes it (A/B runs). */
+#define XPB_ROWOP_ONCHIP_CHUNK (8 * 1024)
+
+__device__ __forceinline__ uint32_t xpb_ld_acquire_gpu(const uint32_t *p)
+{
+    uint32_t v;
+    asm volatile("ld.acquire.gpu.global.u32 %0, [%1];\n" : "=r"(v) : "l"(p) : "memory");
+    return v;
+}
+
+/* The exchange buffers of one prepare(): partials and arrival counters, for rows x chunks. */
+struct xpb_rowop_onchip_state {
+    int64_t rows;
+    int cols, chunk, chunks;
+    size_t state_bytes;
+    void *part;        /* rows x chunks States */
+    uint32_t *arrive;  /* rows counters: epoch * chunks once every chunk of launch `epoch` arrived */
+    uint32_t epoch;    /* launches so far */
+};
+
+/* The row's statistics from its chunks' partials, merged in chunk order (thread 0 of each block
+ * of the row runs this same code on the same partials). Read past L1 (__ldcg): another SM wrote them. */
+template <class Op>
+__device__ __forceinline__ typename Op::State xpb_onchip_merge(const typename Op::State *part, int chunks)
+{
+    typedef typename Op::State State;
+    constexpr int WORDS = sizeof(State) / 4;
+    static_assert(sizeof(State) % 4 == 0, "a State is whole 32-bit words");
+    State all, one;
+    for (int c = 0; c < chunks; c++) {
+        const unsigned *src = reinterpret_cast<const unsigned *>(part + c);
+        unsigned *dst = reinterpret_cast<unsigned *>(c == 0 ? &all : &one);
+#pragma unroll
+        for (int w = 0; w < WORDS; w++)
+            dst[w] = __ldcg(src + w);
+        if (c > 0)
+            all = typename Op::Merge()(all, one);
+    }
+    return all;
+}
+
+/* BULK (VEC only): bulk copies a row ahead into the other buffer; else thread loads. */
+template <class Op, bool VEC, bool BULK>
+__global__ void __launch_bounds__(XPB_ROWOP_ONCHIP_BLOCK, BULK ? 3 : 2)
+xpb_rowop_onchip_kernel(xpb_rowop_ptrs p, int chunk, int chunks, typename Op::State *part, uint32_t *arrive,
+                        uint32_t epoch)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    typedef typename Op::State State;
+    constexpr int BLOCK = XPB_ROWOP_ONCHIP_BLOCK;
+    constexpr int PACK = VEC ? 4 : 1;
+    static_assert(!BULK || VEC, "bulk copies need 16-byte aligned rows");
+    extern __shared__ float4 xpb_onchip_smem[];
+    float *const bufs = reinterpret_cast<float *>(xpb_onchip_smem); /* buffer q at bufs + q * chunk */
+    __shared__ State red[32];
+    __shared__ float stats[2];
+    __shared__ __align__(8) uint64_t bars[2];
+
+    const int cols = p.cols;
+    const int rank = (int)(blockIdx.x % (unsigned)chunks);
+    const int64_t step = gridDim.x / chunks; /* rows a round */
+    const int lo = rank * chunk;
+    const int n = lo < cols ? min(chunk, cols - lo) : 0; /* chunk % 4 == 0, so n % PACK == 0 */
+    const int packs = n / PACK;
+    const uint32_t target = epoch * (uint32_t)chunks;
+    int64_t row = blockIdx.x / chunks;
+    if (BULK) {
+        if (threadIdx.x == 0) {
+            for (int q = 0; q < 2; q++)
+                asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;\n" ::"r"(xpb_smem_addr(&bars[q])) : "memory");
+            asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+            if (row < p.rows && packs > 0)
+                xpb_bulk_load(bufs, p.x + row * (int64_t)cols + lo, (uint32_t)packs * PACK * 4, &bars[0]);
+        }
+        __syncthreads();
+    }
+    for (int j = 0; row < p.rows; row += step, j++) {
+        const int b = j & 1;
+        float *const buf = bufs + b * chunk;
+        const float *xr = p.x + row * (int64_t)cols;
+        float *yr = p.y + row * (int64_t)cols;
+        State st = Op::init(xr);
+        if constexpr (BULK) {
+            /* the next row's chunk into the other buffer, whose last reads ended at the
+             * __syncthreads closing the previous row */
+            if (threadIdx.x == 0 && row + step < p.rows && packs > 0) {
+                asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+                xpb_bulk_load(bufs + (b ^ 1) * chunk, p.x + (row + step) * (int64_t)cols + lo, (uint32_t)packs * PACK * 4,
+                              &bars[b ^ 1]);
+            }
+            if (packs > 0)
+                xpb_bulk_wait(&bars[b], (uint32_t)(j >> 1) & 1u); /* buffer b's (j/2)-th use */
+            for (int i = threadIdx.x; i < packs; i += BLOCK) {
+                const float4 v = *reinterpret_cast<const float4 *>(buf + i * PACK);
+                Op::accum(st, v.x), Op::accum(st, v.y), Op::accum(st, v.z), Op::accum(st, v.w);
+            }
+        } else {
+            xpb_rowop_fold<Op, BLOCK, PACK, true>(xr + lo, packs, st, buf);
+        }
+        st = xpb_block_allreduce(st, typename Op::Merge(), Op::init(xr), red);
+
+        /* the exchange: publish, wait for the row's other chunks, merge in chunk order */
+        if (threadIdx.x == 0) {
+            State *mine = part + row * chunks;
+            mine[rank] = st;
+            __threadfence();
+            atomicAdd(arrive + row, 1u);
+            while (xpb_ld_acquire_gpu(arrive + row) < target)
+                __nanosleep(64);
+            float r1, r2;
+            Op::finish(xpb_onchip_merge<Op>(mine, chunks), p, &r1, &r2);
+            stats[0] = r1, stats[1] = r2;
+        }
+        __syncthreads();
+        const float r1 = stats[0], r2 = stats[1];
+
+        /* write the chunk from shared memory (any thread any pack: hence the barrier after) */
+        for (int i = threadIdx.x; i < packs; i += BLOCK)
+            xpb_rowop_out_from<Op, PACK>(p, buf + i * PACK, yr, lo + i * PACK, r1, r2);
+        __syncthreads();
+    }
+#else
+    (void)p, (void)chunk, (void)chunks, (void)part, (void)arrive, (void)epoch;
+#endif
+}
+
+/* The grid: chunk (floats, a multiple of 4), chunks a row, and the cooperative grid (a multiple
+ * of chunks, at most the resident blocks, at most rows x chunks); XPB_ERR_UNSUPPORTED with the
+ * reason where it cannot run (before sm_90, or a row needs more blocks than can be resident). */
+struct xpb_rowop_onchip_plan {
+    int chunk, chunks, grid;
+};
+
+template <class Op, bool VEC, bool BULK>
+static xpb_status xpb_rowop_onchip_resident(int cols, int chunk, int *per_sm, xpb_error *err)
+{
+    (void)cols;
+    const size_t smem = 2 * (size_t)chunk * 4;
+    XPB_CUDA_CHECK(err, cudaFuncSetAttribute(xpb_rowop_onchip_kernel<Op, VEC, BULK>,
+                                             cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+    XPB_CUDA_CHECK(err, cudaOccupancyMaxActiveBlocksPerMultiprocessor(per_sm, xpb_rowop_onchip_kernel<Op, VEC, BULK>,
+                                                                      XPB_ROWOP_ONCHIP_BLOCK, smem));
+    return XPB_OK;
+}
+
+template <class Op>
+static xpb_status xpb_rowop_onchip_make_plan(xpb_cuda_ctx *ctx, int64_t rows, int cols, const char *name,
+                                             xpb_rowop_onchip_plan *plan, xpb_error *err)
+{
+    if (ctx->cc_major < 9)
+        return xpb_fail(err, XPB_ERR_UNSUPPORTED,
+                        "%s onchip: bulk copies and the acquire loads need compute capability 9.0, the GPU has %d.%d",
+                        name, ctx->cc_major, ctx->cc_minor);
+    const char *kb = getenv("XPB_CUDA_ONCHIP_CHUNK_KB");
+    const int want = kb && atoi(kb) >= 1 && atoi(kb) <= 96 ? atoi(kb) * 256 : XPB_ROWOP_ONCHIP_CHUNK;
+    const int chunks = (cols + want - 1) / want;
+    const int chunk = ((cols + chunks - 1) / chunks + 3) & ~3;
+    /* the kernels' residency, kept per (device, chunk): the queries cost host time every launch */
+    static int last_device = -1, last_chunk = -1, last_per_sm = 0;
+    int per_sm = last_per_sm;
+    if (ctx->device != last_device || chunk != last_chunk) {
+        int a = 0, c = 0; /* thread loads, bulk copies: the smaller (same shared memory) */
+        xpb_status st = xpb_rowop_onchip_resident<Op, false, false>(cols, chunk, &a, err);
+        if (st == XPB_OK)
+            st = xpb_rowop_onchip_resident<Op, true, true>(cols, chunk, &c, err);
+        if (st != XPB_OK)
+            return st;
+        per_sm = last_per_sm = a < c ? a : c;
+        last_device = ctx->device;
+        last_chunk = chunk;
+    }
+    int64_t grid = (int64_t)per_sm * ctx->sm_count / chunks * chunks;
+    if (grid > rows * chunks)
+        grid = rows * chunks;
+    if (grid < chunks)
+        return xpb_fail(err, XPB_ERR_UNSUPPORTED,
+                        "%s onchip: a row of %d floats needs %d resident blocks of %d KB of shared memory, the GPU "
+                        "keeps %d",
+                        name, cols, chunks, 8 * chunk / 1024, per_sm * ctx->sm_count);
+    *plan = {chunk, chunks, (int)grid};
+    return XPB_OK;
+}
+
+/* supports: whether a plan exists for these rows (the views are not bound yet). */
+template <class Op>
+static xpb_status xpb_cuda_rowop_onchip_supports(void *vctx, const void *vargs, const char *name, xpb_error *why)
+{
+    xpb_cuda_ctx *ctx = static_cast<xpb_cuda_ctx *>(vctx);
+    const xpb_rowop_args *a = static_cast<const xpb_rowop_args *>(vargs);
+    if (a->rows <= 0 || a->cols <= 0 || a->cols > XPB_ROWOP_MAX_COLS)
+        return XPB_OK; /* launch reports bad sizes as the default variant does */
+    xpb_status st = xpb_cuda_activate(ctx, why);
+    if (st != XPB_OK)
+        return st;
+    xpb_rowop_onchip_plan plan = {0, 0, 0};
+    return xpb_rowop_onchip_make_plan<Op>(ctx, a->rows, (int)a->cols, name, &plan, why);
+}
+
+template <class Op>
+static void xpb_cuda_rowop_onchip_release(void *vctx, void *vstate)
+{
+    (void)vctx;
+    xpb_rowop_onchip_state *s = static_cast<xpb_rowop_onchip_state *>(vstate);
+    if (!s)
+        return;
+    cudaFree(s->part);
+    cudaFree(s->arrive);
+    free(s);
+}
+
+/* prepare (untimed): the partials and the zeroed counters for these rows. */
+template <class Op>
+static xpb_status xpb_cuda_rowop_onchip_prepare(void *vctx, const void *vargs, void **out, const char *name,
+                                                xpb_error *err)
+{
+    *out = NULL;
+    xpb_cuda_ctx *ctx = static_cast<xpb_cuda_ctx *>(vctx);
+    const xpb_rowop_args *a = static_cast<const xpb_rowop_args *>(vargs);
+    if (a->rows <= 0 || a->cols <= 0 || a->cols > XPB_ROWOP_MAX_COLS)
+        return XPB_OK; /* launch reports the sizes */
+    xpb_status st = xpb_cuda_activate(ctx, err);
+    xpb_rowop_onchip_plan plan = {0, 0, 0};
+    if (st == XPB_OK)
+        st = xpb_rowop_onchip_make_plan<Op>(ctx, a->rows, (int)a->cols, name, &plan, err);
+    if (st != XPB_OK)
+        return st;
+    xpb_rowop_onchip_state *s = static_cast<xpb_rowop_onchip_state *>(calloc(1, sizeof *s));
+    if (!s)
+        return xpb_fail(err, XPB_ERR_OUT_OF_MEMORY, "%s onchip: out of host memory", name);
+    s->rows = a->rows;
+    s->cols = (int)a->cols;
+    s->chunk = plan.chunk;
+    s->chunks = plan.chunks;
+    s->state_bytes = sizeof(typename Op::State);
+    cudaError_t e = cudaMalloc(&s->part, (size_t)a->rows * plan.chunks * s->state_bytes);
+    if (e == cudaSuccess)
+        e = cudaMalloc(reinterpret_cast<void **>(&s->arrive), (size_t)a->rows * sizeof(uint32_t));
+    if (e == cudaSuccess)
+        e = cudaMemsetAsync(s->arrive, 0, (size_t)a->rows * sizeof(uint32_t), ctx->stream);
+    if (e == cudaSuccess)
+        e = cudaStreamSynchronize(ctx->stream);
+    if (e != cudaSuccess) {
+        xpb_cuda_rowop_onchip_release<Op>(ctx, s);
+        return xpb_fail(err, e == cudaErrorMemoryAllocation ? XPB_ERR_OUT_OF_MEMORY : XPB_ERR_RUNTIME,
+                        "%s onchip: the exchange buffers: %s", name, cudaGetErrorString(e));
+    }
+    *out = s;
+    return XPB_OK;
+}
+
+template <class Op, bool VEC, bool BULK>
+static xpb_status xpb_rowop_onchip_go(xpb_cuda_ctx *ctx, const xpb_rowop_ptrs &p, xpb_rowop_onchip_state *s,
+                                      const xpb_rowop_onchip_plan &plan, const char *name, xpb_error *err)
+{
+    typename Op::State *part = static_cast<typename Op::State *>(s->part);
+    uint32_t epoch = ++s->epoch;
+    int chunk = plan.chunk, chunks = plan.chunks;
+    xpb_rowop_ptrs pp = p;
+    void *args[] = {&pp, &chunk, &chunks, &part, &s->arrive, &epoch};
+    cudaError_t e = cudaLaunchCooperativeKernel((const void *)xpb_rowop_onchip_kernel<Op, VEC, BULK>,
+                                                dim3((unsigned)plan.grid), dim3(XPB_ROWOP_ONCHIP_BLOCK), args,
+                                                2 * (size_t)plan.chunk * 4, ctx->stream);
+    if (e != cudaSuccess)
+        return xpb_cuda_fail_launch(err, e, name, __FILE__, __LINE__);
+    XPB_CUDA_CHECK_LAUNCH(err, name);
+    return XPB_OK;
+}
+
+template <class Op>
+static xpb_status xpb_cuda_rowop_onchip_launch(void *vctx, const void *vargs, void *vstate, const char *name,
+                                               xpb_error *err)
+{
+    xpb_cuda_ctx *ctx = static_cast<xpb_cuda_ctx *>(vctx);
+    xpb_rowop_ptrs p = {};
+    bool vec = false, empty = false;
+    xpb_status st = xpb_cuda_rowop_resolve<Op>(ctx, vargs, name, &p, &vec, &empty, err);
+    if (st != XPB_OK || empty)
+        return st;
+    xpb_rowop_onchip_state *s = static_cast<xpb_rowop_onchip_state *>(vstate);
+    if (!s || s->rows != p.rows || s->cols != p.cols)
+        return xpb_fail(err, XPB_ERR_USAGE, "%s onchip: launch without prepare() for these sizes", name);
+    xpb_rowop_onchip_plan plan = {0, 0, 0};
+    st = xpb_rowop_onchip_make_plan<Op>(ctx, p.rows, p.cols, name, &plan, err);
+    if (st != XPB_OK)
+        return st;
+    if (plan.chunk != s->chunk || plan.chunks != s->chunks)
+        return xpb_fail(err, XPB_ERR_USAGE, "%s onchip: the chunking changed since prepare()", name);
+    return vec ? xpb_rowop_onchip_go<Op, true, true>(ctx, p, s, plan, name, err)
+               : xpb_rowop_onchip_go<Op, false, false>(ctx, p, s, plan, name, err);
+}
+
+/* Defines `extern "C" const xpb_kernel xpb_cuda_<name>`: the onchip variant of row-op policy Op. */
+#define XPB_CUDA_ROWOP_ONCHIP_KERNEL(name, xpb_op_value, Op)                                      \
+    static xpb_status name##_supports(void *ctx, const void *args, xpb_error *why)                \
+    {                                                                                             \
+        return xpb_cuda_rowop_onchip_supports<Op>(ctx, args, #name, why);                         \
+    }                                                                                             \
+    static xpb_status name##_prepare(void *ctx, const void *args, void **state, xpb_error *err)   \
+    {                                                                                             \
+        return xpb_cuda_rowop_onchip_prepare<Op>(ctx, args, state, #name, err);                   \
+    }                                                                                             \
+    static void name##_release(void *ctx, void *state) { xpb_cuda_rowop_onchip_release<Op>(ctx, state); } \
+    static xpb_status name##_launch(void *ctx, const void *args, void *state, xpb_error *err)     \
+    {                                                                                             \
+        return xpb_cuda_rowop_onchip_launch<Op>(ctx, args, state, #name, err);                    \
+    }                                                                                             \
+    extern "C" const xpb_kernel xpb_cuda_##name = {                                               \
+        /* .op        = */ xpb_op_value,                                                          \
+        /* .variant   = */ "onchip",                                                              \
+        /* .precision = */ "fp32",                                                                \
+        /* .supports  = */ name##_supports,                                                       \
+        /* .prepare   = */ name##_prepare,                                                        \
+        /* .release   = */ name##_release,                                                        \
+        /* .launch    = */ name##_launch,                                                         \
+    }
+
+#endif

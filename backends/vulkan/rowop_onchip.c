@@ -1,0 +1,270 @@
+/* rowop_onchip.c - variant onchip of the row ops softmax, rmsnorm, layernorm
+ * (shaders/rowop_onchip.glsl).
+ *
+ * Why: the default variant (rowop.c) reads a row longer than one chunk twice (f32 layernorm:
+ * three times), from DRAM when the row is 1 MiB; `l2` (rowop_l2.c) reads each chunk twice too,
+ * the second time from L2 in a later dispatch. Here each row is read once and written once, the
+ * copy's traffic: one workgroup per chunk keeps its chunk in registers while the chunks' partial
+ * statistics meet in a small buffer inside ONE dispatch.
+ *
+ * Protocol (the shader's header has it in full): workgroup g owns task g = (row, chunk) in
+ * row-major order. Each publishes its chunk's partials and increments arrive[row]; the last to
+ * arrive (the completer) sets done[row], writes its chunk and, chunk by chunk, either claims the
+ * others (their owners write them) or finds them handed over and writes them itself, re-reading
+ * them. The owners poll done[row] at most SPIN times, then hand over with a compare-and-swap on
+ * their state[chunk]. No workgroup waits unboundedly, so the dispatch cannot deadlock even where
+ * workgroups run one at a time (lavapipe). Every writer of a row merges the partials in one fixed
+ * order: bit-identical statistics. Layernorm sums d = x - x0 and d^2 in fp64 around the row's
+ * first value, as variant f64stats, in one exchange round; it needs shaderFloat64 and reports
+ * unsupported without it. Softmax merges (max, sum of exp(x - max)), rmsnorm the sums of x^2, as
+ * `l2` does; docs/validation.md's bounds hold unchanged.
+ *
+ * Recording (into the one timed command buffer): a vkCmdFillBuffer zeroes the flags (arrive,
+ * done, state: rows x (chunks + 2) words), a barrier, the dispatch. Rows of one chunk skip the
+ * exchange, and then the fill.
+ *
+ * Sizes: CHUNK is a power of two from 128 to XPB_VULKAN_ROW_ONCHIP_CHUNK (default 8192 values,
+ * 32 KiB), the smallest that covers a row; 16 values per invocation (XPB_VULKAN_ROW_ONCHIP_VALUES:
+ * BLOCK = CHUNK / values, 32..1024 invocations, VPT vec4 each): 512 x 4 vec4 by default. Owners
+ * poll done[row] XPB_VULKAN_ROW_ONCHIP_SPIN times (default 4096; 0: every owner hands over at
+ * once, the completer writes the row). XPB_VULKAN_ROW_ONCHIP_POLL=state, a test, polls the own
+ * state word instead (the shader's oc_wait says why). The partials (rows x chunks x 8 bytes, fp64
+ * layernorm 16) and the flags are allocated by prepare(), untimed: 256 KiB (layernorm 512) and
+ * 136 KiB at 1024 x 262144. The grid is capped at maxComputeWorkGroupCount[0] and the shader
+ * loops over the rest of the tasks. */
+#include "vk_ops.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define OC_CHUNK 8192      /* default (largest) chunk, values: 32 KiB            */
+#define OC_MIN_CHUNK 128   /* 32 invocations x 1 vec4                            */
+#define OC_MAX_CHUNK 16384 /* 1024 invocations x 4 vec4, or fewer with more each */
+#define OC_VALUES 16       /* default values per invocation                      */
+#define OC_SPIN 4096       /* default polls of done[row] before handing over     */
+
+static const uint32_t softmax_onchip_spv[] = {
+#include "softmax_onchip.spv.inc"
+};
+static const uint32_t rmsnorm_onchip_spv[] = {
+#include "rmsnorm_onchip.spv.inc"
+};
+static const uint32_t layernorm_onchip_spv[] = {
+#include "layernorm_onchip.spv.inc"
+};
+
+/* Push constants of rowop_onchip.glsl: rowop.glsl's three, then ROW_PUSH_EXTRA's. */
+typedef struct oc_push {
+    uint32_t rows, cols;
+    float eps;
+    uint32_t chunks, spin, poll_state;
+} oc_push;
+
+/* One op: its shader (bindings x, its n_params per-column inputs, out, partials, flags), and
+ * whether its partials are fp64 (dvec2; the device needs shaderFloat64). */
+typedef struct oc_op {
+    vkb_shader sh;
+    int n_params;
+    bool f64;
+} oc_op;
+
+static const oc_op op_softmax = {
+    VKB_SHADER("softmax_onchip", softmax_onchip_spv, 4, sizeof(oc_push)), 0, false};
+static const oc_op op_rmsnorm = {
+    VKB_SHADER("rmsnorm_onchip", rmsnorm_onchip_spv, 5, sizeof(oc_push)), 1, false};
+static const oc_op op_layernorm = {
+    VKB_SHADER("layernorm_onchip", layernorm_onchip_spv, 6, sizeof(oc_push)), 2, true};
+
+typedef struct oc_config {
+    uint32_t block, vpt, chunk, nsg;
+    uint64_t chunks;
+    uint64_t part_bytes;  /* rows x chunks x (vec2 or dvec2)        */
+    uint64_t flags_bytes; /* rows x (chunks + 2) x uint32           */
+} oc_config;
+
+/* A power of two in [lo, hi] from the environment variable `name`, else `def`. */
+static uint32_t env_pow2(const char *name, long lo, long hi, uint32_t def)
+{
+    const char *v = getenv(name);
+    long n = v ? strtol(v, NULL, 10) : 0;
+    return n >= lo && n <= hi && (n & (n - 1)) == 0 ? (uint32_t)n : def;
+}
+
+/* XPB_VULKAN_ROW_ONCHIP_SPIN: polls of done[row] before an owner hands over (0 allowed). */
+static uint32_t spin_polls(void)
+{
+    const char *v = getenv("XPB_VULKAN_ROW_ONCHIP_SPIN");
+    char *end = NULL;
+    long n = v ? strtol(v, &end, 10) : -1;
+    return v && end != v && *end == '\0' && n >= 0 && n <= INT32_MAX ? (uint32_t)n : OC_SPIN;
+}
+
+/* XPB_VULKAN_ROW_ONCHIP_POLL=state (a test): owners poll their own state word instead of
+ * done[row], so one that runs beside its completer sees the completer's claim and takes the
+ * failed-swap path (rowop_onchip.glsl, oc_wait). */
+static uint32_t poll_state(void)
+{
+    const char *v = getenv("XPB_VULKAN_ROW_ONCHIP_POLL");
+    return v && strcmp(v, "state") == 0;
+}
+
+static oc_config choose(const vkb_ctx *c, const oc_op *op, uint64_t rows, uint64_t cols)
+{
+    oc_config r = {0};
+    uint32_t cap = env_pow2("XPB_VULKAN_ROW_ONCHIP_CHUNK", OC_MIN_CHUNK, OC_MAX_CHUNK, OC_CHUNK);
+    r.chunk = OC_MIN_CHUNK;
+    while (r.chunk < cap && r.chunk < cols)
+        r.chunk *= 2;
+    uint32_t want = r.chunk / env_pow2("XPB_VULKAN_ROW_ONCHIP_VALUES", 4, 64, OC_VALUES);
+    r.block = vkb_block_size(c, want < 32 ? 32 : want);
+    r.vpt = r.chunk / (4 * r.block);
+    if (r.vpt == 0) { /* a device below 32 invocations: keep one vec4 each */
+        r.vpt = 1;
+        r.chunk = 4 * r.block;
+    }
+    r.chunks = (cols + r.chunk - 1) / r.chunk;
+    r.part_bytes = rows * r.chunks * (op->f64 ? 2 * sizeof(double) : 2 * sizeof(float));
+    r.flags_bytes = rows * (r.chunks + 2) * sizeof(uint32_t);
+    uint32_t sg = c->caps.min_subgroup_size ? c->caps.min_subgroup_size : 1;
+    r.nsg = (r.block + sg - 1) / sg;
+    return r;
+}
+
+static xpb_status oc_supports(void *ctx, const oc_op *op, const void *args, xpb_error *why)
+{
+    vkb_ctx *c = ctx;
+    const xpb_rowop_args *a = args;
+    if (op->f64 && !c->caps.float64)
+        return xpb_fail(why, XPB_ERR_UNSUPPORTED,
+                        "the device has no shaderFloat64 (this variant's layernorm sums in fp64)");
+    xpb_status st = vkb_rowop_supports(ctx, args, op->n_params, why);
+    if (st || a->rows == 0 || a->cols == 0)
+        return st;
+    oc_config r = choose(c, op, (uint64_t)a->rows, (uint64_t)a->cols);
+    /* the flags' range bounds every index the shader forms (rows * chunks < 2^30) */
+    if ((st = vkb_check_range(c, "the onchip partials buffer", r.part_bytes, why)))
+        return st;
+    return vkb_check_range(c, "the onchip flags buffer", r.flags_bytes, why);
+}
+
+/* State of prepare(): the partials and flags buffers for these args (NULL when rows or cols is 0). */
+typedef struct oc_state {
+    xpb_buffer *part, *flags;
+    uint64_t part_bytes, flags_bytes;
+} oc_state;
+
+static void oc_release(void *ctx, void *state)
+{
+    oc_state *s = state;
+    if (!s)
+        return;
+    if (s->part)
+        vkb_buffer_free(ctx, s->part);
+    if (s->flags)
+        vkb_buffer_free(ctx, s->flags);
+    free(s);
+}
+
+static xpb_status oc_prepare(void *ctx, const oc_op *op, const void *args, void **state,
+                             xpb_error *err)
+{
+    const xpb_rowop_args *a = args;
+    *state = NULL;
+    xpb_status st = oc_supports(ctx, op, args, err);
+    if (st)
+        return st;
+    oc_state *s = calloc(1, sizeof *s);
+    if (!s)
+        return xpb_fail(err, XPB_ERR_OUT_OF_MEMORY, "out of host memory for the onchip row-op state");
+    if (a->rows > 0 && a->cols > 0) {
+        oc_config r = choose(ctx, op, (uint64_t)a->rows, (uint64_t)a->cols);
+        s->part_bytes = r.part_bytes;
+        s->flags_bytes = r.flags_bytes;
+        if ((st = vkb_buffer_alloc(ctx, (size_t)s->part_bytes, &s->part, err)) ||
+            (st = vkb_buffer_alloc(ctx, (size_t)s->flags_bytes, &s->flags, err))) {
+            oc_release(ctx, s);
+            return st;
+        }
+    }
+    *state = s;
+    return XPB_OK;
+}
+
+/* Zeroes the flags before the dispatch (the barrier vkb_record puts between them orders it). */
+static xpb_status oc_clear_flags(vkb_ctx *c, const oc_state *s, const oc_config *r, xpb_error *err)
+{
+    xpb_status st = vkb_cmd_before(c, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, err);
+    if (st)
+        return st;
+    vkCmdFillBuffer(c->cmd, s->flags->buf, 0, r->flags_bytes, 0);
+    return XPB_OK;
+}
+
+static xpb_status oc_launch(void *ctx, const oc_op *op, const void *args, void *state,
+                            xpb_error *err)
+{
+    vkb_ctx *c = ctx;
+    const xpb_rowop_args *a = args;
+    const oc_state *s = state;
+    xpb_status st = oc_supports(ctx, op, args, err);
+    if (st)
+        return st;
+    if (a->rows == 0 || a->cols == 0)
+        return vkb_ctx_status(c, err);
+    oc_config r = choose(c, op, (uint64_t)a->rows, (uint64_t)a->cols);
+    if (!s || !s->part || s->part_bytes < r.part_bytes || s->flags_bytes < r.flags_bytes)
+        return xpb_fail(err, XPB_ERR_USAGE, "vulkan/onchip: launch without prepare() for these arguments");
+
+    VkDeviceSize all = (VkDeviceSize)a->rows * (VkDeviceSize)a->cols * sizeof(float);
+    VkDeviceSize row = (VkDeviceSize)a->cols * sizeof(float);
+    vkb_binding b[6];
+    int nb = 0;
+    b[nb++] = (vkb_binding){a->x.buf, a->x.offset, all};
+    if (op->n_params >= 1)
+        b[nb++] = (vkb_binding){a->w.buf, a->w.offset, row};
+    if (op->n_params >= 2)
+        b[nb++] = (vkb_binding){a->b.buf, a->b.offset, row};
+    b[nb++] = (vkb_binding){a->out.buf, a->out.offset, all};
+    b[nb++] = (vkb_binding){s->part, 0, r.part_bytes};
+    b[nb++] = (vkb_binding){s->flags, 0, r.flags_bytes};
+
+    vkb_spec spec = {5, {r.block, r.vpt, a->cols % 4 == 0, 0, r.nsg}};
+    vkb_prepared p;
+    if ((st = vkb_prepare(c, &op->sh, &spec, b, &p, err)))
+        return st;
+    if (r.chunks > 1 && (st = oc_clear_flags(c, s, &r, err)))
+        return st;
+    oc_push push = {(uint32_t)a->rows, (uint32_t)a->cols, a->eps, (uint32_t)r.chunks, spin_polls(),
+                   poll_state()};
+    st = vkb_record(c, &p, &push, vkb_group_count(c, (uint64_t)a->rows * r.chunks), err);
+    return st ? st : vkb_ctx_status(c, err);
+}
+
+/* ---- the three kernels ------------------------------------------------------------------------ */
+
+#define ONCHIP_KERNEL(name, OP, opdesc)                                                         \
+    static xpb_status name##_supports(void *ctx, const void *args, xpb_error *why)             \
+    {                                                                                           \
+        return oc_supports(ctx, &opdesc, args, why);                                            \
+    }                                                                                           \
+    static xpb_status name##_prepare(void *ctx, const void *args, void **state, xpb_error *err) \
+    {                                                                                           \
+        return oc_prepare(ctx, &opdesc, args, state, err);                                      \
+    }                                                                                           \
+    static xpb_status name##_launch(void *ctx, const void *args, void *state, xpb_error *err)  \
+    {                                                                                           \
+        return oc_launch(ctx, &opdesc, args, state, err);                                       \
+    }                                                                                           \
+    const xpb_kernel xpb_vulkan_##name##_onchip = {                                             \
+        .op = OP,                                                                               \
+        .variant = "onchip",                                                                    \
+        .precision = "fp32",                                                                    \
+        .supports = name##_supports,                                                            \
+        .prepare = name##_prepare,                                                              \
+        .release = oc_release,                                                                  \
+        .launch = name##_launch,                                                                \
+    }
+
+ONCHIP_KERNEL(softmax, XPB_OP_SOFTMAX, op_softmax);
+ONCHIP_KERNEL(rmsnorm, XPB_OP_RMSNORM, op_rmsnorm);
+ONCHIP_KERNEL(layernorm, XPB_OP_LAYERNORM, op_layernorm);

@@ -1,0 +1,323 @@
+// rowop_onchip.glsl - variant onchip of the row ops (softmax, rmsnorm, layernorm): each row in
+// chunks of CHUNK values, one workgroup per chunk, the chunk held in registers from its one read
+// to its one write; the chunks' partial statistics meet in a small buffer inside ONE dispatch
+// (rowop_onchip.c launches it).
+//
+// Why: the default variant reads a long row twice (layernorm f32: three times), and `l2` reads
+// each chunk twice too (the second time from L2, across a dispatch boundary). Here the row
+// crosses DRAM once each way, the copy's traffic.
+//
+// Tasks: workgroup g takes task g = (row, chunk), row-major (row = t / chunks, ch = t % chunks),
+// grid-stride over the rest where the host capped the grid. So a row's chunks are neighbouring
+// workgroups and normally run at the same time.
+//
+// The exchange (deadlock-free: no workgroup ever waits unboundedly, so it is correct even where
+// workgroups run one at a time, as on lavapipe; co-residency is never assumed):
+//   1. Every workgroup loads its chunk (rv), reduces its partial statistics, and invocation 0
+//      writes them to part[row * chunks + ch], then atomicAdd(arrive[row], 1) with release
+//      (and acquire) semantics at device scope.
+//   2. The workgroup whose atomicAdd returned chunks - 1 is the row's COMPLETER: every other
+//      partial is visible to it (acquire). It sets done[row] = 1 (release), merges the
+//      partials, writes its own chunk from registers, then for every other chunk c does
+//      atomicCompSwap(state[row * chunks + c], 0, 2). Where that returns 1, the owner has given
+//      up and handed the chunk over: the completer re-reads it (likely from L2) and writes it.
+//   3. Every other workgroup (an OWNER) polls done[row] (acquire) up to SPIN times (push
+//      constant `spin`; 0 allowed): invocation 0 loads, the whole workgroup loops with it, the
+//      result broadcast through shared memory. Seen: it merges the partials and writes its chunk
+//      from registers. Timed out: it does atomicCompSwap(state[own], 0, 1). 0 (now 1): the chunk
+//      is the completer's; it exits without writing. 2: the completer already claimed it, so it
+//      merges and writes itself (the failed swap acquires the completer's release, and with it
+//      every partial). Test knob `poll_state`: owners poll state[own] instead of done[row] and
+//      then always swap, so one that runs beside its completer reaches the 2.
+//   Each chunk is written by exactly one workgroup: its owner unless it handed over first.
+//   All flags (arrive[rows], done[rows], state[rows * chunks]) are zero at the dispatch's start:
+//   the host records a vkCmdFillBuffer and a barrier before it in the same launch.
+//   A row of one chunk has no exchange: its workgroup writes it from its own partial.
+//
+// Memory model: the shader keeps the GLSL450 memory model (no device feature to enable): part
+// and flags are `coherent` (device-scope availability and visibility of their plain accesses),
+// the flag atomics carry explicit device-scope acquire/release semantics
+// (GL_KHR_memory_scope_semantics), and the broadcasts' barriers order buffer memory across the
+// workgroup (controlBarrier with StorageBuffer semantics), so what invocation 0 acquired is
+// visible to every invocation of the workgroup.
+//
+// Merging: every writer of a row merges the same partials with the same code at one call site in
+// the same fixed order (invocation i takes partials i, i + BLOCK, ..., then the workgroup
+// reduction, as rowop_l2.glsl's part_sum), so every chunk of a row uses bit-identical statistics.
+// Statistics (docs/validation.md): softmax (max, sum of exp(x - max)) per chunk, merged as `l2`;
+// rmsnorm the sum of x^2; layernorm the fp64 sums of d = x - x0 and d^2 around the row's first
+// value x0, as variant f64stats (layernorm.glsl), one exchange round (needs shaderFloat64).
+//
+// The including shader defines ROW_PARAMS (as rowop.glsl) and ONCHIP_OP: 0 softmax, 1 rmsnorm,
+// 2 layernorm (with STATS_F64 1).
+#extension GL_KHR_memory_scope_semantics : require
+#define ROW_PUSH_EXTRA                                                                          \
+    uint chunks;     /* chunks per row (CHUNK values each)                                */   \
+    uint spin;       /* polls of done[row] before an owner hands its chunk to the completer */ \
+    uint poll_state; /* test: poll the own state word instead (XPB_VULKAN_ROW_ONCHIP_POLL)  */
+#include "rowop.glsl"
+
+#if ONCHIP_OP == 2
+#define OC_PART dvec2
+#else
+#define OC_PART vec2
+#endif
+// Partial statistics of each chunk (row * chunks + ch): softmax (max, sum of exp(x - max)),
+// rmsnorm (sum of x^2, -), layernorm (sum of d, sum of d^2) in fp64.
+layout(std430, set = 0, binding = ROW_OUT_BINDING + 1) coherent buffer Part { OC_PART part[]; };
+// arrive[row] = flags[row], done[row] = flags[rows + row], state[t] = flags[2 rows + t].
+layout(std430, set = 0, binding = ROW_OUT_BINDING + 2) coherent buffer Flags { uint flags[]; };
+
+const uint OC_HANDED = 0u;    // an owner that gave its chunk to the completer: writes nothing
+const uint OC_OWNER = 1u;     // writes its own chunk
+const uint OC_COMPLETER = 2u; // writes its own chunk and every chunk handed to it
+
+shared uint oc_word;            // invocation 0's result, for the whole workgroup
+shared uint oc_handed[BLOCK];   // completer: chunk cb + i was handed over
+
+// A workgroup barrier that also orders buffer memory (what invocation 0 acquired, all see).
+void oc_sync()
+{
+    const int storage = gl_StorageSemanticsBuffer | gl_StorageSemanticsShared;
+    controlBarrier(gl_ScopeWorkgroup, gl_ScopeWorkgroup, storage, gl_SemanticsAcquireRelease);
+}
+
+// Invocation 0's v, in every invocation (uniform control flow).
+uint oc_broadcast(uint v)
+{
+    if (gl_LocalInvocationID.x == 0u)
+        oc_word = v;
+    oc_sync();
+    uint r = oc_word;
+    oc_sync(); // oc_word is free again
+    return r;
+}
+
+// ---- the three ops: fill value, partial of the chunk in rv, merge, statistics, write --------
+
+#if ONCHIP_OP == 0 // softmax
+
+float g_m, g_inv; // the row's max and 1 / sum of exp(x - max)
+
+void oc_row_begin(uint base) {}
+float oc_fill() { return -XPB_FLT_MAX; }
+
+vec2 oc_partial(uint c0)
+{
+    vec4 mv = rv[0];
+    [[unroll]] for (uint k = 1; k < VPT; k++)
+        mv = max(mv, rv[k]);
+    float m = wg_max(hmax(mv));
+    vec4 sv = vec4(0.0);
+    [[unroll]] for (uint k = 0; k < VPT; k++)
+        sv += mix(vec4(0.0), xpb_exp_neg(rv[k] - m), row_valid(c0, k));
+    return vec2(m, wg_sum(hsum(sv)));
+}
+
+// The row's max, then its sum: each chunk's sum rescaled to it (exponents <= 0).
+vec2 oc_total(uint pbase)
+{
+    float mp = -XPB_FLT_MAX;
+    for (uint i = gl_LocalInvocationID.x; i < pc.chunks; i += BLOCK)
+        mp = max(mp, part[pbase + i].x);
+    float mrow = wg_max(mp);
+    float sp = 0.0;
+    for (uint i = gl_LocalInvocationID.x; i < pc.chunks; i += BLOCK) {
+        vec2 q = part[pbase + i];
+        sp += q.y * xpb_exp_neg(q.x - mrow);
+    }
+    return vec2(mrow, wg_sum(sp));
+}
+
+void oc_stats(vec2 t)
+{
+    g_m = t.x;
+    g_inv = 1.0 / t.y;
+}
+
+void oc_write(uint base, uint c0)
+{
+    [[unroll]] for (uint k = 0; k < VPT; k++)
+        row_store(base, c0, k, xpb_exp_neg(rv[k] - g_m) * g_inv);
+}
+
+#elif ONCHIP_OP == 1 // rmsnorm
+
+float g_r; // 1 / sqrt(mean(x^2) + eps)
+
+void oc_row_begin(uint base) {}
+float oc_fill() { return 0.0; }
+
+vec2 oc_partial(uint c0)
+{
+    vec4 acc = vec4(0.0);
+    [[unroll]] for (uint k = 0; k < VPT; k++)
+        acc += rv[k] * rv[k];
+    return vec2(wg_sum(hsum(acc)), 0.0);
+}
+
+vec2 oc_total(uint pbase)
+{
+    float s = 0.0;
+    for (uint i = gl_LocalInvocationID.x; i < pc.chunks; i += BLOCK)
+        s += part[pbase + i].x;
+    return vec2(wg_sum(s), 0.0);
+}
+
+void oc_stats(vec2 t) { g_r = inversesqrt(t.x / float(pc.cols) + pc.eps); }
+
+void oc_write(uint base, uint c0)
+{
+    [[unroll]] for (uint k = 0; k < VPT; k++)
+        row_store(base, c0, k, rv[k] * g_r * row_w(c0, k));
+}
+
+#else // layernorm, fp64 statistics around the row's first value (layernorm.glsl, STATS_F64 1)
+
+float g_x0, g_mean, g_r;
+
+void oc_row_begin(uint base) { g_x0 = xs[base]; }
+float oc_fill() { return g_x0; } // past the row's end: d = 0
+
+dvec2 oc_partial(uint c0)
+{
+    double s1 = 0.0, s2 = 0.0;
+    [[unroll]] for (uint k = 0; k < VPT; k++) {
+        dvec4 d = dvec4(rv[k]) - double(g_x0);
+        s1 += (d.x + d.y) + (d.z + d.w);
+        s2 += dot(d, d);
+    }
+    return dvec2(wg_sum64(s1), wg_sum64(s2));
+}
+
+dvec2 oc_total(uint pbase)
+{
+    dvec2 s = dvec2(0.0);
+    for (uint i = gl_LocalInvocationID.x; i < pc.chunks; i += BLOCK)
+        s += part[pbase + i];
+    return dvec2(wg_sum64(s.x), wg_sum64(s.y));
+}
+
+void oc_stats(dvec2 t)
+{
+    double c1 = t.x / double(pc.cols);
+    double var = t.y / double(pc.cols) - c1 * c1;
+    g_mean = float(double(g_x0) + c1);
+    g_r = float(inversesqrt(var + double(pc.eps)));
+}
+
+void oc_write(uint base, uint c0)
+{
+    [[unroll]] for (uint k = 0; k < VPT; k++)
+        row_store(base, c0, k, (rv[k] - g_mean) * g_r * row_w(c0, k) + row_b(c0, k));
+}
+#endif
+
+// ---- the exchange ------------------------------------------------------------------------------
+// Invocation 0 does every flag atomic; the whole workgroup runs the loops around them, in uniform
+// control flow, the results broadcast through shared memory. (Lavapipe, Mesa 22.3, loses the
+// invocations of a loop over an atomic that only part of the workgroup runs.)
+
+// Publish partial p of task t = row * chunks + ch and arrive. The last to arrive is the row's
+// completer: it sets done[row] at once, so the owners stop polling. Returns OC_COMPLETER or
+// OC_OWNER.
+uint oc_arrive(uint row, uint t, OC_PART p)
+{
+    uint before = 0u;
+    if (gl_LocalInvocationID.x == 0u) {
+        part[t] = p;
+        before = atomicAdd(flags[row], 1u, gl_ScopeDevice, gl_StorageSemanticsBuffer,
+                           gl_SemanticsAcquireRelease);
+        if (before == pc.chunks - 1u)
+            atomicStore(flags[pc.rows + row], 1u, gl_ScopeDevice, gl_StorageSemanticsBuffer,
+                        gl_SemanticsRelease);
+    }
+    return oc_broadcast(before) == pc.chunks - 1u ? OC_COMPLETER : OC_OWNER;
+}
+
+// An owner: poll done[row] up to pc.spin times; then bid for the own chunk t. Returns OC_OWNER
+// (done seen, or the completer already claimed the chunk: done is set) or OC_HANDED.
+// pc.poll_state (a test) polls state[t] instead: nonzero only once the completer claimed the
+// chunk, so an owner that runs beside its completer leaves the loop then and takes the path of
+// the failed swap (2), which timing alone reaches only rarely.
+uint oc_wait(uint row, uint t)
+{
+    uint word = pc.poll_state != 0u ? 2u * pc.rows + t : pc.rows + row;
+    uint done = 0u;
+    for (uint i = 0u; i < pc.spin && done == 0u; i++) {
+        uint d = 0u;
+        if (gl_LocalInvocationID.x == 0u)
+            d = atomicLoad(flags[word], gl_ScopeDevice, gl_StorageSemanticsBuffer,
+                           gl_SemanticsAcquire);
+        done = oc_broadcast(d);
+    }
+    if (done != 0u && pc.poll_state == 0u) // (state polled: bid anyway, the swap finds the 2)
+        return OC_OWNER;
+    uint s = 0u;
+    if (gl_LocalInvocationID.x == 0u)
+        s = atomicCompSwap(flags[2u * pc.rows + t], 0u, 1u, gl_ScopeDevice,
+                           gl_StorageSemanticsBuffer, gl_SemanticsAcquireRelease,
+                           gl_StorageSemanticsBuffer, gl_SemanticsAcquire);
+    return oc_broadcast(s) == 0u ? OC_HANDED : OC_OWNER; // 2: the completer passed, done is set
+}
+
+// The completer, after its own chunk: claims every other chunk of the row (0 -> 2: its owner
+// writes it), BLOCK chunks at a time, one per invocation; a chunk whose owner handed it over
+// (1) it reads again and writes. rv and the statistics are the row's (oc_stats ran).
+void oc_complete(uint row, uint ch, uint base)
+{
+    uint t0 = 2u * pc.rows + row * pc.chunks;
+    for (uint cb = 0u; cb < pc.chunks; cb += BLOCK) {
+        uint c = cb + gl_LocalInvocationID.x;
+        uint handed = 0u;
+        if (c < pc.chunks && c != ch)
+            handed = atomicCompSwap(flags[t0 + c], 0u, 2u, gl_ScopeDevice,
+                                    gl_StorageSemanticsBuffer, gl_SemanticsAcquireRelease,
+                                    gl_StorageSemanticsBuffer, gl_SemanticsAcquire) == 1u ? 1u : 0u;
+        oc_handed[gl_LocalInvocationID.x] = handed;
+        oc_sync();
+        uint n = min(BLOCK, pc.chunks - cb);
+        for (uint j = 0u; j < n; j++) {
+            if (oc_handed[j] != 0u) { // uniform: every invocation reads the same slot
+                uint cj = (cb + j) * CHUNK;
+                row_load(base, cj, oc_fill());
+                oc_write(base, cj);
+            }
+        }
+        oc_sync(); // oc_handed is free again
+    }
+}
+
+// Task (row, ch): one read of the chunk, the exchange, at most one write of it (plus the handed
+// chunks, for the completer).
+void oc_task(uint row, uint ch)
+{
+    uint base = row * pc.cols, c0 = ch * CHUNK;
+    oc_row_begin(base);
+    row_load(base, c0, oc_fill());
+    OC_PART p = oc_partial(c0);
+    uint role = OC_OWNER;
+    if (pc.chunks > 1u) {
+        uint t = row * pc.chunks + ch;
+        role = oc_arrive(row, t, p);
+        if (role == OC_OWNER)
+            role = oc_wait(row, t);
+        if (role == OC_HANDED)
+            return;
+        p = oc_total(row * pc.chunks); // the one call site of the merge: identical bits per row
+    }
+    oc_stats(p);
+    oc_write(base, c0);
+    if (role == OC_COMPLETER)
+        oc_complete(row, ch, base);
+}
+
+void main()
+{
+    // t is uniform in the workgroup, so the reductions' barriers are in uniform control flow.
+    uint tasks = pc.rows * pc.chunks;
+    for (uint t = gl_WorkGroupID.x; t < tasks; t += gl_NumWorkGroups.x) {
+        uint row = t / pc.chunks;
+        oc_task(row, t - row * pc.chunks);
+    }
+}
