@@ -451,6 +451,15 @@ static xpb_status xpb_cuda_rowop_enqueue(void *vctx, const void *vargs, const ch
     return Shapes::template enqueue<Op>(ctx, p, vec, name, err);
 }
 
+/* The start of a long-row variant's supports() or prepare(): *go is false for sizes its launch
+ * reports itself, as the default variant does (bad or empty); else the device is made current. */
+static inline xpb_status xpb_rowop_variant_begin(xpb_cuda_ctx *ctx, const void *vargs, bool *go, xpb_error *err)
+{
+    const xpb_rowop_args *a = static_cast<const xpb_rowop_args *>(vargs);
+    *go = !(a->rows <= 0 || a->cols <= 0 || a->cols > XPB_ROWOP_MAX_COLS);
+    return *go ? xpb_cuda_activate(ctx, err) : XPB_OK;
+}
+
 /* The default variant's launch. */
 template <class Op>
 static xpb_status xpb_cuda_rowop_launch(void *vctx, const void *vargs, const char *name, xpb_error *err)

@@ -293,10 +293,9 @@ static xpb_status xpb_cuda_rowop_cluster_supports(void *vctx, const void *vargs,
 {
     xpb_cuda_ctx *ctx = static_cast<xpb_cuda_ctx *>(vctx);
     const xpb_rowop_args *a = static_cast<const xpb_rowop_args *>(vargs);
-    if (a->rows <= 0 || a->cols <= 0 || a->cols > XPB_ROWOP_MAX_COLS)
-        return XPB_OK; /* launch reports bad sizes as the default variant does */
-    xpb_status st = xpb_cuda_activate(ctx, why);
-    if (st != XPB_OK)
+    bool go = false;
+    xpb_status st = xpb_rowop_variant_begin(ctx, vargs, &go, why);
+    if (st != XPB_OK || !go)
         return st;
     xpb_rowop_cluster_shape shape = {0, 0};
     return xpb_rowop_cluster_plan<Op, false>(ctx, (int)a->cols, name, &shape, why);

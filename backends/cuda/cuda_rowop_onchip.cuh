@@ -235,10 +235,9 @@ static xpb_status xpb_cuda_rowop_onchip_supports(void *vctx, const void *vargs, 
 {
     xpb_cuda_ctx *ctx = static_cast<xpb_cuda_ctx *>(vctx);
     const xpb_rowop_args *a = static_cast<const xpb_rowop_args *>(vargs);
-    if (a->rows <= 0 || a->cols <= 0 || a->cols > XPB_ROWOP_MAX_COLS)
-        return XPB_OK; /* launch reports bad sizes as the default variant does */
-    xpb_status st = xpb_cuda_activate(ctx, why);
-    if (st != XPB_OK)
+    bool go = false;
+    xpb_status st = xpb_rowop_variant_begin(ctx, vargs, &go, why);
+    if (st != XPB_OK || !go)
         return st;
     xpb_rowop_onchip_plan plan = {0, 0, 0};
     return xpb_rowop_onchip_make_plan<Op>(ctx, a->rows, (int)a->cols, name, &plan, why);
@@ -264,13 +263,12 @@ static xpb_status xpb_cuda_rowop_onchip_prepare(void *vctx, const void *vargs, v
     *out = NULL;
     xpb_cuda_ctx *ctx = static_cast<xpb_cuda_ctx *>(vctx);
     const xpb_rowop_args *a = static_cast<const xpb_rowop_args *>(vargs);
-    if (a->rows <= 0 || a->cols <= 0 || a->cols > XPB_ROWOP_MAX_COLS)
-        return XPB_OK; /* launch reports the sizes */
-    xpb_status st = xpb_cuda_activate(ctx, err);
+    bool go = false;
+    xpb_status st = xpb_rowop_variant_begin(ctx, vargs, &go, err);
+    if (st != XPB_OK || !go)
+        return st;
     xpb_rowop_onchip_plan plan = {0, 0, 0};
-    if (st == XPB_OK)
-        st = xpb_rowop_onchip_make_plan<Op>(ctx, a->rows, (int)a->cols, name, &plan, err);
-    if (st != XPB_OK)
+    if ((st = xpb_rowop_onchip_make_plan<Op>(ctx, a->rows, (int)a->cols, name, &plan, err)) != XPB_OK)
         return st;
     xpb_rowop_onchip_state *s = static_cast<xpb_rowop_onchip_state *>(calloc(1, sizeof *s));
     if (!s)

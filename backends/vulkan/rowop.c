@@ -79,9 +79,19 @@ xpb_status vkb_rowop_launch(void *ctx, const vkb_shader *sh, int n_params, const
         return st;
     if (a->rows == 0 || a->cols == 0)
         return vkb_ctx_status(c, err);
+    vkb_binding b[4];
+    vkb_rowop_bindings(a, n_params, b);
+
+    row_config r = choose(c, (uint64_t)a->rows, (uint64_t)a->cols);
+    vkb_spec spec = {5, {r.block, r.vpt, r.vec4, r.mode, r.nsg}};
+    vkb_rowop_push push = {(uint32_t)a->rows, (uint32_t)a->cols, a->eps, 0};
+    return vkb_dispatch(c, sh, &spec, b, &push, vkb_group_count(c, r.groups), err);
+}
+
+int vkb_rowop_bindings(const xpb_rowop_args *a, int n_params, vkb_binding *b)
+{
     VkDeviceSize all = (VkDeviceSize)a->rows * (VkDeviceSize)a->cols * sizeof(float);
     VkDeviceSize row = (VkDeviceSize)a->cols * sizeof(float);
-    vkb_binding b[4];
     int nb = 0;
     b[nb++] = (vkb_binding){a->x.buf, a->x.offset, all};
     if (n_params >= 1)
@@ -89,9 +99,31 @@ xpb_status vkb_rowop_launch(void *ctx, const vkb_shader *sh, int n_params, const
     if (n_params >= 2)
         b[nb++] = (vkb_binding){a->b.buf, a->b.offset, row};
     b[nb++] = (vkb_binding){a->out.buf, a->out.offset, all};
+    return nb;
+}
 
-    row_config r = choose(c, (uint64_t)a->rows, (uint64_t)a->cols);
-    vkb_spec spec = {5, {r.block, r.vpt, r.vec4, r.mode, r.nsg}};
-    vkb_rowop_push push = {(uint32_t)a->rows, (uint32_t)a->cols, a->eps, 0};
-    return vkb_dispatch(c, sh, &spec, b, &push, vkb_group_count(c, r.groups), err);
+vkb_row_chunks vkb_row_chunking(const vkb_ctx *c, uint64_t cols, uint32_t cap, uint32_t values)
+{
+    vkb_row_chunks r = {0};
+    r.chunk = VKB_ROW_MIN_CHUNK;
+    while (r.chunk < cap && r.chunk < cols)
+        r.chunk *= 2;
+    uint32_t want = r.chunk / values;
+    r.block = vkb_block_size(c, want < 32 ? 32 : want);
+    r.vpt = r.chunk / (4 * r.block);
+    if (r.vpt == 0) { /* a device below 32 invocations: keep one vec4 each */
+        r.vpt = 1;
+        r.chunk = 4 * r.block;
+    }
+    r.chunks = (cols + r.chunk - 1) / r.chunk;
+    uint32_t sg = c->caps.min_subgroup_size ? c->caps.min_subgroup_size : 1;
+    r.nsg = (r.block + sg - 1) / sg;
+    return r;
+}
+
+uint32_t vkb_env_pow2(const char *name, long lo, long hi, uint32_t def)
+{
+    const char *v = getenv(name);
+    long n = v ? strtol(v, NULL, 10) : 0;
+    return n >= lo && n <= hi && (n & (n - 1)) == 0 ? (uint32_t)n : def;
 }

@@ -27,8 +27,6 @@
 
 #define L2_WAVE_MB 16.0       /* default wave: input bytes per wave, in MiB              */
 #define L2_CHUNK 4096         /* default (largest) chunk, values                          */
-#define L2_MIN_CHUNK 128      /* 32 invocations x 1 vec4                                  */
-#define L2_MAX_CHUNK 16384    /* 1024 invocations x 4 vec4                                */
 #define L2_VALUES 16          /* default values per invocation                            */
 #define L2_MAX_WAVE_TASKS 65536
 
@@ -67,22 +65,6 @@ typedef struct l2_config {
     uint64_t part_bytes; /* the partials buffer: phases x wave_rows x chunks x vec2 */
 } l2_config;
 
-/* XPB_VULKAN_ROW_L2_CHUNK: a power of two in [L2_MIN_CHUNK, L2_MAX_CHUNK], else the default. */
-static uint32_t max_chunk(void)
-{
-    const char *v = getenv("XPB_VULKAN_ROW_L2_CHUNK");
-    long n = v ? strtol(v, NULL, 10) : 0;
-    return n >= L2_MIN_CHUNK && n <= L2_MAX_CHUNK && (n & (n - 1)) == 0 ? (uint32_t)n : L2_CHUNK;
-}
-
-/* XPB_VULKAN_ROW_L2_VALUES: values per invocation, a power of two in [4, 64], else the default. */
-static uint32_t values_per_invocation(void)
-{
-    const char *v = getenv("XPB_VULKAN_ROW_L2_VALUES");
-    long n = v ? strtol(v, NULL, 10) : 0;
-    return n >= 4 && n <= 64 && (n & (n - 1)) == 0 ? (uint32_t)n : L2_VALUES;
-}
-
 /* XPB_VULKAN_ROW_WAVE_MB: input MiB per wave (> 0, fractions allowed: tests use small waves). */
 static double wave_bytes(void)
 {
@@ -101,18 +83,10 @@ static bool fused(void)
 static l2_config choose(const vkb_ctx *c, const l2_op *op, uint64_t rows, uint64_t cols)
 {
     l2_config r = {0};
-    uint32_t cap = max_chunk();
-    r.chunk = L2_MIN_CHUNK;
-    while (r.chunk < cap && r.chunk < cols)
-        r.chunk *= 2;
-    uint32_t want = r.chunk / values_per_invocation();
-    r.block = vkb_block_size(c, want < 32 ? 32 : want);
-    r.vpt = r.chunk / (4 * r.block);
-    if (r.vpt == 0) { /* a device below 32 invocations: keep one vec4 each */
-        r.vpt = 1;
-        r.chunk = 4 * r.block;
-    }
-    r.chunks = (cols + r.chunk - 1) / r.chunk;
+    vkb_row_chunks k = vkb_row_chunking(
+        c, cols, vkb_env_pow2("XPB_VULKAN_ROW_L2_CHUNK", VKB_ROW_MIN_CHUNK, VKB_ROW_MAX_CHUNK, L2_CHUNK),
+        vkb_env_pow2("XPB_VULKAN_ROW_L2_VALUES", 4, 64, L2_VALUES));
+    r.chunk = k.chunk, r.block = k.block, r.vpt = k.vpt, r.nsg = k.nsg, r.chunks = k.chunks;
     double w = wave_bytes() / ((double)cols * sizeof(float));
     r.wave_rows = w < 1.0 ? 1 : (uint64_t)w;
     if (r.wave_rows > rows)
@@ -121,8 +95,6 @@ static l2_config choose(const vkb_ctx *c, const l2_op *op, uint64_t rows, uint64
         r.wave_rows = r.chunks >= L2_MAX_WAVE_TASKS ? 1 : L2_MAX_WAVE_TASKS / r.chunks;
     r.waves = r.wave_rows ? (rows + r.wave_rows - 1) / r.wave_rows : 0;
     r.part_bytes = (uint64_t)op->phases * r.wave_rows * r.chunks * 2 * sizeof(float);
-    uint32_t sg = c->caps.min_subgroup_size ? c->caps.min_subgroup_size : 1;
-    r.nsg = (r.block + sg - 1) / sg;
     return r;
 }
 
@@ -211,16 +183,8 @@ static xpb_status l2_launch(void *ctx, const l2_op *op, const void *args, void *
     if (!s || !s->part || s->part_bytes < r.part_bytes)
         return xpb_fail(err, XPB_ERR_USAGE, "vulkan/l2: launch without prepare() for these arguments");
 
-    VkDeviceSize all = (VkDeviceSize)a->rows * (VkDeviceSize)a->cols * sizeof(float);
-    VkDeviceSize row = (VkDeviceSize)a->cols * sizeof(float);
     vkb_binding b[5];
-    int nb = 0;
-    b[nb++] = (vkb_binding){a->x.buf, a->x.offset, all};
-    if (op->n_params >= 1)
-        b[nb++] = (vkb_binding){a->w.buf, a->w.offset, row};
-    if (op->n_params >= 2)
-        b[nb++] = (vkb_binding){a->b.buf, a->b.offset, row};
-    b[nb++] = (vkb_binding){a->out.buf, a->out.offset, all};
+    int nb = vkb_rowop_bindings(a, op->n_params, b);
     b[nb++] = (vkb_binding){s->part, 0, r.part_bytes};
 
     vkb_spec spec = {5, {r.block, r.vpt, a->cols % 4 == 0, 0, r.nsg}};
@@ -244,29 +208,6 @@ static xpb_status l2_launch(void *ctx, const l2_op *op, const void *args, void *
 
 /* ---- the three kernels ------------------------------------------------------------------------ */
 
-#define L2_KERNEL(name, OP, opdesc)                                                             \
-    static xpb_status name##_supports(void *ctx, const void *args, xpb_error *why)             \
-    {                                                                                           \
-        return l2_supports(ctx, &opdesc, args, why);                                            \
-    }                                                                                           \
-    static xpb_status name##_prepare(void *ctx, const void *args, void **state, xpb_error *err) \
-    {                                                                                           \
-        return l2_prepare(ctx, &opdesc, args, state, err);                                      \
-    }                                                                                           \
-    static xpb_status name##_launch(void *ctx, const void *args, void *state, xpb_error *err)  \
-    {                                                                                           \
-        return l2_launch(ctx, &opdesc, args, state, err);                                       \
-    }                                                                                           \
-    const xpb_kernel xpb_vulkan_##name##_l2 = {                                                 \
-        .op = OP,                                                                               \
-        .variant = "l2",                                                                        \
-        .precision = "fp32",                                                                    \
-        .supports = name##_supports,                                                            \
-        .prepare = name##_prepare,                                                              \
-        .release = l2_release,                                                                  \
-        .launch = name##_launch,                                                                \
-    }
-
-L2_KERNEL(softmax, XPB_OP_SOFTMAX, op_softmax);
-L2_KERNEL(rmsnorm, XPB_OP_RMSNORM, op_rmsnorm);
-L2_KERNEL(layernorm, XPB_OP_LAYERNORM, op_layernorm);
+VKB_ROW_VARIANT_KERNEL(softmax, l2, XPB_OP_SOFTMAX, op_softmax, l2);
+VKB_ROW_VARIANT_KERNEL(rmsnorm, l2, XPB_OP_RMSNORM, op_rmsnorm, l2);
+VKB_ROW_VARIANT_KERNEL(layernorm, l2, XPB_OP_LAYERNORM, op_layernorm, l2);

@@ -38,8 +38,6 @@
 #include <string.h>
 
 #define OC_CHUNK 8192      /* default (largest) chunk, values: 32 KiB            */
-#define OC_MIN_CHUNK 128   /* 32 invocations x 1 vec4                            */
-#define OC_MAX_CHUNK 16384 /* 1024 invocations x 4 vec4, or fewer with more each */
 #define OC_VALUES 16       /* default values per invocation                      */
 #define OC_SPIN 4096       /* default polls of done[row] before handing over     */
 
@@ -86,14 +84,6 @@ typedef struct oc_config {
     uint64_t flags_bytes; /* rows x (chunks + 2) x uint32           */
 } oc_config;
 
-/* A power of two in [lo, hi] from the environment variable `name`, else `def`. */
-static uint32_t env_pow2(const char *name, long lo, long hi, uint32_t def)
-{
-    const char *v = getenv(name);
-    long n = v ? strtol(v, NULL, 10) : 0;
-    return n >= lo && n <= hi && (n & (n - 1)) == 0 ? (uint32_t)n : def;
-}
-
 /* XPB_VULKAN_ROW_ONCHIP_SPIN: polls of done[row] before an owner hands over (0 allowed). */
 static uint32_t spin_polls(void)
 {
@@ -115,22 +105,12 @@ static uint32_t poll_state(void)
 static oc_config choose(const vkb_ctx *c, const oc_op *op, uint64_t rows, uint64_t cols)
 {
     oc_config r = {0};
-    uint32_t cap = env_pow2("XPB_VULKAN_ROW_ONCHIP_CHUNK", OC_MIN_CHUNK, OC_MAX_CHUNK, op->chunk);
-    r.chunk = OC_MIN_CHUNK;
-    while (r.chunk < cap && r.chunk < cols)
-        r.chunk *= 2;
-    uint32_t want = r.chunk / env_pow2("XPB_VULKAN_ROW_ONCHIP_VALUES", 4, 64, OC_VALUES);
-    r.block = vkb_block_size(c, want < 32 ? 32 : want);
-    r.vpt = r.chunk / (4 * r.block);
-    if (r.vpt == 0) { /* a device below 32 invocations: keep one vec4 each */
-        r.vpt = 1;
-        r.chunk = 4 * r.block;
-    }
-    r.chunks = (cols + r.chunk - 1) / r.chunk;
+    vkb_row_chunks k = vkb_row_chunking(
+        c, cols, vkb_env_pow2("XPB_VULKAN_ROW_ONCHIP_CHUNK", VKB_ROW_MIN_CHUNK, VKB_ROW_MAX_CHUNK, op->chunk),
+        vkb_env_pow2("XPB_VULKAN_ROW_ONCHIP_VALUES", 4, 64, OC_VALUES));
+    r.chunk = k.chunk, r.block = k.block, r.vpt = k.vpt, r.nsg = k.nsg, r.chunks = k.chunks;
     r.part_bytes = rows * r.chunks * (op->f64 ? 2 * sizeof(double) : 2 * sizeof(float));
     r.flags_bytes = rows * (r.chunks + 2) * sizeof(uint32_t);
-    uint32_t sg = c->caps.min_subgroup_size ? c->caps.min_subgroup_size : 1;
-    r.nsg = (r.block + sg - 1) / sg;
     return r;
 }
 
@@ -219,16 +199,8 @@ static xpb_status oc_launch(void *ctx, const oc_op *op, const void *args, void *
     if (!s || !s->part || s->part_bytes < r.part_bytes || s->flags_bytes < r.flags_bytes)
         return xpb_fail(err, XPB_ERR_USAGE, "vulkan/onchip: launch without prepare() for these arguments");
 
-    VkDeviceSize all = (VkDeviceSize)a->rows * (VkDeviceSize)a->cols * sizeof(float);
-    VkDeviceSize row = (VkDeviceSize)a->cols * sizeof(float);
     vkb_binding b[6];
-    int nb = 0;
-    b[nb++] = (vkb_binding){a->x.buf, a->x.offset, all};
-    if (op->n_params >= 1)
-        b[nb++] = (vkb_binding){a->w.buf, a->w.offset, row};
-    if (op->n_params >= 2)
-        b[nb++] = (vkb_binding){a->b.buf, a->b.offset, row};
-    b[nb++] = (vkb_binding){a->out.buf, a->out.offset, all};
+    int nb = vkb_rowop_bindings(a, op->n_params, b);
     b[nb++] = (vkb_binding){s->part, 0, r.part_bytes};
     b[nb++] = (vkb_binding){s->flags, 0, r.flags_bytes};
 
@@ -246,29 +218,6 @@ static xpb_status oc_launch(void *ctx, const oc_op *op, const void *args, void *
 
 /* ---- the three kernels ------------------------------------------------------------------------ */
 
-#define ONCHIP_KERNEL(name, OP, opdesc)                                                         \
-    static xpb_status name##_supports(void *ctx, const void *args, xpb_error *why)             \
-    {                                                                                           \
-        return oc_supports(ctx, &opdesc, args, why);                                            \
-    }                                                                                           \
-    static xpb_status name##_prepare(void *ctx, const void *args, void **state, xpb_error *err) \
-    {                                                                                           \
-        return oc_prepare(ctx, &opdesc, args, state, err);                                      \
-    }                                                                                           \
-    static xpb_status name##_launch(void *ctx, const void *args, void *state, xpb_error *err)  \
-    {                                                                                           \
-        return oc_launch(ctx, &opdesc, args, state, err);                                       \
-    }                                                                                           \
-    const xpb_kernel xpb_vulkan_##name##_onchip = {                                             \
-        .op = OP,                                                                               \
-        .variant = "onchip",                                                                    \
-        .precision = "fp32",                                                                    \
-        .supports = name##_supports,                                                            \
-        .prepare = name##_prepare,                                                              \
-        .release = oc_release,                                                                  \
-        .launch = name##_launch,                                                                \
-    }
-
-ONCHIP_KERNEL(softmax, XPB_OP_SOFTMAX, op_softmax);
-ONCHIP_KERNEL(rmsnorm, XPB_OP_RMSNORM, op_rmsnorm);
-ONCHIP_KERNEL(layernorm, XPB_OP_LAYERNORM, op_layernorm);
+VKB_ROW_VARIANT_KERNEL(softmax, onchip, XPB_OP_SOFTMAX, op_softmax, oc);
+VKB_ROW_VARIANT_KERNEL(rmsnorm, onchip, XPB_OP_RMSNORM, op_rmsnorm, oc);
+VKB_ROW_VARIANT_KERNEL(layernorm, onchip, XPB_OP_LAYERNORM, op_layernorm, oc);

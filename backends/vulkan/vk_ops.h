@@ -76,6 +76,47 @@ xpb_status vkb_rowop_supports(void *ctx, const void *args, int n_params, xpb_err
 /* Records the dispatch of sh over args (xpb_rowop_args); rows = 0 records nothing. */
 xpb_status vkb_rowop_launch(void *ctx, const vkb_shader *sh, int n_params, const void *args,
                             xpb_error *err);
+/* Fills b with a row op's bindings x, its n_params per-column inputs (w, b) and out, in the
+ * shaders' binding order; returns how many (the caller appends its own after them). */
+int vkb_rowop_bindings(const xpb_rowop_args *a, int n_params, vkb_binding *b);
+
+/* Rows split into chunks of one workgroup each (variants l2 and onchip): CHUNK values, the
+ * smallest power of two from 128 up to `cap` that covers a row, `values` per invocation (BLOCK =
+ * CHUNK / values invocations, 32..1024, VPT vec4 each), NSG subgroup slots for the reductions. */
+typedef struct vkb_row_chunks {
+    uint32_t chunk, block, vpt, nsg;
+    uint64_t chunks; /* per row */
+} vkb_row_chunks;
+#define VKB_ROW_MIN_CHUNK 128   /* 32 invocations x 1 vec4   */
+#define VKB_ROW_MAX_CHUNK 16384 /* 1024 invocations x 4 vec4 */
+vkb_row_chunks vkb_row_chunking(const vkb_ctx *c, uint64_t cols, uint32_t cap, uint32_t values);
+/* A power of two in [lo, hi] from the environment variable `name`, else `def` (tuning knobs). */
+uint32_t vkb_env_pow2(const char *name, long lo, long hi, uint32_t def);
+
+/* Defines `const xpb_kernel xpb_vulkan_<name>_<vname>` (variant "<vname>") for a row-op variant whose functions
+ * fn_supports, fn_prepare, fn_launch take the op's descriptor `opdesc` first, and fn_release. */
+#define VKB_ROW_VARIANT_KERNEL(name, vname, OP, opdesc, fn)                                    \
+    static xpb_status name##_supports(void *ctx, const void *args, xpb_error *why)             \
+    {                                                                                           \
+        return fn##_supports(ctx, &opdesc, args, why);                                          \
+    }                                                                                           \
+    static xpb_status name##_prepare(void *ctx, const void *args, void **state, xpb_error *err) \
+    {                                                                                           \
+        return fn##_prepare(ctx, &opdesc, args, state, err);                                    \
+    }                                                                                           \
+    static xpb_status name##_launch(void *ctx, const void *args, void *state, xpb_error *err)  \
+    {                                                                                           \
+        return fn##_launch(ctx, &opdesc, args, state, err);                                     \
+    }                                                                                           \
+    const xpb_kernel xpb_vulkan_##name##_##vname = {                                            \
+        .op = OP,                                                                               \
+        .variant = #vname,                                                                      \
+        .precision = "fp32",                                                                    \
+        .supports = name##_supports,                                                            \
+        .prepare = name##_prepare,                                                              \
+        .release = fn##_release,                                                                \
+        .launch = name##_launch,                                                                \
+    }
 
 /* ---- gemm / gemv (gemm_args.c; kernels tiled.c, coopmat.c, gemv.c) ------------------------------ */
 

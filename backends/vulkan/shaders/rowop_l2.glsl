@@ -88,35 +88,23 @@ void l2_publish(uint slot, uint j, float v)
 
 #if L2_OP == 0 // ---- softmax ------------------------------------------------------------------
 
+#include "row_parts.glsl"
+
 void l2_chunk(uint phase, uint base, uint c0, uint pbase, uint ch)
 {
     if (phase == 0u) { // the chunk's max and its sum of exp(x - max)
         row_load(base, c0, -XPB_FLT_MAX);
-        vec4 mv = rv[0];
-        [[unroll]] for (uint k = 1; k < VPT; k++)
-            mv = max(mv, rv[k]);
-        float m = wg_max(hmax(mv));
-        vec4 sv = vec4(0.0);
-        [[unroll]] for (uint k = 0; k < VPT; k++)
-            sv += mix(vec4(0.0), xpb_exp_neg(rv[k] - m), row_valid(c0, k));
-        float s = wg_sum(hsum(sv));
+        vec2 ms = row_softmax_partial(c0);
         if (gl_LocalInvocationID.x == 0u)
-            part[pbase + ch] = vec2(m, s);
+            part[pbase + ch] = ms;
         return;
     }
-    // The row's max, then its sum: each chunk's sum rescaled to it (exponents <= 0). The chunk
-    // is loaded first, so its reads overlap the merge.
+    // The row's max, then its sum (row_parts.glsl). The chunk is loaded first, so its reads
+    // overlap the merge.
     row_load(base, c0, 0.0);
-    float mp = -XPB_FLT_MAX;
-    for (uint i = gl_LocalInvocationID.x; i < pc.chunks; i += BLOCK)
-        mp = max(mp, part[pbase + i].x);
-    float mrow = wg_max(mp);
-    float sp = 0.0;
-    for (uint i = gl_LocalInvocationID.x; i < pc.chunks; i += BLOCK) {
-        vec2 q = part[pbase + i];
-        sp += q.y * xpb_exp_neg(q.x - mrow);
-    }
-    float inv = 1.0 / wg_sum(sp);
+    vec2 t = row_softmax_total(pbase);
+    float mrow = t.x;
+    float inv = 1.0 / t.y;
     [[unroll]] for (uint k = 0; k < VPT; k++)
         row_store(base, c0, k, xpb_exp_neg(rv[k] - mrow) * inv);
 }

@@ -102,32 +102,12 @@ float g_m, g_inv; // the row's max and 1 / sum of exp(x - max)
 void oc_row_begin(uint base) {}
 float oc_fill() { return -XPB_FLT_MAX; }
 
-vec2 oc_partial(uint c0)
-{
-    vec4 mv = rv[0];
-    [[unroll]] for (uint k = 1; k < VPT; k++)
-        mv = max(mv, rv[k]);
-    float m = wg_max(hmax(mv));
-    vec4 sv = vec4(0.0);
-    [[unroll]] for (uint k = 0; k < VPT; k++)
-        sv += mix(vec4(0.0), xpb_exp_neg(rv[k] - m), row_valid(c0, k));
-    return vec2(m, wg_sum(hsum(sv)));
-}
+#include "row_parts.glsl"
 
-// The row's max, then its sum: each chunk's sum rescaled to it (exponents <= 0).
-vec2 oc_total(uint pbase)
-{
-    float mp = -XPB_FLT_MAX;
-    for (uint i = gl_LocalInvocationID.x; i < pc.chunks; i += BLOCK)
-        mp = max(mp, part[pbase + i].x);
-    float mrow = wg_max(mp);
-    float sp = 0.0;
-    for (uint i = gl_LocalInvocationID.x; i < pc.chunks; i += BLOCK) {
-        vec2 q = part[pbase + i];
-        sp += q.y * xpb_exp_neg(q.x - mrow);
-    }
-    return vec2(mrow, wg_sum(sp));
-}
+vec2 oc_partial(uint c0) { return row_softmax_partial(c0); }
+
+// The row's max, then its sum (row_parts.glsl).
+vec2 oc_total(uint pbase) { return row_softmax_total(pbase); }
 
 void oc_stats(vec2 t)
 {
