@@ -49,7 +49,6 @@ __device__ __forceinline__ uint32_t xpb_ld_acquire_gpu(const uint32_t *p)
 struct xpb_rowop_onchip_state {
     int64_t rows;
     int cols, chunk, chunks;
-    size_t state_bytes;
     void *part;        /* rows x chunks States */
     uint32_t *arrive;  /* rows counters: epoch * chunks once every chunk of launch `epoch` arrived */
     uint32_t epoch;    /* launches so far */
@@ -180,9 +179,8 @@ struct xpb_rowop_onchip_plan {
 };
 
 template <class Op, bool VEC, bool BULK>
-static xpb_status xpb_rowop_onchip_resident(int cols, int chunk, int *per_sm, xpb_error *err)
+static xpb_status xpb_rowop_onchip_resident(int chunk, int *per_sm, xpb_error *err)
 {
-    (void)cols;
     const size_t smem = 2 * (size_t)chunk * 4;
     XPB_CUDA_CHECK(err, cudaFuncSetAttribute(xpb_rowop_onchip_kernel<Op, VEC, BULK>,
                                              cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
@@ -208,9 +206,9 @@ static xpb_status xpb_rowop_onchip_make_plan(xpb_cuda_ctx *ctx, int64_t rows, in
     int per_sm = last_per_sm;
     if (ctx->device != last_device || chunk != last_chunk) {
         int a = 0, c = 0; /* thread loads, bulk copies: the smaller (same shared memory) */
-        xpb_status st = xpb_rowop_onchip_resident<Op, false, false>(cols, chunk, &a, err);
+        xpb_status st = xpb_rowop_onchip_resident<Op, false, false>(chunk, &a, err);
         if (st == XPB_OK)
-            st = xpb_rowop_onchip_resident<Op, true, true>(cols, chunk, &c, err);
+            st = xpb_rowop_onchip_resident<Op, true, true>(chunk, &c, err);
         if (st != XPB_OK)
             return st;
         per_sm = last_per_sm = a < c ? a : c;
@@ -277,8 +275,7 @@ static xpb_status xpb_cuda_rowop_onchip_prepare(void *vctx, const void *vargs, v
     s->cols = (int)a->cols;
     s->chunk = plan.chunk;
     s->chunks = plan.chunks;
-    s->state_bytes = sizeof(typename Op::State);
-    cudaError_t e = cudaMalloc(&s->part, (size_t)a->rows * plan.chunks * s->state_bytes);
+    cudaError_t e = cudaMalloc(&s->part, (size_t)a->rows * plan.chunks * sizeof(typename Op::State));
     if (e == cudaSuccess)
         e = cudaMalloc(reinterpret_cast<void **>(&s->arrive), (size_t)a->rows * sizeof(uint32_t));
     if (e == cudaSuccess)
