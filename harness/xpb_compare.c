@@ -268,9 +268,26 @@ static double max_of(const double *v, size_t n)
     return m;
 }
 
-xpb_shift xpb_compare_units(const double *base, size_t nb, const double *next, size_t nn, double history_noise,
-                            const xpb_compare_opts *o)
+double xpb_process_sigma(xpb_units u)
 {
+    if (u.n_runs < 2 || !u.run_units)
+        return NAN;
+    double *m = malloc(u.n_runs * sizeof *m);
+    if (!m)
+        return NAN;
+    size_t at = 0, k = 0;
+    for (size_t r = 0; r < u.n_runs && at + u.run_units[r] <= u.n; at += u.run_units[r++])
+        if (u.run_units[r])
+            m[k++] = xpb_median_of(u.v + at, u.run_units[r]);
+    double sigma = k >= 2 ? xpb_history_sigma(m, k) : NAN;
+    free(m);
+    return sigma;
+}
+
+xpb_shift xpb_compare_units(xpb_units b, xpb_units n, double history_noise, const xpb_compare_opts *o)
+{
+    const double *base = b.v, *next = n.v;
+    size_t nb = b.n, nn = n.n;
     xpb_shift s = {.n_base = nb, .n_new = nn, .units_base = nb, .units_new = nn, .cv_base = NAN, .cv_new = NAN,
                    .ratio_lo = NAN, .ratio_hi = NAN, .p_value = NAN, .noise = NAN, .band = NAN};
     s.median_base = xpb_median_of(base, nb);
@@ -284,13 +301,20 @@ xpb_shift xpb_compare_units(const double *base, size_t nb, const double *next, s
     }
     s.cv_base = xpb_relative_sigma(base, nb);
     s.cv_new = xpb_relative_sigma(next, nn);
-    s.noise = fmax(fmax(s.cv_base, s.cv_new), isfinite(history_noise) ? history_noise : 0);
+    /* the largest of the three sources names the noise (xpb_compare.h) */
+    double procs = fmax(xpb_process_sigma(b), xpb_process_sigma(n)); /* fmax ignores a NaN */
+    s.noise = fmax(s.cv_base, s.cv_new);
+    s.noise_source = "rounds";
+    if (isfinite(procs) && !(procs < s.noise))
+        s.noise = procs, s.noise_source = "processes";
+    if (isfinite(history_noise) && !(history_noise < s.noise))
+        s.noise = history_noise, s.noise_source = "history";
     s.band = fmax(o->threshold, o->noise_k * s.noise);
     s.ratio_lo = min_of(next, nn) / max_of(base, nb); /* the range of unit ratios */
     s.ratio_hi = max_of(next, nn) / min_of(base, nb);
     s.p_value = xpb_mann_whitney_p(next, nn, base, nb, NULL);
     double up = 1.0 + s.band, down = 1.0 / up;
-    const char *src = isfinite(history_noise) && history_noise >= fmax(s.cv_base, s.cv_new) ? "history" : "rounds";
+    const char *src = s.noise_source;
     if (s.band > o->max_band) {
         s.verdict = XPB_VERDICT_NOISY;
         snprintf(s.why, sizeof s.why, "too noisy to judge: noise %.3g%% (%s), band +-%.3g%% over %.3g%%",

@@ -5,13 +5,19 @@
  * case's units are its rounds' medians, minutes apart in one process; a stateful op's are its
  * medians over each round's breakdown runs. Thousands of back-to-back samples are not independent (a drift of clocks or
  * placement between two processes moves them all together), so they decide nothing here.
- *   ratio   = median(new units) / median(base units);
- *   noise   = the larger relative sigma of either side's units (range / d2(n) for n < 5,
- *             1.4826 MAD from 5 on: one stray round does not widen it) and, with --history,
- *             of the case's figure over earlier runs (xpb_history_sigma: one per process);
  * A side may pool the units of several runs of its build, each its own process
- * (xpb_results_add_rerun; compare --rerun-base/--rerun-new): then the units hold the shifts
- * between processes too, and "every unit" below means every round of every run.
+ * (xpb_results_add_rerun; compare --rerun-base/--rerun-new): then "every unit" below means every
+ * round of every run.
+ *   ratio   = median(new units) / median(base units);
+ *   noise   = the largest of
+ *             rounds:    the relative sigma of either side's units (range / d2(n) for n < 5,
+ *                        1.4826 MAD from 5 on: one stray round does not widen it);
+ *             processes: with pooled runs, the relative sigma of either side's per-run medians
+ *                        (xpb_history_sigma: range / d2(n)). The processes, not the rounds, are
+ *                        the independent draws of placement and neighbours: on a shared machine
+ *                        two of three runs can sit in one state, which the MAD of the pooled
+ *                        rounds leaves out, and three runs of the other side in another;
+ *             history:   with --history, the case's figure over earlier runs (one per process);
  *   band    = max(threshold, noise_k * noise): the change a case must show to count;
  * In this order:
  *   noisy   : fewer than min_units (5) units on a side (say how many rounds to run);
@@ -79,7 +85,7 @@ typedef struct xpb_compare_opts {
  * property): the fields keep their names and meanings within a schema version, and a reader
  * tells two deciding methods apart by this (docs/reports.md, "Stability"). Change it whenever
  * the statistics change. */
-#define XPB_COMPARE_METHOD "units-median-ratio+noise-band/2"
+#define XPB_COMPARE_METHOD "units-median-ratio+noise-band/3"
 #define XPB_COMPARE_METHOD_SAMPLES "median-ratio-ci+mann-whitney-on-samples/1" /* files without units */
 
 typedef struct xpb_shift {
@@ -90,6 +96,7 @@ typedef struct xpb_shift {
     double p_value;                   /* NaN without samples */
     size_t units_base, units_new;     /* units behind the verdict; 0: the samples method decided */
     double noise, band;               /* units: relative noise and the case's band; NaN otherwise */
+    const char *noise_source;         /* units: "rounds", "processes" or "history"; NULL otherwise */
     xpb_verdict verdict;
     char why[160];                    /* one line: why noisy, or the evidence for a verdict */
 } xpb_shift;
@@ -115,10 +122,22 @@ xpb_shift xpb_compare_samples(const double *base, size_t nb, double base_median,
                               const double *next, size_t nn, double new_median, double new_cv,
                               const xpb_compare_opts *o);
 
+/* One side's units: v[0..n), and with pooled runs how many of them each run gave, in order
+ * (run_units[0..n_runs), summing to n; NULL and 0 for one run). */
+typedef struct xpb_units {
+    const double *v;
+    size_t n;
+    const size_t *run_units;
+    size_t n_runs;
+} xpb_units;
+
 /* Compares the units of one case (the method at the top of the file); history_noise is the
  * relative sigma of the case's medians over earlier runs, NaN when unknown. */
-xpb_shift xpb_compare_units(const double *base, size_t nb, const double *next, size_t nn, double history_noise,
-                            const xpb_compare_opts *o);
+xpb_shift xpb_compare_units(xpb_units base, xpb_units next, double history_noise, const xpb_compare_opts *o);
+
+/* The relative sigma of a side's per-run medians (xpb_history_sigma of the median of each run's
+ * units); NaN with fewer than 2 runs. */
+double xpb_process_sigma(xpb_units u);
 
 /* Relative sigma of v[0..n) around its median (range / d2(n) for n < 5, 1.4826 MAD from 5 on);
  * NaN for n < 2 or a median of 0. */

@@ -70,8 +70,9 @@ static void compare_op(xpb_comparison *cmp, xpb_compare_row *r, const xpb_rop *b
     o->tested = b && n && ((b->n_units && n->n_units) || (b->n_samples && n->n_samples));
     if (o->tested) {
         if (b->n_units && n->n_units) { /* the op's median in each round */
-            o->shift = xpb_compare_units(b->units, b->n_units, n->units, n->n_units,
-                                        history_noise(cmp, r->base, o->op), &cmp->opts);
+            o->shift = xpb_compare_units((xpb_units){b->units, b->n_units, b->run_units, b->n_runs},
+                                         (xpb_units){n->units, n->n_units, n->run_units, n->n_runs},
+                                         history_noise(cmp, r->base, o->op), &cmp->opts);
         } else { /* files from before rounds: the breakdown runs of one case, back to back */
             o->shift = xpb_compare_samples(b->samples, b->n_samples, b->seconds, b->cv, n->samples, n->n_samples,
                                            n->seconds, n->cv, &cmp->opts);
@@ -188,7 +189,9 @@ static xpb_status fill_row(xpb_comparison *cmp, xpb_compare_row *r)
     if (b && n && xpb_rcase_is_timed_ok(b) && xpb_rcase_is_timed_ok(n)) {
         r->has_shift = true;
         if (b->n_units || n->n_units) {
-            r->shift = xpb_compare_units(b->units, b->n_units, n->units, n->n_units, history_noise(cmp, b, NULL), &cmp->opts);
+            r->shift = xpb_compare_units((xpb_units){b->units, b->n_units, b->run_units, b->n_runs},
+                                         (xpb_units){n->units, n->n_units, n->run_units, n->n_runs},
+                                         history_noise(cmp, b, NULL), &cmp->opts);
         } else { /* files from before rounds */
             r->shift = xpb_compare_samples(b->samples, b->n_samples, b->median_s, b->cv, n->samples,
                                            n->n_samples, n->median_s, n->cv, &cmp->opts);

@@ -319,6 +319,8 @@ static void shift_json(cJSON *o, const xpb_shift *s, const char *verdict)
     cJSON_AddNumberToObject(o, "new_units", (double)s->units_new);
     xpb_json_add_number(o, "noise", s->noise);
     xpb_json_add_number(o, "band", s->band);
+    if (s->noise_source)
+        cJSON_AddStringToObject(o, "noise_source", s->noise_source);
     cJSON_AddStringToObject(o, "method", s->units_base ? XPB_COMPARE_METHOD : XPB_COMPARE_METHOD_SAMPLES);
     cJSON_AddStringToObject(o, "verdict", verdict);
     cJSON_AddStringToObject(o, "why", s->why);

@@ -455,10 +455,11 @@ void xpb_results_file_free(xpb_results_file *f)
 {
     for (size_t i = 0; f->cases && i < f->n_cases; i++) {
         for (size_t j = 0; f->cases[i].ops && j < f->cases[i].n_ops; j++)
-            free(f->cases[i].ops[j].samples), free(f->cases[i].ops[j].units);
+            free(f->cases[i].ops[j].samples), free(f->cases[i].ops[j].units), free(f->cases[i].ops[j].run_units);
         free(f->cases[i].ops);
         free(f->cases[i].samples);
         free(f->cases[i].units);
+        free(f->cases[i].run_units);
     }
     free(f->cases);
     free(f->devices);
@@ -492,6 +493,24 @@ static bool append_values(double **dst, size_t *n_dst, const double *src, size_t
     return true;
 }
 
+/* Appends rerun's n units to *units (*n_units of them) and records the run's count in *run_units
+ * (*n_runs entries; the first call records the existing units as the first run); false when out
+ * of memory. */
+static bool pool_units(double **units, size_t *n_units, size_t **run_units, size_t *n_runs, const double *add,
+                       size_t n)
+{
+    size_t *r = realloc(*run_units, (*n_runs ? *n_runs + 1 : 2) * sizeof *r);
+    if (!r)
+        return false;
+    *run_units = r;
+    if (!*n_runs)
+        r[(*n_runs)++] = *n_units;
+    if (!append_values(units, n_units, add, n))
+        return false;
+    r[(*n_runs)++] = n;
+    return true;
+}
+
 xpb_status xpb_results_add_rerun(xpb_results_file *into, const xpb_results_file *rerun, xpb_error *err)
 {
     for (size_t i = 0; i < into->n_cases; i++) {
@@ -505,11 +524,14 @@ xpb_status xpb_results_add_rerun(xpb_results_file *into, const xpb_results_file 
                 r = &rerun->cases[j];
         if (!r || !r->n_units)
             continue;
-        bool ok = append_values(&c->units, &c->n_units, r->units, r->n_units);
-        for (size_t k = 0; ok && k < c->n_ops; k++)
-            for (size_t m = 0; m < r->n_ops; m++)
-                if (!strcmp(c->ops[k].op, r->ops[m].op) && c->ops[k].n_units)
-                    ok = append_values(&c->ops[k].units, &c->ops[k].n_units, r->ops[m].units, r->ops[m].n_units);
+        bool ok = pool_units(&c->units, &c->n_units, &c->run_units, &c->n_runs, r->units, r->n_units);
+        for (size_t k = 0; ok && k < c->n_ops; k++) {
+            xpb_rop *o = &c->ops[k];
+            for (size_t m = 0; ok && m < r->n_ops; m++)
+                if (!strcmp(o->op, r->ops[m].op) && o->n_units && r->ops[m].n_units)
+                    ok = pool_units(&o->units, &o->n_units, &o->run_units, &o->n_runs, r->ops[m].units,
+                                    r->ops[m].n_units);
+        }
         if (!ok)
             return xpb_fail(err, XPB_ERR_OUT_OF_MEMORY, "out of memory pooling the rounds of %s", rerun->path);
         c->reruns++;

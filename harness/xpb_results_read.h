@@ -25,6 +25,9 @@ typedef struct xpb_rop {
     size_t n_samples;
     double *units;                   /* units_s: the op's median in each round; owned */
     size_t n_units;
+    size_t *run_units;               /* with reruns pooled: how many of units each run gave, in
+                                      * order (n_runs of them; NULL, 0: one run); owned */
+    size_t n_runs;
 } xpb_rop;
 
 /* One entry of cases[]. Numbers absent from the file (or null) are NaN. */
@@ -46,6 +49,9 @@ typedef struct xpb_rcase {
     double *units;             /* timing.units.medians_s: one per round (files since rounds); owned */
     size_t n_units;
     int reruns;                /* other runs of the build pooled into units (xpb_results_add_rerun) */
+    size_t *run_units;         /* with reruns pooled: how many of units each run gave, in order
+                                * (n_runs of them; NULL, 0: one run); owned */
+    size_t n_runs;
     bool has_conditions;       /* conditions: the GPU around the timed rounds (NVML) */
     double sm_mhz_before, sm_mhz_after;
     char throttled[96];        /* conditions.throttled: "" or "sw_power_cap,..." */
@@ -94,7 +100,8 @@ void xpb_results_file_free(xpb_results_file *f);
 
 /* Pools another run of the same build into `into`, in its own process: each case (and op of a
  * stateful case) that has units on both gets rerun's units appended, and its `reruns` count
- * goes up by one. Units are then the rounds of several processes, so their spread holds the
+ * goes up by one; run_units records which units came from which run, so that compare can tell
+ * the spread between the runs' medians (processes) from the spread of rounds. Units are then the rounds of several processes, so their spread holds the
  * shifts between processes that one process's rounds cannot show (docs/reports.md, "Verdicts").
  * XPB_ERR_OUT_OF_MEMORY is the only failure. */
 xpb_status xpb_results_add_rerun(xpb_results_file *into, const xpb_results_file *rerun, xpb_error *err);

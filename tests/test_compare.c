@@ -75,6 +75,22 @@ static void test_statistics(void)
     CHECK_NEAR(xpb_relative_sigma(procs, 6), 0.0, 0);
     CHECK_NEAR(xpb_history_sigma(procs, 6), 0.5 / 2.534, 1e-12);
     CHECK(isnan(xpb_history_sigma(procs, 1)));
+    /* pooled runs: the spread of the runs' medians (1.0, 1.0, 1.08: range / d2(3)), which the
+     * MAD of the 15 pooled rounds leaves out; one run, or runs without a record: NaN */
+    double pooled[] = {1.0, 1.001, 0.999, 1.0, 1.0, 1.0, 0.999, 1.001, 1.0, 1.0, 1.08, 1.08, 1.079, 1.081, 1.08};
+    size_t runs[] = {5, 5, 5};
+    CHECK_NEAR(xpb_process_sigma((xpb_units){pooled, 15, runs, 3}), 0.08 / 1.693, 1e-12);
+    CHECK(xpb_relative_sigma(pooled, 15) < 0.002);
+    CHECK(isnan(xpb_process_sigma((xpb_units){pooled, 15, NULL, 0})));
+    CHECK(isnan(xpb_process_sigma((xpb_units){pooled, 5, runs, 1})));
+    /* ... and it widens the band: 8% faster against those three runs is `same`, named so */
+    double faster[] = {0.92, 0.921, 0.919, 0.92, 0.92, 0.92, 0.921, 0.919, 0.92, 0.92, 0.92, 0.92, 0.921, 0.919, 0.92};
+    xpb_compare_opts o = XPB_COMPARE_OPTS_DEFAULT;
+    xpb_shift s = xpb_compare_units((xpb_units){pooled, 15, runs, 3}, (xpb_units){faster, 15, runs, 3}, NAN, &o);
+    CHECK(s.verdict == XPB_VERDICT_SAME && !strcmp(s.noise_source, "processes"));
+    CHECK_NEAR(s.band, 3 * 0.08 / 1.693, 1e-12);
+    s = xpb_compare_units((xpb_units){pooled, 10, runs, 2}, (xpb_units){faster, 10, runs, 2}, NAN, &o);
+    CHECK(s.verdict == XPB_VERDICT_FASTER); /* two runs a side, each in one state: nothing to see */
 }
 
 static void test_verdicts(void)
