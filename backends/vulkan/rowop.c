@@ -9,10 +9,12 @@
  *   in chunks of BLOCK * VPT * 4 with a second read (statistics pass, then write pass).
  *   XPB_VULKAN_ROW_VALUES=V (4..64, a power of two) changes V, for tuning on a new device.
  * The grid is capped at maxComputeWorkGroupCount[0] and the shader loops over the rest of the
- * rows. Each pipeline (shader, BLOCK, VPT, VEC4, MODE, NSG) is created once per context. */
+ * rows. Each pipeline (shader, BLOCK, VPT, VEC4, MODE, NSG, EXP_BUILTIN) is created once per
+ * context. */
 #include "vk_ops.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #define ROW_SERIAL_COLS 64 /* shorter rows: an invocation per row */
 #define ROW_VALUES 16      /* values per invocation to aim for    */
@@ -83,7 +85,10 @@ xpb_status vkb_rowop_launch(void *ctx, const vkb_shader *sh, int n_params, const
     vkb_rowop_bindings(a, n_params, b);
 
     row_config r = choose(c, (uint64_t)a->rows, (uint64_t)a->cols);
-    vkb_spec spec = {5, {r.block, r.vpt, r.vec4, r.mode, r.nsg}};
+    uint32_t exp_builtin;
+    if ((st = vkb_row_exp(&exp_builtin, err)))
+        return st;
+    vkb_spec spec = {6, {r.block, r.vpt, r.vec4, r.mode, r.nsg, exp_builtin}};
     vkb_rowop_push push = {(uint32_t)a->rows, (uint32_t)a->cols, a->eps, 0};
     return vkb_dispatch(c, sh, &spec, b, &push, vkb_group_count(c, r.groups), err);
 }
@@ -126,4 +131,13 @@ uint32_t vkb_env_pow2(const char *name, long lo, long hi, uint32_t def)
     const char *v = getenv(name);
     long n = v ? strtol(v, NULL, 10) : 0;
     return n >= lo && n <= hi && (n & (n - 1)) == 0 ? (uint32_t)n : def;
+}
+
+xpb_status vkb_row_exp(uint32_t *builtin, xpb_error *err)
+{
+    const char *v = getenv("XPB_VULKAN_ROW_EXP");
+    *builtin = v && strcmp(v, "builtin") == 0;
+    if (v && !*builtin && strcmp(v, "poly") != 0)
+        return xpb_fail(err, XPB_ERR_USAGE, "XPB_VULKAN_ROW_EXP='%s': expected builtin or poly", v);
+    return XPB_OK;
 }

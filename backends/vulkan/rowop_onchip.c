@@ -204,7 +204,10 @@ static xpb_status oc_launch(void *ctx, const oc_op *op, const void *args, void *
     b[nb++] = (vkb_binding){s->part, 0, r.part_bytes};
     b[nb++] = (vkb_binding){s->flags, 0, r.flags_bytes};
 
-    vkb_spec spec = {5, {r.block, r.vpt, a->cols % 4 == 0, 0, r.nsg}};
+    uint32_t exp_builtin;
+    if ((st = vkb_row_exp(&exp_builtin, err)))
+        return st;
+    vkb_spec spec = {6, {r.block, r.vpt, a->cols % 4 == 0, 0, r.nsg, exp_builtin}};
     vkb_prepared p;
     if ((st = vkb_prepare(c, &op->sh, &spec, b, &p, err)))
         return st;

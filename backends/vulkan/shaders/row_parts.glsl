@@ -14,7 +14,7 @@ vec2 row_softmax_partial(uint c0)
     float m = wg_max(hmax(mv));
     vec4 sv = vec4(0.0);
     [[unroll]] for (uint k = 0; k < VPT; k++)
-        sv += mix(vec4(0.0), xpb_exp_neg(rv[k] - m), row_valid(c0, k));
+        sv += mix(vec4(0.0), row_exp_neg(rv[k] - m), row_valid(c0, k));
     return vec2(m, wg_sum(hsum(sv)));
 }
 
@@ -29,7 +29,7 @@ vec2 row_softmax_total(uint pbase)
     float sp = 0.0;
     for (uint i = gl_LocalInvocationID.x; i < pc.chunks; i += BLOCK) {
         vec2 q = part[pbase + i];
-        sp += q.y * xpb_exp_neg(q.x - mrow);
+        sp += q.y * row_exp_neg(q.x - mrow);
     }
     return vec2(mrow, wg_sum(sp));
 }

@@ -24,6 +24,10 @@ layout(constant_id = 1) const uint VPT = 4;     // vec4 registers per invocation
 layout(constant_id = 2) const bool VEC4 = true; // cols % 4 == 0
 layout(constant_id = 3) const uint MODE = 0;    // 0: workgroup per row, 1: invocation per row
 layout(constant_id = 4) const uint NSG = 32;    // >= subgroups per workgroup
+// softmax's exp: false, xpb_exp_neg (common.glsl, about 1 ulp, a dozen multiply-adds); true,
+// GLSL's exp (the Vulkan contract, 3 + 2|x| ulp: what docs/validation.md's softmax bound
+// already budgets; on NVIDIA a multiply and one special-function op). XPB_VULKAN_ROW_EXP.
+layout(constant_id = 5) const bool EXP_BUILTIN = false;
 
 // ROW_PUSH_EXTRA: more push constants after these three (the l2 variant, rowop_l2.glsl).
 layout(push_constant) uniform Push {
@@ -52,6 +56,11 @@ layout(std430, set = 0, binding = 2) readonly buffer B4 { vec4 bs4[]; };
 #endif
 layout(std430, set = 0, binding = ROW_OUT_BINDING) writeonly buffer O { float os[]; };
 layout(std430, set = 0, binding = ROW_OUT_BINDING) writeonly buffer O4 { vec4 os4[]; };
+
+// exp(x) for x <= 0 (softmax's exp(x - max)): below ln(FLT_MIN) 0 (xpb_exp_neg) or what the
+// device's exp gives there (denormal or 0: the bound's FLT_MIN floor covers both).
+vec4 row_exp_neg(vec4 x) { return EXP_BUILTIN ? exp(x) : xpb_exp_neg(x); }
+float row_exp_neg(float x) { return EXP_BUILTIN ? exp(x) : xpb_exp_neg(x); }
 
 const uint BLOCK = gl_WorkGroupSize.x;
 const uint CHUNK = BLOCK * VPT * 4u;

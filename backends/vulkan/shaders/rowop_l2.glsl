@@ -106,7 +106,7 @@ void l2_chunk(uint phase, uint base, uint c0, uint pbase, uint ch)
     float mrow = t.x;
     float inv = 1.0 / t.y;
     [[unroll]] for (uint k = 0; k < VPT; k++)
-        row_store(base, c0, k, xpb_exp_neg(rv[k] - mrow) * inv);
+        row_store(base, c0, k, row_exp_neg(rv[k] - mrow) * inv);
 }
 
 #elif L2_OP == 1 // ---- rmsnorm ----------------------------------------------------------------

@@ -118,7 +118,7 @@ void oc_stats(vec2 t)
 void oc_write(uint base, uint c0)
 {
     [[unroll]] for (uint k = 0; k < VPT; k++)
-        row_store(base, c0, k, xpb_exp_neg(rv[k] - g_m) * g_inv);
+        row_store(base, c0, k, row_exp_neg(rv[k] - g_m) * g_inv);
 }
 
 #elif ONCHIP_OP == 1 // rmsnorm

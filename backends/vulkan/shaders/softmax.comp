@@ -1,6 +1,7 @@
 #version 450
 // softmax.comp - per row: y = exp(x - max(x)) / sum(exp(x - max(x))) (rowop.glsl has the layout;
-// rowop.c launches it). exp is xpb_exp_neg (about 1 ulp; its arguments are never positive).
+// rowop.c launches it). exp is row_exp_neg (rowop.glsl: xpb_exp_neg, about 1 ulp, or GLSL's exp
+// with XPB_VULKAN_ROW_EXP=builtin; its arguments are never positive).
 #extension GL_GOOGLE_include_directive : require
 #define ROW_PARAMS 0
 #include "rowop.glsl"
@@ -15,10 +16,10 @@ void softmax_serial()
             m = max(m, xs[base + c]);
         float s = 0.0;
         for (uint c = 0; c < pc.cols; c++)
-            s += xpb_exp_neg(xs[base + c] - m);
+            s += row_exp_neg(xs[base + c] - m);
         float inv = 1.0 / s;
         for (uint c = 0; c < pc.cols; c++)
-            os[base + c] = xpb_exp_neg(xs[base + c] - m) * inv;
+            os[base + c] = row_exp_neg(xs[base + c] - m) * inv;
     }
 }
 
@@ -39,7 +40,7 @@ void main()
             float m = wg_max(hmax(mv));
             vec4 sv = vec4(0.0);
             [[unroll]] for (uint k = 0; k < VPT; k++) {
-                rv[k] = mix(vec4(0.0), xpb_exp_neg(rv[k] - m), row_valid(0u, k));
+                rv[k] = mix(vec4(0.0), row_exp_neg(rv[k] - m), row_valid(0u, k));
                 sv += rv[k];
             }
             float inv = 1.0 / wg_sum(hsum(sv));
@@ -59,18 +60,18 @@ void main()
             float mn = max(m, hmax(mv));
             vec4 sv = vec4(0.0);
             [[unroll]] for (uint k = 0; k < VPT; k++)
-                sv += mix(vec4(0.0), xpb_exp_neg(rv[k] - mn), row_valid(c0, k));
-            s = s * xpb_exp_neg(m - mn) + hsum(sv);
+                sv += mix(vec4(0.0), row_exp_neg(rv[k] - mn), row_valid(c0, k));
+            s = s * row_exp_neg(m - mn) + hsum(sv);
             m = mn;
         }
         float mrow = wg_max(m);
-        float inv = 1.0 / wg_sum(s * xpb_exp_neg(m - mrow));
+        float inv = 1.0 / wg_sum(s * row_exp_neg(m - mrow));
         // Write pass: read again.
         for (uint ch = 0; ch < chunks; ch++) {
             uint c0 = ch * CHUNK;
             row_load(base, c0, 0.0);
             [[unroll]] for (uint k = 0; k < VPT; k++)
-                row_store(base, c0, k, xpb_exp_neg(rv[k] - mrow) * inv);
+                row_store(base, c0, k, row_exp_neg(rv[k] - mrow) * inv);
         }
     }
 }
