@@ -24,6 +24,9 @@
     X(xpb_cuda_softmax_onchip)                                                                  \
     X(xpb_cuda_rmsnorm_onchip)                                                                  \
     X(xpb_cuda_layernorm_onchip)                                                                \
+    X(xpb_cuda_softmax_regs)                                                                    \
+    X(xpb_cuda_rmsnorm_regs)                                                                    \
+    X(xpb_cuda_layernorm_regs)                                                                  \
     X(xpb_cuda_rope)                                                                            \
     X(xpb_cuda_gemm_cublas)                                                                     \
     X(xpb_cuda_gemm_cublas_tf32)                                                                \

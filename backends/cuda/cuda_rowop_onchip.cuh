@@ -24,8 +24,8 @@
  * launch number `epoch` (the state's count, from 1) makes the target epoch * C.
  * Loads: float4-aligned rows come by bulk copies (cp.async.bulk, one per chunk, on the buffer's
  * mbarrier) issued a row ahead; other rows by the threads' loads, one row at a time.
- * State: prepare() allocates part (rows x C States) and arrive (rows counters, zeroed), untimed;
- * launch() checks that they were made for these rows and columns. */
+ * State: prepare() allocates part (rows x C States) and arrive (rows counters, zeroed), untimed
+ * (xpb_rowop_exchange); launch() checks that they were made for these rows and columns. */
 #ifndef XPB_CUDA_ROWOP_ONCHIP_CUH
 #define XPB_CUDA_ROWOP_ONCHIP_CUH
 
@@ -45,14 +45,158 @@ __device__ __forceinline__ uint32_t xpb_ld_acquire_gpu(const uint32_t *p)
     return v;
 }
 
-/* The exchange buffers of one prepare(): partials and arrival counters, for rows x chunks. */
-struct xpb_rowop_onchip_state {
+/* The exchange buffers of one prepare() of a long-row variant (onchip here, regs in
+ * cuda_rowop_regs.cuh): the chunks' partial States and flag words, made zeroed by
+ * xpb_rowop_exchange_make (untimed) and freed by xpb_rowop_exchange_release. */
+struct xpb_rowop_exchange {
     int64_t rows;
-    int cols, chunk, chunks;
-    void *part;        /* rows x chunks States */
-    uint32_t *arrive;  /* rows counters: epoch * chunks once every chunk of launch `epoch` arrived */
-    uint32_t epoch;    /* launches so far */
+    int cols, chunk, chunks; /* the plan they were made for (chunk: the variant's own measure) */
+    void *part;              /* rows x chunks States */
+    uint32_t *flags;         /* onchip: arrive[rows], epoch * chunks once launch `epoch` all
+                              * arrived; regs: arrive[rows], done[rows], state[rows x chunks] */
+    size_t flags_bytes;
+    uint32_t epoch;          /* onchip: launches so far */
 };
+
+static inline void xpb_rowop_exchange_release(void *vctx, void *vstate)
+{
+    (void)vctx;
+    xpb_rowop_exchange *s = static_cast<xpb_rowop_exchange *>(vstate);
+    if (!s)
+        return;
+    cudaFree(s->part);
+    cudaFree(s->flags);
+    free(s);
+}
+
+/* Into *out: buffers for rows x chunks partials of state_bytes and flag_words zeroed words (none
+ * of either when flag_words is 0). what names the variant in errors ("softmax_onchip onchip"). */
+static inline xpb_status xpb_rowop_exchange_make(xpb_cuda_ctx *ctx, int64_t rows, int cols, int chunk, int chunks,
+                                                 size_t state_bytes, size_t flag_words, const char *what,
+                                                 void **out, xpb_error *err)
+{
+    xpb_rowop_exchange *s = static_cast<xpb_rowop_exchange *>(calloc(1, sizeof *s));
+    if (!s)
+        return xpb_fail(err, XPB_ERR_OUT_OF_MEMORY, "%s: out of host memory", what);
+    *s = {rows, cols, chunk, chunks, NULL, NULL, flag_words * sizeof(uint32_t), 0};
+    cudaError_t e = cudaSuccess;
+    if (flag_words) {
+        e = cudaMalloc(&s->part, (size_t)rows * (size_t)chunks * state_bytes);
+        if (e == cudaSuccess)
+            e = cudaMalloc(reinterpret_cast<void **>(&s->flags), s->flags_bytes);
+        if (e == cudaSuccess)
+            e = cudaMemsetAsync(s->flags, 0, s->flags_bytes, ctx->stream);
+        if (e == cudaSuccess)
+            e = cudaStreamSynchronize(ctx->stream);
+    }
+    if (e != cudaSuccess) {
+        xpb_rowop_exchange_release(ctx, s);
+        return xpb_fail(err, e == cudaErrorMemoryAllocation ? XPB_ERR_OUT_OF_MEMORY : XPB_ERR_RUNTIME,
+                        "%s: the exchange buffers: %s", what, cudaGetErrorString(e));
+    }
+    *out = s;
+    return XPB_OK;
+}
+
+/* A long-row variant with exchange buffers is a struct V (xpb_rowop_onchip_variant below,
+ * xpb_rowop_regs_variant in cuda_rowop_regs.cuh):
+ *   static constexpr const char *variant;    its name ("onchip")
+ *   typedef ... Plan;                         with int chunk (floats) and int chunks (a row)
+ *   template <class Op> static xpb_status plan(xpb_cuda_ctx *, int64_t rows, int cols,
+ *                                              const char *name, Plan *, xpb_error *);
+ *   static size_t flag_words(const Plan &, int64_t rows);   the zeroed words prepare() makes
+ *   template <class Op> static xpb_status go(xpb_cuda_ctx *, const xpb_rowop_ptrs &, bool vec,
+ *                                            xpb_rowop_exchange *, const Plan &, const char *name,
+ *                                            xpb_error *);
+ * and XPB_CUDA_ROWOP_STATE_KERNEL registers it with the three functions below. */
+
+/* The plan for these rows (the views are not bound yet); *go false: sizes the launch reports
+ * itself (bad or empty), no plan. */
+template <class Op, class V>
+static xpb_status xpb_rowop_state_plan(void *vctx, const void *vargs, const char *name, bool *go,
+                                       typename V::Plan *plan, xpb_error *err)
+{
+    xpb_cuda_ctx *ctx = static_cast<xpb_cuda_ctx *>(vctx);
+    const xpb_rowop_args *a = static_cast<const xpb_rowop_args *>(vargs);
+    xpb_status st = xpb_rowop_variant_begin(ctx, vargs, go, err);
+    if (st != XPB_OK || !*go)
+        return st;
+    return V::template plan<Op>(ctx, a->rows, (int)a->cols, name, plan, err);
+}
+
+/* supports: whether a plan exists for these rows. */
+template <class Op, class V>
+static xpb_status xpb_cuda_rowop_state_supports(void *vctx, const void *vargs, const char *name, xpb_error *why)
+{
+    bool go = false;
+    typename V::Plan plan = {};
+    return xpb_rowop_state_plan<Op, V>(vctx, vargs, name, &go, &plan, why);
+}
+
+/* prepare (untimed): the exchange buffers for these rows. */
+template <class Op, class V>
+static xpb_status xpb_cuda_rowop_state_prepare(void *vctx, const void *vargs, void **out, const char *name,
+                                               xpb_error *err)
+{
+    *out = NULL;
+    const xpb_rowop_args *a = static_cast<const xpb_rowop_args *>(vargs);
+    bool go = false;
+    typename V::Plan plan = {};
+    xpb_status st = xpb_rowop_state_plan<Op, V>(vctx, vargs, name, &go, &plan, err);
+    if (st != XPB_OK || !go)
+        return st;
+    char what[96];
+    snprintf(what, sizeof what, "%s %s", name, V::variant);
+    return xpb_rowop_exchange_make(static_cast<xpb_cuda_ctx *>(vctx), a->rows, (int)a->cols, plan.chunk, plan.chunks,
+                                   sizeof(typename Op::State), V::flag_words(plan, a->rows), what, out, err);
+}
+
+/* launch: the views, the buffers prepare() made for exactly this plan, then V::go. */
+template <class Op, class V>
+static xpb_status xpb_cuda_rowop_state_launch(void *vctx, const void *vargs, void *vstate, const char *name,
+                                              xpb_error *err)
+{
+    xpb_cuda_ctx *ctx = static_cast<xpb_cuda_ctx *>(vctx);
+    xpb_rowop_ptrs p = {};
+    bool vec = false, empty = false;
+    xpb_status st = xpb_cuda_rowop_resolve<Op>(ctx, vargs, name, &p, &vec, &empty, err);
+    if (st != XPB_OK || empty)
+        return st;
+    xpb_rowop_exchange *s = static_cast<xpb_rowop_exchange *>(vstate);
+    if (!s || s->rows != p.rows || s->cols != p.cols)
+        return xpb_fail(err, XPB_ERR_USAGE, "%s %s: launch without prepare() for these sizes", name, V::variant);
+    typename V::Plan plan = {};
+    if ((st = V::template plan<Op>(ctx, p.rows, p.cols, name, &plan, err)) != XPB_OK)
+        return st;
+    if (plan.chunk != s->chunk || plan.chunks != s->chunks)
+        return xpb_fail(err, XPB_ERR_USAGE, "%s %s: the chunking changed since prepare()", name, V::variant);
+    return V::template go<Op>(ctx, p, vec, s, plan, name, err);
+}
+
+/* Defines `extern "C" const xpb_kernel xpb_cuda_<name>`: variant V of row-op policy Op. */
+#define XPB_CUDA_ROWOP_STATE_KERNEL(name, xpb_op_value, Op, V)                                    \
+    static xpb_status name##_supports(void *ctx, const void *args, xpb_error *why)                \
+    {                                                                                             \
+        return xpb_cuda_rowop_state_supports<Op, V>(ctx, args, #name, why);                       \
+    }                                                                                             \
+    static xpb_status name##_prepare(void *ctx, const void *args, void **state, xpb_error *err)   \
+    {                                                                                             \
+        return xpb_cuda_rowop_state_prepare<Op, V>(ctx, args, state, #name, err);                 \
+    }                                                                                             \
+    static void name##_release(void *ctx, void *state) { xpb_rowop_exchange_release(ctx, state); } \
+    static xpb_status name##_launch(void *ctx, const void *args, void *state, xpb_error *err)     \
+    {                                                                                             \
+        return xpb_cuda_rowop_state_launch<Op, V>(ctx, args, state, #name, err);                  \
+    }                                                                                             \
+    extern "C" const xpb_kernel xpb_cuda_##name = {                                               \
+        /* .op        = */ xpb_op_value,                                                          \
+        /* .variant   = */ V::variant,                                                            \
+        /* .precision = */ "fp32",                                                                \
+        /* .supports  = */ name##_supports,                                                       \
+        /* .prepare   = */ name##_prepare,                                                        \
+        /* .release   = */ name##_release,                                                        \
+        /* .launch    = */ name##_launch,                                                         \
+    }
 
 /* The row's statistics from its chunks' partials, by the 32 lanes of warp 0 (every lane must
  * call it): lane l merges partials l, l + 32, ... in turn, then a fixed butterfly over the lanes;
@@ -227,79 +371,15 @@ static xpb_status xpb_rowop_onchip_make_plan(xpb_cuda_ctx *ctx, int64_t rows, in
     return XPB_OK;
 }
 
-/* supports: whether a plan exists for these rows (the views are not bound yet). */
-template <class Op>
-static xpb_status xpb_cuda_rowop_onchip_supports(void *vctx, const void *vargs, const char *name, xpb_error *why)
-{
-    xpb_cuda_ctx *ctx = static_cast<xpb_cuda_ctx *>(vctx);
-    const xpb_rowop_args *a = static_cast<const xpb_rowop_args *>(vargs);
-    bool go = false;
-    xpb_status st = xpb_rowop_variant_begin(ctx, vargs, &go, why);
-    if (st != XPB_OK || !go)
-        return st;
-    xpb_rowop_onchip_plan plan = {0, 0, 0};
-    return xpb_rowop_onchip_make_plan<Op>(ctx, a->rows, (int)a->cols, name, &plan, why);
-}
-
-template <class Op>
-static void xpb_cuda_rowop_onchip_release(void *vctx, void *vstate)
-{
-    (void)vctx;
-    xpb_rowop_onchip_state *s = static_cast<xpb_rowop_onchip_state *>(vstate);
-    if (!s)
-        return;
-    cudaFree(s->part);
-    cudaFree(s->arrive);
-    free(s);
-}
-
-/* prepare (untimed): the partials and the zeroed counters for these rows. */
-template <class Op>
-static xpb_status xpb_cuda_rowop_onchip_prepare(void *vctx, const void *vargs, void **out, const char *name,
-                                                xpb_error *err)
-{
-    *out = NULL;
-    xpb_cuda_ctx *ctx = static_cast<xpb_cuda_ctx *>(vctx);
-    const xpb_rowop_args *a = static_cast<const xpb_rowop_args *>(vargs);
-    bool go = false;
-    xpb_status st = xpb_rowop_variant_begin(ctx, vargs, &go, err);
-    if (st != XPB_OK || !go)
-        return st;
-    xpb_rowop_onchip_plan plan = {0, 0, 0};
-    if ((st = xpb_rowop_onchip_make_plan<Op>(ctx, a->rows, (int)a->cols, name, &plan, err)) != XPB_OK)
-        return st;
-    xpb_rowop_onchip_state *s = static_cast<xpb_rowop_onchip_state *>(calloc(1, sizeof *s));
-    if (!s)
-        return xpb_fail(err, XPB_ERR_OUT_OF_MEMORY, "%s onchip: out of host memory", name);
-    s->rows = a->rows;
-    s->cols = (int)a->cols;
-    s->chunk = plan.chunk;
-    s->chunks = plan.chunks;
-    cudaError_t e = cudaMalloc(&s->part, (size_t)a->rows * plan.chunks * sizeof(typename Op::State));
-    if (e == cudaSuccess)
-        e = cudaMalloc(reinterpret_cast<void **>(&s->arrive), (size_t)a->rows * sizeof(uint32_t));
-    if (e == cudaSuccess)
-        e = cudaMemsetAsync(s->arrive, 0, (size_t)a->rows * sizeof(uint32_t), ctx->stream);
-    if (e == cudaSuccess)
-        e = cudaStreamSynchronize(ctx->stream);
-    if (e != cudaSuccess) {
-        xpb_cuda_rowop_onchip_release<Op>(ctx, s);
-        return xpb_fail(err, e == cudaErrorMemoryAllocation ? XPB_ERR_OUT_OF_MEMORY : XPB_ERR_RUNTIME,
-                        "%s onchip: the exchange buffers: %s", name, cudaGetErrorString(e));
-    }
-    *out = s;
-    return XPB_OK;
-}
-
 template <class Op, bool VEC, bool BULK>
-static xpb_status xpb_rowop_onchip_go(xpb_cuda_ctx *ctx, const xpb_rowop_ptrs &p, xpb_rowop_onchip_state *s,
+static xpb_status xpb_rowop_onchip_go(xpb_cuda_ctx *ctx, const xpb_rowop_ptrs &p, xpb_rowop_exchange *s,
                                       const xpb_rowop_onchip_plan &plan, const char *name, xpb_error *err)
 {
     typename Op::State *part = static_cast<typename Op::State *>(s->part);
     uint32_t epoch = ++s->epoch;
     int chunk = plan.chunk, chunks = plan.chunks;
     xpb_rowop_ptrs pp = p;
-    void *args[] = {&pp, &chunk, &chunks, &part, &s->arrive, &epoch};
+    void *args[] = {&pp, &chunk, &chunks, &part, &s->flags, &epoch};
     cudaError_t e = cudaLaunchCooperativeKernel((const void *)xpb_rowop_onchip_kernel<Op, VEC, BULK>,
                                                 dim3((unsigned)plan.grid), dim3(XPB_ROWOP_ONCHIP_BLOCK), args,
                                                 2 * (size_t)plan.chunk * 4, ctx->stream);
@@ -309,52 +389,27 @@ static xpb_status xpb_rowop_onchip_go(xpb_cuda_ctx *ctx, const xpb_rowop_ptrs &p
     return XPB_OK;
 }
 
-template <class Op>
-static xpb_status xpb_cuda_rowop_onchip_launch(void *vctx, const void *vargs, void *vstate, const char *name,
-                                               xpb_error *err)
-{
-    xpb_cuda_ctx *ctx = static_cast<xpb_cuda_ctx *>(vctx);
-    xpb_rowop_ptrs p = {};
-    bool vec = false, empty = false;
-    xpb_status st = xpb_cuda_rowop_resolve<Op>(ctx, vargs, name, &p, &vec, &empty, err);
-    if (st != XPB_OK || empty)
-        return st;
-    xpb_rowop_onchip_state *s = static_cast<xpb_rowop_onchip_state *>(vstate);
-    if (!s || s->rows != p.rows || s->cols != p.cols)
-        return xpb_fail(err, XPB_ERR_USAGE, "%s onchip: launch without prepare() for these sizes", name);
-    xpb_rowop_onchip_plan plan = {0, 0, 0};
-    st = xpb_rowop_onchip_make_plan<Op>(ctx, p.rows, p.cols, name, &plan, err);
-    if (st != XPB_OK)
-        return st;
-    if (plan.chunk != s->chunk || plan.chunks != s->chunks)
-        return xpb_fail(err, XPB_ERR_USAGE, "%s onchip: the chunking changed since prepare()", name);
-    return vec ? xpb_rowop_onchip_go<Op, true, true>(ctx, p, s, plan, name, err)
-               : xpb_rowop_onchip_go<Op, false, false>(ctx, p, s, plan, name, err);
-}
+/* The variant for XPB_CUDA_ROWOP_STATE_KERNEL: the counters are arrive[rows]. */
+struct xpb_rowop_onchip_variant {
+    static constexpr const char *variant = "onchip";
+    typedef xpb_rowop_onchip_plan Plan;
+    template <class Op>
+    static xpb_status plan(xpb_cuda_ctx *ctx, int64_t rows, int cols, const char *name, Plan *out, xpb_error *err)
+    {
+        return xpb_rowop_onchip_make_plan<Op>(ctx, rows, cols, name, out, err);
+    }
+    static size_t flag_words(const Plan &, int64_t rows) { return (size_t)rows; }
+    template <class Op>
+    static xpb_status go(xpb_cuda_ctx *ctx, const xpb_rowop_ptrs &p, bool vec, xpb_rowop_exchange *s, const Plan &plan,
+                         const char *name, xpb_error *err)
+    {
+        return vec ? xpb_rowop_onchip_go<Op, true, true>(ctx, p, s, plan, name, err)
+                   : xpb_rowop_onchip_go<Op, false, false>(ctx, p, s, plan, name, err);
+    }
+};
 
 /* Defines `extern "C" const xpb_kernel xpb_cuda_<name>`: the onchip variant of row-op policy Op. */
-#define XPB_CUDA_ROWOP_ONCHIP_KERNEL(name, xpb_op_value, Op)                                      \
-    static xpb_status name##_supports(void *ctx, const void *args, xpb_error *why)                \
-    {                                                                                             \
-        return xpb_cuda_rowop_onchip_supports<Op>(ctx, args, #name, why);                         \
-    }                                                                                             \
-    static xpb_status name##_prepare(void *ctx, const void *args, void **state, xpb_error *err)   \
-    {                                                                                             \
-        return xpb_cuda_rowop_onchip_prepare<Op>(ctx, args, state, #name, err);                   \
-    }                                                                                             \
-    static void name##_release(void *ctx, void *state) { xpb_cuda_rowop_onchip_release<Op>(ctx, state); } \
-    static xpb_status name##_launch(void *ctx, const void *args, void *state, xpb_error *err)     \
-    {                                                                                             \
-        return xpb_cuda_rowop_onchip_launch<Op>(ctx, args, state, #name, err);                    \
-    }                                                                                             \
-    extern "C" const xpb_kernel xpb_cuda_##name = {                                               \
-        /* .op        = */ xpb_op_value,                                                          \
-        /* .variant   = */ "onchip",                                                              \
-        /* .precision = */ "fp32",                                                                \
-        /* .supports  = */ name##_supports,                                                       \
-        /* .prepare   = */ name##_prepare,                                                        \
-        /* .release   = */ name##_release,                                                        \
-        /* .launch    = */ name##_launch,                                                         \
-    }
+#define XPB_CUDA_ROWOP_ONCHIP_KERNEL(name, xpb_op_value, Op) \
+    XPB_CUDA_ROWOP_STATE_KERNEL(name, xpb_op_value, Op, xpb_rowop_onchip_variant)
 
 #endif

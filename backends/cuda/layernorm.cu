@@ -3,7 +3,7 @@
  *
  * Held rows: exact two-pass statistics over the registers (mean, then the sum of (x - mean)^2),
  * never E[x^2] - E[x]^2. Streamed rows: sums in double around the row's first value (below). */
-#include "cuda_rowop_onchip.cuh"
+#include "cuda_rowop_regs.cuh" /* and cuda_rowop_onchip.cuh */
 
 /* Streamed-row statistics: sums of d = x - k and of d^2 in double, around the row's first value
  * k. The mean k + s1/n and the variance s2/n - (s1/n)^2 then carry only their final roundings:
@@ -81,3 +81,5 @@ XPB_CUDA_ROWOP_KERNEL(layernorm, XPB_OP_LAYERNORM, xpb_layernorm_policy);
 XPB_CUDA_ROWOP_CLUSTER_KERNEL(layernorm_cluster, XPB_OP_LAYERNORM, xpb_layernorm_policy);
 /* the row over ordinary blocks, chunks on chip, partials exchanged in memory (cuda_rowop_onchip.cuh) */
 XPB_CUDA_ROWOP_ONCHIP_KERNEL(layernorm_onchip, XPB_OP_LAYERNORM, xpb_layernorm_policy);
+/* the row in chunks held in registers, one block each, partials exchanged in memory (cuda_rowop_regs.cuh) */
+XPB_CUDA_ROWOP_REGS_KERNEL(layernorm_regs, XPB_OP_LAYERNORM, xpb_layernorm_policy);

@@ -2,7 +2,7 @@
  *
  * One statistic (the sum of squares), so held and streamed rows differ only in where x comes
  * from on the output pass. sqrtf and the division are IEEE (no rsqrtf, no fast math). */
-#include "cuda_rowop_onchip.cuh"
+#include "cuda_rowop_regs.cuh" /* and cuda_rowop_onchip.cuh */
 
 struct xpb_rmsnorm_policy {
     static constexpr bool uses_w = true;
@@ -39,3 +39,5 @@ XPB_CUDA_ROWOP_KERNEL(rmsnorm, XPB_OP_RMSNORM, xpb_rmsnorm_policy);
 XPB_CUDA_ROWOP_CLUSTER_KERNEL(rmsnorm_cluster, XPB_OP_RMSNORM, xpb_rmsnorm_policy);
 /* the row over ordinary blocks, chunks on chip, partials exchanged in memory (cuda_rowop_onchip.cuh) */
 XPB_CUDA_ROWOP_ONCHIP_KERNEL(rmsnorm_onchip, XPB_OP_RMSNORM, xpb_rmsnorm_policy);
+/* the row in chunks held in registers, one block each, partials exchanged in memory (cuda_rowop_regs.cuh) */
+XPB_CUDA_ROWOP_REGS_KERNEL(rmsnorm_regs, XPB_OP_RMSNORM, xpb_rmsnorm_policy);

@@ -3,7 +3,7 @@
  * Held rows: max, then e = exp(x - max) kept in registers, sum(e), y = e / sum.
  * Streamed rows: an online (max, sum) pass, then y = exp(x - max) / sum.
  * Full-precision expf and true division; no fast-math intrinsics. */
-#include "cuda_rowop_onchip.cuh"
+#include "cuda_rowop_regs.cuh" /* and cuda_rowop_onchip.cuh */
 
 /* Online softmax state: running max m and sum s of exp(x - m) over the values seen. */
 struct xpb_softmax_state {
@@ -74,3 +74,5 @@ XPB_CUDA_ROWOP_KERNEL(softmax, XPB_OP_SOFTMAX, xpb_softmax_policy);
 XPB_CUDA_ROWOP_CLUSTER_KERNEL(softmax_cluster, XPB_OP_SOFTMAX, xpb_softmax_policy);
 /* the row over ordinary blocks, chunks on chip, partials exchanged in memory (cuda_rowop_onchip.cuh) */
 XPB_CUDA_ROWOP_ONCHIP_KERNEL(softmax_onchip, XPB_OP_SOFTMAX, xpb_softmax_policy);
+/* the row in chunks held in registers, one block each, partials exchanged in memory (cuda_rowop_regs.cuh) */
+XPB_CUDA_ROWOP_REGS_KERNEL(softmax_regs, XPB_OP_SOFTMAX, xpb_softmax_policy);

@@ -1,0 +1,280 @@
+/* cuda_rowop_regs.cuh - the "regs" variant of the row ops (softmax, rmsnorm, layernorm): a long
+ * row in chunks of one block each, every chunk held in REGISTERS from its one read to its one
+ * write, the chunks' partial statistics exchanged through a small global buffer inside one
+ * launch. It is the CUDA form of vulkan/onchip (backends/vulkan/shaders/rowop_onchip.glsl), which
+ * reached 86% and 79% of the copy roof for rmsnorm and layernorm on the H100, where cuda/onchip
+ * (chunks staged in shared memory by a persistent cooperative grid) and cuda/cluster reached
+ * 66-71% (docs/performance.md, session 13).
+ *
+ * Tasks: block g takes task g = (row, chunk) in row-major order (row = t / chunks), grid-stride
+ * over the rest where the grid is capped; a row's chunks are neighbouring blocks and normally run
+ * at the same time. Nothing relies on it (an ordinary launch promises no co-residency):
+ *   1. Every block loads its chunk into registers (16 floats a thread), folds its partial State,
+ *      and thread 0 stores it to part[t] and adds 1 to arrive[row] (acq_rel, gpu scope).
+ *   2. The block whose add returned chunks - 1 is the row's COMPLETER: every partial is visible
+ *      to it. It stores done[row] = 1 (release), merges, writes its chunk from registers, then
+ *      swaps state[c] 0 -> 2 for every other chunk c (acq_rel). Where the swap finds 1, the owner
+ *      handed its chunk over: the completer reads it again (likely from L2) and writes it.
+ *   3. Every other block (an OWNER): thread 0 polls done[row] (acquire) up to SPIN times. Seen:
+ *      the block merges and writes its chunk from registers. Timed out: it swaps state[own]
+ *      0 -> 1; 0 means the chunk is the completer's now and the block moves on without writing;
+ *      2 means the completer claimed it first (the failed swap acquires the completer's release,
+ *      and with it every partial), so the block merges and writes.
+ *   Each chunk is written by exactly one block. The flags (arrive[rows], done[rows],
+ *   state[rows x chunks]) are zeroed before every launch (cudaMemsetAsync on the timed stream).
+ * Memory order: before reading the partials every lane of warp 0 loads arrive[row] with acquire
+ * (its final value, the end of a chain of release adds), whichever way thread 0 learnt of them;
+ * warp 0 merges them in one fixed order (xpb_onchip_merge), so every writer of a row uses
+ * bit-identical statistics.
+ * Shapes: 512 threads x 16 floats (float4 loads where rows are 16-byte aligned) = 8192-float
+ * chunks (32 KB); XPB_CUDA_REGS_BLOCK=32 makes them 512 floats, so the conformance sizes run the
+ * exchange. XPB_CUDA_REGS_SPIN: polls (default 4096; 0: every owner hands over at once).
+ * XPB_CUDA_REGS_GRID: cap the grid (tests the grid-stride loop).
+ * Status: written in session 14 without a GPU (compiled, not yet run); docs/performance.md. */
+#ifndef XPB_CUDA_ROWOP_REGS_CUH
+#define XPB_CUDA_ROWOP_REGS_CUH
+
+#include <stdlib.h>
+
+#include "cuda_rowop_onchip.cuh" /* xpb_onchip_merge, xpb_ld_acquire_gpu */
+
+#define XPB_ROWOP_REGS_VALUES 16 /* floats a thread holds */
+#define XPB_ROWOP_REGS_SPIN 4096
+
+enum { XPB_REGS_HANDED = 0, XPB_REGS_OWNER = 1, XPB_REGS_COMPLETER = 2 };
+
+__device__ __forceinline__ uint32_t xpb_atom_add_acq_rel_gpu(uint32_t *p, uint32_t v)
+{
+    uint32_t old;
+    asm volatile("atom.acq_rel.gpu.global.add.u32 %0, [%1], %2;\n" : "=r"(old) : "l"(p), "r"(v) : "memory");
+    return old;
+}
+
+__device__ __forceinline__ uint32_t xpb_atom_cas_acq_rel_gpu(uint32_t *p, uint32_t expect, uint32_t want)
+{
+    uint32_t old;
+    asm volatile("atom.acq_rel.gpu.global.cas.b32 %0, [%1], %2, %3;\n"
+                 : "=r"(old)
+                 : "l"(p), "r"(expect), "r"(want)
+                 : "memory");
+    return old;
+}
+
+__device__ __forceinline__ void xpb_st_release_gpu(uint32_t *p, uint32_t v)
+{
+    asm volatile("st.release.gpu.global.u32 [%0], %1;\n" ::"l"(p), "r"(v) : "memory");
+}
+
+/* Thread 0: publish partial st of task t and arrive; the completer sets done[row], an owner
+ * polls it and, timed out, bids for its own chunk. Returns the block's role. */
+template <class State>
+__device__ __forceinline__ int xpb_regs_arrive(State *part, uint32_t *arrive, uint32_t *done, uint32_t *state,
+                                               int64_t t, int64_t row, int chunks, const State &st, uint32_t spin)
+{
+    part[t] = st;
+    if (xpb_atom_add_acq_rel_gpu(arrive + row, 1u) == (uint32_t)chunks - 1u) {
+        xpb_st_release_gpu(done + row, 1u);
+        return XPB_REGS_COMPLETER;
+    }
+    for (uint32_t i = 0; i < spin; i++) {
+        if (xpb_ld_acquire_gpu(done + row))
+            return XPB_REGS_OWNER;
+        __nanosleep(32);
+    }
+    return xpb_atom_cas_acq_rel_gpu(state + t, 0u, 1u) == 0u ? XPB_REGS_HANDED : XPB_REGS_OWNER;
+}
+
+/* Two blocks an SM at least (64 registers a thread at 512, no spills for the three ops on sm_90;
+ * with the thread bound alone ptxas held rmsnorm to 40 registers and spilled). */
+template <class Op, int BLOCK, bool VEC>
+__global__ void __launch_bounds__(BLOCK, 2)
+xpb_rowop_regs_kernel(xpb_rowop_ptrs p, int chunks, typename Op::State *part, uint32_t *flags, uint32_t spin)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
+    typedef typename Op::State State;
+    constexpr int PACK = VEC ? 4 : 1;
+    constexpr int NPACK = XPB_ROWOP_REGS_VALUES / PACK;
+    constexpr int CHUNK = BLOCK * XPB_ROWOP_REGS_VALUES;
+    __shared__ State red[32];
+    __shared__ float stats[2];
+    __shared__ int role_of_block;
+    __shared__ unsigned char handed[BLOCK]; /* completer: chunk cb + i was handed over */
+
+    const int cols = p.cols;
+    const int64_t tasks = p.rows * chunks;
+    uint32_t *const arrive = flags, *const done = flags + p.rows, *const state = flags + 2 * p.rows;
+    for (int64_t t = blockIdx.x; t < tasks; t += gridDim.x) { /* t is uniform in the block */
+        const int64_t row = t / chunks;
+        const int ch = (int)(t - row * chunks);
+        const int c0 = ch * CHUNK;
+        const float *xr = p.x + row * (int64_t)cols;
+        float *yr = p.y + row * (int64_t)cols;
+
+        /* the chunk into registers: pack k of thread i at column c0 + (k BLOCK + i) PACK, every
+         * load issued before any is used */
+        float v[XPB_ROWOP_REGS_VALUES];
+#pragma unroll
+        for (int k = 0; k < NPACK; k++) {
+            const int c = c0 + (k * BLOCK + (int)threadIdx.x) * PACK;
+            if (c < cols) {
+                xpb_load_pack<PACK>(xr + c, &v[k * PACK]);
+            } else {
+#pragma unroll
+                for (int j = 0; j < PACK; j++)
+                    v[k * PACK + j] = 0.0f;
+            }
+        }
+        State st = Op::init(xr);
+#pragma unroll
+        for (int k = 0; k < NPACK; k++) {
+            if (c0 + (k * BLOCK + (int)threadIdx.x) * PACK < cols) {
+#pragma unroll
+                for (int j = 0; j < PACK; j++)
+                    Op::accum(st, v[k * PACK + j]);
+            }
+        }
+        st = xpb_block_allreduce(st, typename Op::Merge(), Op::init(xr), red);
+
+        float r1, r2;
+        int role = XPB_REGS_OWNER;
+        if (chunks == 1) { /* the row is this chunk: every thread has its statistics */
+            Op::finish(st, p, &r1, &r2);
+        } else {
+            if (threadIdx.x == 0)
+                role_of_block = xpb_regs_arrive(part, arrive, done, state, t, row, chunks, st, spin);
+            __syncthreads();
+            role = role_of_block;
+            if (role == XPB_REGS_HANDED)
+                continue; /* uniform: the completer writes this chunk */
+            if (threadIdx.x < 32) {
+                (void)xpb_ld_acquire_gpu(arrive + row); /* this lane's acquire of every partial */
+                __syncwarp();
+                const State all = xpb_onchip_merge<Op>(part + row * chunks, chunks, Op::init(xr));
+                if (threadIdx.x == 0) {
+                    Op::finish(all, p, &r1, &r2);
+                    stats[0] = r1, stats[1] = r2;
+                }
+            }
+            __syncthreads();
+            r1 = stats[0], r2 = stats[1];
+        }
+
+        /* the chunk's outputs from registers */
+#pragma unroll
+        for (int k = 0; k < NPACK; k++) {
+            const int c = c0 + (k * BLOCK + (int)threadIdx.x) * PACK;
+            if (c < cols) {
+                if constexpr (Op::two_stage) {
+#pragma unroll
+                    for (int j = 0; j < PACK; j++)
+                        v[k * PACK + j] = Op::map2(v[k * PACK + j], r1);
+                }
+                xpb_rowop_out_pack<Op, PACK>(p, yr, c, &v[k * PACK], r1, r2);
+            }
+        }
+
+        if (role == XPB_REGS_COMPLETER) { /* claim the other chunks, BLOCK at a time */
+            uint32_t *const row_state = state + row * chunks;
+            for (int cb = 0; cb < chunks; cb += BLOCK) {
+                const int c = cb + (int)threadIdx.x;
+                handed[threadIdx.x] =
+                    c < chunks && c != ch && xpb_atom_cas_acq_rel_gpu(row_state + c, 0u, 2u) == 1u;
+                __syncthreads();
+                const int n = min(BLOCK, chunks - cb);
+                for (int j = 0; j < n; j++) {
+                    if (handed[j]) { /* uniform: every thread reads the same slot */
+                        const int lo = (cb + j) * CHUNK, hi = min(lo + CHUNK, cols);
+                        for (int i = lo + (int)threadIdx.x * PACK; i < hi; i += BLOCK * PACK)
+                            xpb_rowop_out_from<Op, PACK>(p, xr + i, yr, i, r1, r2);
+                    }
+                }
+                __syncthreads(); /* handed[] is free again */
+            }
+        }
+        /* stats and role_of_block are rewritten only after the next task's block reduction,
+         * whose barriers every thread reaches after reading them here */
+    }
+#else
+    (void)p, (void)chunks, (void)part, (void)flags, (void)spin;
+#endif
+}
+
+/* ---- host side --------------------------------------------------------------------------------- */
+
+/* The launch's shape: chunk floats (512 threads x 16, or 32 x 16 with XPB_CUDA_REGS_BLOCK=32),
+ * chunks a row, and the grid (rows x chunks blocks, capped by XPB_CUDA_REGS_GRID). */
+struct xpb_rowop_regs_plan {
+    int chunk, chunks;
+    int64_t grid;
+};
+
+static inline long xpb_regs_env(const char *name, long lo, long hi, long def)
+{
+    const char *v = getenv(name);
+    char *end = NULL;
+    long n = v ? strtol(v, &end, 10) : def;
+    return v && (end == v || *end != '\0' || n < lo || n > hi) ? def : n;
+}
+
+static inline xpb_status xpb_rowop_regs_make_plan(const xpb_cuda_ctx *ctx, int64_t rows, int cols, const char *name,
+                                                  xpb_rowop_regs_plan *plan, xpb_error *err)
+{
+    if (ctx->cc_major < 7)
+        return xpb_fail(err, XPB_ERR_UNSUPPORTED,
+                        "%s regs: acquire and release atomics need compute capability 7.0, the GPU has %d.%d", name,
+                        ctx->cc_major, ctx->cc_minor);
+    const int block = xpb_regs_env("XPB_CUDA_REGS_BLOCK", 32, 512, 512) == 32 ? 32 : 512;
+    const int chunk = block * XPB_ROWOP_REGS_VALUES;
+    const int chunks = (cols + chunk - 1) / chunk;
+    int64_t grid = rows * chunks;
+    const long cap = xpb_regs_env("XPB_CUDA_REGS_GRID", 1, INT32_MAX, INT32_MAX);
+    if (grid > cap)
+        grid = cap;
+    *plan = {chunk, chunks, grid};
+    return XPB_OK;
+}
+
+template <class Op, int BLOCK, bool VEC>
+static xpb_status xpb_rowop_regs_go(xpb_cuda_ctx *ctx, const xpb_rowop_ptrs &p, xpb_rowop_exchange *s,
+                                    const xpb_rowop_regs_plan &plan, const char *name, xpb_error *err)
+{
+    if (plan.chunks > 1)
+        XPB_CUDA_CHECK(err, cudaMemsetAsync(s->flags, 0, s->flags_bytes, ctx->stream));
+    const uint32_t spin = (uint32_t)xpb_regs_env("XPB_CUDA_REGS_SPIN", 0, INT32_MAX, XPB_ROWOP_REGS_SPIN);
+    xpb_rowop_regs_kernel<Op, BLOCK, VEC><<<(unsigned)plan.grid, BLOCK, 0, ctx->stream>>>(
+        p, plan.chunks, static_cast<typename Op::State *>(s->part), s->flags, spin);
+    XPB_CUDA_CHECK_LAUNCH(err, name);
+    return XPB_OK;
+}
+
+/* The variant for XPB_CUDA_ROWOP_STATE_KERNEL: flags arrive[rows], done[rows] and
+ * state[rows x chunks], none for rows of one chunk. */
+struct xpb_rowop_regs_variant {
+    static constexpr const char *variant = "regs";
+    typedef xpb_rowop_regs_plan Plan;
+    template <class Op>
+    static xpb_status plan(xpb_cuda_ctx *ctx, int64_t rows, int cols, const char *name, Plan *out, xpb_error *err)
+    {
+        return xpb_rowop_regs_make_plan(ctx, rows, cols, name, out, err);
+    }
+    static size_t flag_words(const Plan &plan, int64_t rows)
+    {
+        return plan.chunks > 1 ? (size_t)rows * ((size_t)plan.chunks + 2) : 0;
+    }
+    template <class Op>
+    static xpb_status go(xpb_cuda_ctx *ctx, const xpb_rowop_ptrs &p, bool vec, xpb_rowop_exchange *s, const Plan &plan,
+                         const char *name, xpb_error *err)
+    {
+        if (plan.chunk == 32 * XPB_ROWOP_REGS_VALUES)
+            return vec ? xpb_rowop_regs_go<Op, 32, true>(ctx, p, s, plan, name, err)
+                       : xpb_rowop_regs_go<Op, 32, false>(ctx, p, s, plan, name, err);
+        return vec ? xpb_rowop_regs_go<Op, 512, true>(ctx, p, s, plan, name, err)
+                   : xpb_rowop_regs_go<Op, 512, false>(ctx, p, s, plan, name, err);
+    }
+};
+
+/* Defines `extern "C" const xpb_kernel xpb_cuda_<name>`: the regs variant of row-op policy Op. */
+#define XPB_CUDA_ROWOP_REGS_KERNEL(name, xpb_op_value, Op) \
+    XPB_CUDA_ROWOP_STATE_KERNEL(name, xpb_op_value, Op, xpb_rowop_regs_variant)
+
+#endif
