@@ -26,6 +26,7 @@
 # 1 GPU and on all beside one GPU's gemm cublas, the scaling table last). XPB_BENCH_ARGS adds `run`
 # options, XPB_BENCH_FILTER restricts the benchmarks (regex on case ids). XPB_DEVICE_CMAKE_ARGS adds
 # configure options (e.g. -DXPB_BLAS=openblas where the scipy-openblas wheel did not travel).
+# rowscheck (issue 12: the row-variant ctest cases, compute-sanitizer over the CUDA long-row variants).
 # rowsab (issue 12: row-op knobs A/B at 1024 x 262144, XPB_ROWS_AB, alternated processes).
 # cm2 (issue 12: vulkan/coopmat2 validated at the conformance and default presets, the rest of the
 # Vulkan backend at conformance, timed at 4096 and 8192 beside cuBLAS fp16 and coopmat-khr, then a
@@ -111,6 +112,20 @@ if has sanitize; then
     compute-sanitizer --tool $tool --report-api-errors no --error-exitcode 9 $bin run --backend cuda --devices all \
         --workload collectives,sharded --preset conformance --validate-only > "$out/sanitize-group-$tool.txt" 2>&1 || status=1
     grep -E "SUMMARY|results:" "$out/sanitize-group-$tool.txt" | tail -2 | tee -a "$out/bench.txt"
+  done
+fi
+if has rowscheck; then # issue 12: the long-row variants proven before they are timed: their ctest cases
+  # (conformance on cuda and vulkan covers every variant), then compute-sanitizer memcheck and
+  # racecheck over the CUDA in-launch-exchange variants (XPB_ROWSCHECK_VARIANTS) at conformance.
+  stamp "ctest: conformance and row-variant cases on cuda and vulkan"
+  ctest --test-dir build-device --output-on-failure -j 4 --timeout 150 \
+      -R '^(conformance_(cuda|vulkan)|rows_.*|cuda_row_kernels|coopmat2_vulkan)$' > "$out/ctest-rows.log" 2>&1 || status=1
+  grep -E "tests passed|Failed|\*\*\*" "$out/ctest-rows.log" | tail -20 | tee -a "$out/bench.txt"
+  for tool in memcheck racecheck; do
+    stamp "compute-sanitizer --tool $tool: cuda ${XPB_ROWSCHECK_VARIANTS:-regs,onchip,cluster} at conformance"
+    timeout 150 compute-sanitizer --tool $tool --error-exitcode 9 $bin run --backend cuda --variant "${XPB_ROWSCHECK_VARIANTS:-regs,onchip,cluster}" \
+        --workload elementwise --preset conformance --validate-only > "$out/sanitize-rows-$tool.txt" 2>&1 || status=1
+    grep -E "SUMMARY|results:" "$out/sanitize-rows-$tool.txt" | tail -2 | tee -a "$out/bench.txt"
   done
 fi
 if has rows; then # the row ops at the default sizes (+ the copy roof) and PyTorch's, in one call
