@@ -34,12 +34,27 @@
 #ifndef XPB_CUDA_ROWOP_REGS_CUH
 #define XPB_CUDA_ROWOP_REGS_CUH
 
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cuda_rowop_onchip.cuh" /* xpb_onchip_merge, xpb_ld_acquire_gpu */
 
-#define XPB_ROWOP_REGS_VALUES 16 /* floats a thread holds */
+#include <type_traits>
+
 #define XPB_ROWOP_REGS_SPIN 4096
+
+/* The compiled block shapes, X(threads, floats a thread, blocks an SM the registers must allow):
+ * the default first, then the occupancy sweep of docs/performance.md (session 15), then the
+ * test shape of 512-float chunks. XPB_CUDA_REGS_SHAPE picks one by name ("512x16/2"). */
+#define XPB_ROWOP_REGS_SHAPES(X) \
+    X(512, 16, 2)                \
+    X(512, 16, 3)                \
+    X(256, 16, 4)                \
+    X(256, 16, 6)                \
+    X(512, 8, 4)                 \
+    X(1024, 8, 2)                \
+    X(32, 16, 1)
 
 enum { XPB_REGS_HANDED = 0, XPB_REGS_OWNER = 1, XPB_REGS_COMPLETER = 2 };
 
@@ -84,17 +99,49 @@ __device__ __forceinline__ int xpb_regs_arrive(State *part, uint32_t *arrive, ui
     return xpb_atom_cas_acq_rel_gpu(state + t, 0u, 1u) == 0u ? XPB_REGS_HANDED : XPB_REGS_OWNER;
 }
 
-/* Two blocks an SM at least (64 registers a thread at 512, no spills for the three ops on sm_90;
- * with the thread bound alone ptxas held rmsnorm to 40 registers and spilled). */
-template <class Op, int BLOCK, bool VEC>
-__global__ void __launch_bounds__(BLOCK, 2)
+/* A thread's partial State of its n held values v[0..n) (the rest are padding). A policy with
+ * `fold<N>` (softmax: the max first, then N independent exps) supplies its own; the others fold
+ * value by value with accum. */
+template <class Op, int N, class = void>
+struct xpb_regs_has_fold : std::false_type {};
+template <class Op, int N>
+struct xpb_regs_has_fold<Op, N, std::void_t<decltype(&Op::template fold<N>)>> : std::true_type {};
+
+template <class Op, int N>
+__device__ __forceinline__ typename Op::State xpb_regs_fold(const float *v, int n, const float *row)
+{
+    if constexpr (xpb_regs_has_fold<Op, N>::value) {
+        return Op::template fold<N>(v, n, row);
+    } else {
+        typename Op::State st = Op::init(row);
+#pragma unroll
+        for (int i = 0; i < N; i++)
+            if (i < n)
+                Op::accum(st, v[i]);
+        return st;
+    }
+}
+
+/* MINB blocks an SM at least: 65536 / (BLOCK x MINB) registers a thread (512 x 16 at 2: 64, no
+ * spills for the three ops on sm_90; with the thread bound alone ptxas held rmsnorm to 40
+ * registers and spilled). Capped by the threads an SM holds on the architecture compiled for
+ * (sm_86 and sm_89: 1536; ptxas rejects a bound past it). */
+#if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 860 || __CUDA_ARCH__ == 870 || __CUDA_ARCH__ == 890)
+#define XPB_REGS_SM_THREADS 1536
+#else
+#define XPB_REGS_SM_THREADS 2048
+#endif
+#define XPB_REGS_MINB(BLOCK, MINB) ((MINB) * (BLOCK) <= XPB_REGS_SM_THREADS ? (MINB) : XPB_REGS_SM_THREADS / (BLOCK))
+
+template <class Op, int BLOCK, int VALUES, int MINB, bool VEC>
+__global__ void __launch_bounds__(BLOCK, XPB_REGS_MINB(BLOCK, MINB))
 xpb_rowop_regs_kernel(xpb_rowop_ptrs p, int chunks, typename Op::State *part, uint32_t *flags, uint32_t spin)
 {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
     typedef typename Op::State State;
     constexpr int PACK = VEC ? 4 : 1;
-    constexpr int NPACK = XPB_ROWOP_REGS_VALUES / PACK;
-    constexpr int CHUNK = BLOCK * XPB_ROWOP_REGS_VALUES;
+    constexpr int NPACK = VALUES / PACK;
+    constexpr int CHUNK = BLOCK * VALUES;
     __shared__ State red[32];
     __shared__ float stats[2];
     __shared__ int role_of_block;
@@ -112,27 +159,21 @@ xpb_rowop_regs_kernel(xpb_rowop_ptrs p, int chunks, typename Op::State *part, ui
 
         /* the chunk into registers: pack k of thread i at column c0 + (k BLOCK + i) PACK, every
          * load issued before any is used */
-        float v[XPB_ROWOP_REGS_VALUES];
+        float v[VALUES];
+        int held = 0; /* the packs inside the row are a prefix: held values in v[0..held) */
 #pragma unroll
         for (int k = 0; k < NPACK; k++) {
             const int c = c0 + (k * BLOCK + (int)threadIdx.x) * PACK;
             if (c < cols) {
                 xpb_load_pack<PACK>(xr + c, &v[k * PACK]);
+                held += PACK;
             } else {
 #pragma unroll
                 for (int j = 0; j < PACK; j++)
                     v[k * PACK + j] = 0.0f;
             }
         }
-        State st = Op::init(xr);
-#pragma unroll
-        for (int k = 0; k < NPACK; k++) {
-            if (c0 + (k * BLOCK + (int)threadIdx.x) * PACK < cols) {
-#pragma unroll
-                for (int j = 0; j < PACK; j++)
-                    Op::accum(st, v[k * PACK + j]);
-            }
-        }
+        State st = xpb_regs_fold<Op, VALUES>(v, held, xr);
         st = xpb_block_allreduce(st, typename Op::Merge(), Op::init(xr), red);
 
         float r1, r2;
@@ -201,11 +242,12 @@ xpb_rowop_regs_kernel(xpb_rowop_ptrs p, int chunks, typename Op::State *part, ui
 
 /* ---- host side --------------------------------------------------------------------------------- */
 
-/* The launch's shape: chunk floats (512 threads x 16, or 32 x 16 with XPB_CUDA_REGS_BLOCK=32),
- * chunks a row, and the grid (rows x chunks blocks, capped by XPB_CUDA_REGS_GRID). */
+/* The launch's shape: chunk floats (block x values), chunks a row, the grid (rows x chunks
+ * blocks, capped by XPB_CUDA_REGS_GRID), and which compiled shape (XPB_ROWOP_REGS_SHAPES). */
 struct xpb_rowop_regs_plan {
     int chunk, chunks;
     int64_t grid;
+    int block, values, minb;
 };
 
 static inline long xpb_regs_env(const char *name, long lo, long hi, long def)
@@ -223,25 +265,37 @@ static inline xpb_status xpb_rowop_regs_make_plan(const xpb_cuda_ctx *ctx, int64
         return xpb_fail(err, XPB_ERR_UNSUPPORTED,
                         "%s regs: acquire and release atomics need compute capability 7.0, the GPU has %d.%d", name,
                         ctx->cc_major, ctx->cc_minor);
-    const int block = xpb_regs_env("XPB_CUDA_REGS_BLOCK", 32, 512, 512) == 32 ? 32 : 512;
-    const int chunk = block * XPB_ROWOP_REGS_VALUES;
+    /* the shape: XPB_CUDA_REGS_SHAPE, one of the compiled ones by name, else the first */
+    const char *want = getenv("XPB_CUDA_REGS_SHAPE");
+    int block = 0, values = 0, minb = 0;
+    char names[256] = "";
+#define XPB_REGS_PICK(B, V, M)                                                            \
+    if (!block && (!want || !*want || strcmp(want, #B "x" #V "/" #M) == 0))              \
+        block = B, values = V, minb = M;                                                  \
+    snprintf(names + strlen(names), sizeof names - strlen(names), " %s", #B "x" #V "/" #M);
+    XPB_ROWOP_REGS_SHAPES(XPB_REGS_PICK)
+#undef XPB_REGS_PICK
+    if (!block)
+        return xpb_fail(err, XPB_ERR_USAGE, "%s regs: XPB_CUDA_REGS_SHAPE=%s is not a compiled shape (one of:%s)",
+                        name, want, names);
+    const int chunk = block * values;
     const int chunks = (cols + chunk - 1) / chunk;
     int64_t grid = rows * chunks;
     const long cap = xpb_regs_env("XPB_CUDA_REGS_GRID", 1, INT32_MAX, INT32_MAX);
     if (grid > cap)
         grid = cap;
-    *plan = {chunk, chunks, grid};
+    *plan = {chunk, chunks, grid, block, values, minb};
     return XPB_OK;
 }
 
-template <class Op, int BLOCK, bool VEC>
+template <class Op, int BLOCK, int VALUES, int MINB, bool VEC>
 static xpb_status xpb_rowop_regs_go(xpb_cuda_ctx *ctx, const xpb_rowop_ptrs &p, xpb_rowop_exchange *s,
                                     const xpb_rowop_regs_plan &plan, const char *name, xpb_error *err)
 {
     if (plan.chunks > 1)
         XPB_CUDA_CHECK(err, cudaMemsetAsync(s->flags, 0, s->flags_bytes, ctx->stream));
     const uint32_t spin = (uint32_t)xpb_regs_env("XPB_CUDA_REGS_SPIN", 0, INT32_MAX, XPB_ROWOP_REGS_SPIN);
-    xpb_rowop_regs_kernel<Op, BLOCK, VEC><<<(unsigned)plan.grid, BLOCK, 0, ctx->stream>>>(
+    xpb_rowop_regs_kernel<Op, BLOCK, VALUES, MINB, VEC><<<(unsigned)plan.grid, BLOCK, 0, ctx->stream>>>(
         p, plan.chunks, static_cast<typename Op::State *>(s->part), s->flags, spin);
     XPB_CUDA_CHECK_LAUNCH(err, name);
     return XPB_OK;
@@ -265,11 +319,13 @@ struct xpb_rowop_regs_variant {
     static xpb_status go(xpb_cuda_ctx *ctx, const xpb_rowop_ptrs &p, bool vec, xpb_rowop_exchange *s, const Plan &plan,
                          const char *name, xpb_error *err)
     {
-        if (plan.chunk == 32 * XPB_ROWOP_REGS_VALUES)
-            return vec ? xpb_rowop_regs_go<Op, 32, true>(ctx, p, s, plan, name, err)
-                       : xpb_rowop_regs_go<Op, 32, false>(ctx, p, s, plan, name, err);
-        return vec ? xpb_rowop_regs_go<Op, 512, true>(ctx, p, s, plan, name, err)
-                   : xpb_rowop_regs_go<Op, 512, false>(ctx, p, s, plan, name, err);
+#define XPB_REGS_GO(B, V, M)                                                   \
+    if (plan.block == B && plan.values == V && plan.minb == M)                 \
+        return vec ? xpb_rowop_regs_go<Op, B, V, M, true>(ctx, p, s, plan, name, err) \
+                   : xpb_rowop_regs_go<Op, B, V, M, false>(ctx, p, s, plan, name, err);
+        XPB_ROWOP_REGS_SHAPES(XPB_REGS_GO)
+#undef XPB_REGS_GO
+        return xpb_fail(err, XPB_ERR_RUNTIME, "%s regs: no kernel for the planned shape", name);
     }
 };
 

@@ -62,6 +62,25 @@ struct xpb_softmax_policy {
             st.s += expf(x - st.m);
         }
     }
+    /* held values v[0..n) of one thread (regs variant): their max, then the sum of exp(x - max),
+     * N exps independent of each other where accum's chain rescales at every new max */
+    template <int N>
+    __device__ static State fold(const float *v, int n, const float *)
+    {
+        float m = -INFINITY;
+#pragma unroll
+        for (int i = 0; i < N; i++)
+            if (i < n)
+                m = fmaxf(m, v[i]);
+        if (m == -INFINITY) /* nothing held: the merge's empty side */
+            return {m, 0.0f};
+        float s = 0.0f;
+#pragma unroll
+        for (int i = 0; i < N; i++)
+            if (i < n)
+                s += expf(v[i] - m);
+        return {m, s};
+    }
     __device__ static void finish(State st, const xpb_rowop_ptrs &, float *max, float *sum)
     {
         *max = st.m;
