@@ -7,7 +7,7 @@ set -u
 bin=$1
 here=$(dirname "$0")
 fail=0
-for shape in 512x16/2 512x16/3 256x16/4 256x16/6 512x8/4 1024x8/2 32x16/1; do
+for shape in 512x16x2 512x16x3 256x16x4 256x16x6 512x8x4 1024x8x2 32x16x1; do
   for args in "--preset conformance" "--size rows=5,cols=100003 --filter softmax|rmsnorm|layernorm"; do
     # shellcheck disable=SC2086
     out=$(XPB_CUDA_REGS_SHAPE=$shape "$here/run_backend_test.sh" "$bin" cuda run --backend cuda --variant regs \

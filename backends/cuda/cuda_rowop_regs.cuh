@@ -46,7 +46,7 @@
 
 /* The compiled block shapes, X(threads, floats a thread, blocks an SM the registers must allow):
  * the default first, then the occupancy sweep of docs/performance.md (session 15), then the
- * test shape of 512-float chunks. XPB_CUDA_REGS_SHAPE picks one by name ("512x16/2"). */
+ * test shape of 512-float chunks. XPB_CUDA_REGS_SHAPE picks one by name ("512x16x2": threads x floats x blocks). */
 #define XPB_ROWOP_REGS_SHAPES(X) \
     X(512, 16, 2)                \
     X(512, 16, 3)                \
@@ -270,9 +270,9 @@ static inline xpb_status xpb_rowop_regs_make_plan(const xpb_cuda_ctx *ctx, int64
     int block = 0, values = 0, minb = 0;
     char names[256] = "";
 #define XPB_REGS_PICK(B, V, M)                                                            \
-    if (!block && (!want || !*want || strcmp(want, #B "x" #V "/" #M) == 0))              \
+    if (!block && (!want || !*want || strcmp(want, #B "x" #V "x" #M) == 0))              \
         block = B, values = V, minb = M;                                                  \
-    snprintf(names + strlen(names), sizeof names - strlen(names), " %s", #B "x" #V "/" #M);
+    snprintf(names + strlen(names), sizeof names - strlen(names), " %s", #B "x" #V "x" #M);
     XPB_ROWOP_REGS_SHAPES(XPB_REGS_PICK)
 #undef XPB_REGS_PICK
     if (!block)
