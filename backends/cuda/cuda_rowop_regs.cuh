@@ -99,16 +99,24 @@ __device__ __forceinline__ int xpb_regs_arrive(State *part, uint32_t *arrive, ui
     return xpb_atom_cas_acq_rel_gpu(state + t, 0u, 1u) == 0u ? XPB_REGS_HANDED : XPB_REGS_OWNER;
 }
 
-/* A thread's partial State of its n held values v[0..n) (the rest are padding). A policy with
- * `fold<N>` (softmax: the max first, then N independent exps) supplies its own; the others fold
- * value by value with accum. */
+/* A thread's partial State of its n held values v[0..n) (the rest are padding): the policy's
+ * `fold<N>` where it has one (softmax: v becomes exp(v - the thread's max), N independent exps),
+ * else value by value with accum. The outputs: a policy with a held form computes
+ * scale = held_scale(the thread's own State, r1, r2) once and y = held_out(v, scale, r1, w, b)
+ * a value (softmax: e * exp(m - max) / sum, one multiply where the direct form takes a second
+ * exp and a divide; layernorm: (x - mean) * (1 / sd), no divide a value); the others use the
+ * policy's map2 and out, as every other variant. */
 template <class Op, int N, class = void>
 struct xpb_regs_has_fold : std::false_type {};
 template <class Op, int N>
 struct xpb_regs_has_fold<Op, N, std::void_t<decltype(&Op::template fold<N>)>> : std::true_type {};
+template <class Op, class = void>
+struct xpb_regs_has_held_form : std::false_type {};
+template <class Op>
+struct xpb_regs_has_held_form<Op, std::void_t<decltype(&Op::held_scale)>> : std::true_type {};
 
 template <class Op, int N>
-__device__ __forceinline__ typename Op::State xpb_regs_fold(const float *v, int n, const float *row)
+__device__ __forceinline__ typename Op::State xpb_regs_fold(float *v, int n, const float *row)
 {
     if constexpr (xpb_regs_has_fold<Op, N>::value) {
         return Op::template fold<N>(v, n, row);
@@ -173,8 +181,9 @@ xpb_rowop_regs_kernel(xpb_rowop_ptrs p, int chunks, typename Op::State *part, ui
                     v[k * PACK + j] = 0.0f;
             }
         }
-        State st = xpb_regs_fold<Op, VALUES>(v, held, xr);
-        st = xpb_block_allreduce(st, typename Op::Merge(), Op::init(xr), red);
+        constexpr bool HELD_FORM = xpb_regs_has_held_form<Op>::value;
+        const State mine = xpb_regs_fold<Op, VALUES>(v, held, xr); /* held form: v changed */
+        State st = xpb_block_allreduce(mine, typename Op::Merge(), Op::init(xr), red);
 
         float r1, r2;
         int role = XPB_REGS_OWNER;
@@ -201,16 +210,34 @@ xpb_rowop_regs_kernel(xpb_rowop_ptrs p, int chunks, typename Op::State *part, ui
         }
 
         /* the chunk's outputs from registers */
+        float scale = 0.0f;
+        if constexpr (HELD_FORM)
+            scale = Op::held_scale(mine, r1, r2);
 #pragma unroll
         for (int k = 0; k < NPACK; k++) {
             const int c = c0 + (k * BLOCK + (int)threadIdx.x) * PACK;
             if (c < cols) {
-                if constexpr (Op::two_stage) {
+                if constexpr (HELD_FORM) {
+                    float w[PACK], b[PACK], o[PACK];
 #pragma unroll
                     for (int j = 0; j < PACK; j++)
-                        v[k * PACK + j] = Op::map2(v[k * PACK + j], r1);
+                        w[j] = b[j] = 0.0f;
+                    if constexpr (Op::uses_w)
+                        xpb_load_pack<PACK>(p.w + c, w);
+                    if constexpr (Op::uses_b)
+                        xpb_load_pack<PACK>(p.b + c, b);
+#pragma unroll
+                    for (int j = 0; j < PACK; j++)
+                        o[j] = Op::held_out(v[k * PACK + j], scale, r1, w[j], b[j]);
+                    xpb_store_pack<PACK>(yr + c, o);
+                } else {
+                    if constexpr (Op::two_stage) {
+#pragma unroll
+                        for (int j = 0; j < PACK; j++)
+                            v[k * PACK + j] = Op::map2(v[k * PACK + j], r1);
+                    }
+                    xpb_rowop_out_pack<Op, PACK>(p, yr, c, &v[k * PACK], r1, r2);
                 }
-                xpb_rowop_out_pack<Op, PACK>(p, yr, c, &v[k * PACK], r1, r2);
             }
         }
 
@@ -259,18 +286,20 @@ static inline long xpb_regs_env(const char *name, long lo, long hi, long def)
 }
 
 static inline xpb_status xpb_rowop_regs_make_plan(const xpb_cuda_ctx *ctx, int64_t rows, int cols, const char *name,
-                                                  xpb_rowop_regs_plan *plan, xpb_error *err)
+                                                  const char *default_shape, xpb_rowop_regs_plan *plan, xpb_error *err)
 {
     if (ctx->cc_major < 7)
         return xpb_fail(err, XPB_ERR_UNSUPPORTED,
                         "%s regs: acquire and release atomics need compute capability 7.0, the GPU has %d.%d", name,
                         ctx->cc_major, ctx->cc_minor);
-    /* the shape: XPB_CUDA_REGS_SHAPE, one of the compiled ones by name, else the first */
+    /* the shape: XPB_CUDA_REGS_SHAPE, one of the compiled ones by name, else the op's */
     const char *want = getenv("XPB_CUDA_REGS_SHAPE");
+    if (!want || !*want)
+        want = default_shape;
     int block = 0, values = 0, minb = 0;
     char names[256] = "";
 #define XPB_REGS_PICK(B, V, M)                                                            \
-    if (!block && (!want || !*want || strcmp(want, #B "x" #V "x" #M) == 0))              \
+    if (!block && strcmp(want, #B "x" #V "x" #M) == 0)              \
         block = B, values = V, minb = M;                                                  \
     snprintf(names + strlen(names), sizeof names - strlen(names), " %s", #B "x" #V "x" #M);
     XPB_ROWOP_REGS_SHAPES(XPB_REGS_PICK)
@@ -309,7 +338,7 @@ struct xpb_rowop_regs_variant {
     template <class Op>
     static xpb_status plan(xpb_cuda_ctx *ctx, int64_t rows, int cols, const char *name, Plan *out, xpb_error *err)
     {
-        return xpb_rowop_regs_make_plan(ctx, rows, cols, name, out, err);
+        return xpb_rowop_regs_make_plan(ctx, rows, cols, name, Op::regs_shape, out, err);
     }
     static size_t flag_words(const Plan &plan, int64_t rows)
     {

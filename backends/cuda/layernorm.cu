@@ -58,6 +58,18 @@ struct xpb_layernorm_policy {
         return d / sd * w + b;
     }
 
+    /* regs variant: its block shape, threads x floats x blocks an SM (two blocks an SM: at three its fp64 statistics spill;
+     * docs/performance.md, session 15) */
+    static constexpr const char *regs_shape = "512x16x2";
+    /* ... and its held form: one reciprocal a thread, (x - mean) * (1 / sd) * w + b a value,
+     * no divide a value; 1 / sd adds half an ulp to rstd's error, within E_r
+     * (docs/validation.md) */
+    __device__ static float held_scale(xpb_ln_sums, float, float sd) { return 1.0f / sd; }
+    __device__ static float held_out(float x, float rstd, float mean, float w, float b)
+    {
+        return (x - mean) * rstd * w + b;
+    }
+
     /* streamed rows */
     typedef xpb_ln_sums State;
     typedef xpb_ln_sums_merge Merge;

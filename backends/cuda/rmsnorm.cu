@@ -22,6 +22,10 @@ struct xpb_rmsnorm_policy {
         return x / rms * w;
     }
 
+    /* regs variant: its block shape, threads x floats x blocks an SM (three blocks an SM;
+     * docs/performance.md, session 15) */
+    static constexpr const char *regs_shape = "512x16x3";
+
     /* streamed rows */
     typedef float State;
     typedef xpb_sum_op Merge;
