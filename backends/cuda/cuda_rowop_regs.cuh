@@ -26,11 +26,15 @@
  * (its final value, the end of a chain of release adds), whichever way thread 0 learnt of them;
  * warp 0 merges them in one fixed order (xpb_onchip_merge), so every writer of a row uses
  * bit-identical statistics.
- * Shapes: 512 threads x 16 floats (float4 loads where rows are 16-byte aligned) = 8192-float
- * chunks (32 KB); XPB_CUDA_REGS_BLOCK=32 makes them 512 floats, so the conformance sizes run the
+ * Shapes: threads x floats a thread (float4 loads where rows are 16-byte aligned) x the blocks
+ * an SM the registers must allow, per op (its policy's regs_shape): rmsnorm and layernorm
+ * 512 x 16 x 3, softmax 256 x 16 x 6, all 8192- or 4096-float chunks. Occupancy is what counts:
+ * a block loads, reduces, waits for its row, writes; the other blocks of the SM overlap those
+ * phases (H100, session 15: rmsnorm 78% of the copy roof at two 512-thread blocks an SM, 91-94%
+ * at three). XPB_CUDA_REGS_SHAPE=32x16x1 (512-float chunks) makes the conformance sizes run the
  * exchange. XPB_CUDA_REGS_SPIN: polls (default 4096; 0: every owner hands over at once).
  * XPB_CUDA_REGS_GRID: cap the grid (tests the grid-stride loop).
- * Status: written in session 14 without a GPU (compiled, not yet run); docs/performance.md. */
+ * Status: validated and sanitized on the H100 (session 15); figures in docs/performance.md. */
 #ifndef XPB_CUDA_ROWOP_REGS_CUH
 #define XPB_CUDA_ROWOP_REGS_CUH
 
@@ -45,8 +49,9 @@
 #define XPB_ROWOP_REGS_SPIN 4096
 
 /* The compiled block shapes, X(threads, floats a thread, blocks an SM the registers must allow):
- * the default first, then the occupancy sweep of docs/performance.md (session 15), then the
- * test shape of 512-float chunks. XPB_CUDA_REGS_SHAPE picks one by name ("512x16x2": threads x floats x blocks). */
+ * the occupancy sweep of docs/performance.md (session 15; each op's policy names its default,
+ * `regs_shape`), then the test shape of 512-float chunks. XPB_CUDA_REGS_SHAPE picks one by name
+ * ("512x16x3": threads x floats x blocks); a name not compiled is an error. */
 #define XPB_ROWOP_REGS_SHAPES(X) \
     X(512, 16, 2)                \
     X(512, 16, 3)                \
@@ -100,12 +105,11 @@ __device__ __forceinline__ int xpb_regs_arrive(State *part, uint32_t *arrive, ui
 }
 
 /* A thread's partial State of its n held values v[0..n) (the rest are padding): the policy's
- * `fold<N>` where it has one (softmax: v becomes exp(v - the thread's max), N independent exps),
- * else value by value with accum. The outputs: a policy with a held form computes
- * scale = held_scale(the thread's own State, r1, r2) once and y = held_out(v, scale, r1, w, b)
- * a value (softmax: e * exp(m - max) / sum, one multiply where the direct form takes a second
- * exp and a divide; layernorm: (x - mean) * (1 / sd), no divide a value); the others use the
- * policy's map2 and out, as every other variant. */
+ * `fold<N>` where it has one (softmax: the max, then N independent exps), else value by value
+ * with accum. The outputs: a policy with a held form computes scale = held_scale(the thread's
+ * own State, r1, r2) once and y = held_out(v, scale, r1, w, b) a value (layernorm:
+ * (x - mean) * (1 / sd), no divide a value); the others use the policy's map2 and out, as every
+ * other variant. */
 template <class Op, int N, class = void>
 struct xpb_regs_has_fold : std::false_type {};
 template <class Op, int N>
@@ -116,7 +120,7 @@ template <class Op>
 struct xpb_regs_has_held_form<Op, std::void_t<decltype(&Op::held_scale)>> : std::true_type {};
 
 template <class Op, int N>
-__device__ __forceinline__ typename Op::State xpb_regs_fold(float *v, int n, const float *row)
+__device__ __forceinline__ typename Op::State xpb_regs_fold(const float *v, int n, const float *row)
 {
     if constexpr (xpb_regs_has_fold<Op, N>::value) {
         return Op::template fold<N>(v, n, row);
@@ -182,7 +186,7 @@ xpb_rowop_regs_kernel(xpb_rowop_ptrs p, int chunks, typename Op::State *part, ui
             }
         }
         constexpr bool HELD_FORM = xpb_regs_has_held_form<Op>::value;
-        const State mine = xpb_regs_fold<Op, VALUES>(v, held, xr); /* held form: v changed */
+        const State mine = xpb_regs_fold<Op, VALUES>(v, held, xr);
         State st = xpb_block_allreduce(mine, typename Op::Merge(), Op::init(xr), red);
 
         float r1, r2;

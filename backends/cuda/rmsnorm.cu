@@ -22,8 +22,8 @@ struct xpb_rmsnorm_policy {
         return x / rms * w;
     }
 
-    /* regs variant: its block shape, threads x floats x blocks an SM (three blocks an SM;
-     * docs/performance.md, session 15) */
+    /* regs variant: its block shape, threads x floats x blocks an SM (three: 90-94% of the copy
+     * roof on the H100, against 78% at two; docs/performance.md, session 15) */
     static constexpr const char *regs_shape = "512x16x3";
 
     /* streamed rows */

@@ -63,15 +63,14 @@ struct xpb_softmax_policy {
         }
     }
     /* regs variant (cuda_rowop_regs.cuh): its block shape (threads x floats x blocks an SM,
-     * docs/performance.md, session 15), and the held form: a thread's values v[0..n) become
-     * e = exp(v - m) around the thread's max m, N independent exps (accum's chain rescales at
-     * every new max); each output is then e * exp(m - max) / sum, one multiply a value where the
-     * direct form takes a second exp and a divide. Error: the two exponents' roundings add up to
-     * the direct form's u (max - x), two exps, one divide and one multiply more: within the
-     * bound's e_j + 3 (docs/validation.md). */
+     * docs/performance.md, session 15), and a thread's partial from its held values v[0..n):
+     * their max, then the sum of exp(x - max), N independent exps where accum's chain rescales
+     * at every new max. (Keeping the exps for the write, one multiply a value instead of a
+     * second exp and a divide, measured slower on the H100 in both cuda/regs and vulkan/onchip:
+     * 67% against 76% of the copy roof; docs/performance.md.) */
     static constexpr const char *regs_shape = "256x16x6";
     template <int N>
-    __device__ static State fold(float *v, int n, const float *)
+    __device__ static State fold(const float *v, int n, const float *)
     {
         float m = -INFINITY;
 #pragma unroll
@@ -82,17 +81,11 @@ struct xpb_softmax_policy {
             return {m, 0.0f};
         float s = 0.0f;
 #pragma unroll
-        for (int i = 0; i < N; i++) {
-            v[i] = i < n ? expf(v[i] - m) : 0.0f;
-            s += v[i];
-        }
+        for (int i = 0; i < N; i++)
+            if (i < n)
+                s += expf(v[i] - m);
         return {m, s};
     }
-    __device__ static float held_scale(State mine, float max, float sum)
-    {
-        return mine.m == -INFINITY ? 0.0f : expf(mine.m - max) / sum;
-    }
-    __device__ static float held_out(float e, float scale, float, float, float) { return e * scale; }
     __device__ static void finish(State st, const xpb_rowop_ptrs &, float *max, float *sum)
     {
         *max = st.m;

@@ -136,7 +136,7 @@ uint32_t vkb_env_pow2(const char *name, long lo, long hi, uint32_t def)
 xpb_status vkb_row_exp(uint32_t *builtin, xpb_error *err)
 {
     const char *v = getenv("XPB_VULKAN_ROW_EXP");
-    *builtin = v && strcmp(v, "builtin") == 0;
+    *builtin = !v || strcmp(v, "builtin") == 0;
     if (v && !*builtin && strcmp(v, "poly") != 0)
         return xpb_fail(err, XPB_ERR_USAGE, "XPB_VULKAN_ROW_EXP='%s': expected builtin or poly", v);
     return XPB_OK;

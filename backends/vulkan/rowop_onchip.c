@@ -24,7 +24,7 @@
  * exchange, and then the fill.
  *
  * Sizes: CHUNK is a power of two from 128 to XPB_VULKAN_ROW_ONCHIP_CHUNK (default 8192 values,
- * 32 KiB; softmax 4096: oc_op says why), the smallest that covers a row; 16 values per invocation (XPB_VULKAN_ROW_ONCHIP_VALUES:
+ * 32 KiB; rmsnorm 16384: oc_op says why), the smallest that covers a row; 16 values per invocation (XPB_VULKAN_ROW_ONCHIP_VALUES:
  * BLOCK = CHUNK / values, 32..1024 invocations, VPT vec4 each): 512 x 4 vec4 by default. Owners
  * poll done[row] XPB_VULKAN_ROW_ONCHIP_SPIN times (default 4096; 0: every owner hands over at
  * once, the completer writes the row). XPB_VULKAN_ROW_ONCHIP_POLL=state, a test, polls the own
@@ -65,15 +65,16 @@ typedef struct oc_op {
     int n_params;
     bool f64;
     uint32_t chunk; /* default largest chunk, values (H100, 1024 x 262144, docs/performance.md
-                     * session 13: softmax 4096 61% of the copy roof against 50% at 8192, whose
-                     * exp per value both ways wants more workgroups in flight; rmsnorm and
-                     * layernorm 8192: 86% / 79% against 83% / 77%) */
+                     * sessions 13 and 15): softmax 8192, 74% of the copy roof with the builtin
+                     * exp, against 68% at 4096 (with xpb_exp_neg: 61% at 4096, 50% at 8192);
+                     * rmsnorm 16384, 93% against 86% at 8192; layernorm 8192, 79% against 77%
+                     * at 4096 and 62% at 16384 */
 } oc_op;
 
 static const oc_op op_softmax = {
-    VKB_SHADER("softmax_onchip", softmax_onchip_spv, 4, sizeof(oc_push)), 0, false, 4096};
+    VKB_SHADER("softmax_onchip", softmax_onchip_spv, 4, sizeof(oc_push)), 0, false, OC_CHUNK};
 static const oc_op op_rmsnorm = {
-    VKB_SHADER("rmsnorm_onchip", rmsnorm_onchip_spv, 5, sizeof(oc_push)), 1, false, OC_CHUNK};
+    VKB_SHADER("rmsnorm_onchip", rmsnorm_onchip_spv, 5, sizeof(oc_push)), 1, false, 2 * OC_CHUNK};
 static const oc_op op_layernorm = {
     VKB_SHADER("layernorm_onchip", layernorm_onchip_spv, 6, sizeof(oc_push)), 2, true, OC_CHUNK};
 

@@ -93,8 +93,9 @@ vkb_row_chunks vkb_row_chunking(const vkb_ctx *c, uint64_t cols, uint32_t cap, u
 /* A power of two in [lo, hi] from the environment variable `name`, else `def` (tuning knobs). */
 uint32_t vkb_env_pow2(const char *name, long lo, long hi, uint32_t def);
 /* Softmax's exp in every row variant (specialization constant EXP_BUILTIN of rowop.glsl), from
- * XPB_VULKAN_ROW_EXP: unset or "poly", 0 (xpb_exp_neg, about 1 ulp); "builtin", 1 (GLSL's exp,
- * within the 3 + 2|x| ulp that docs/validation.md budgets). Any other value is a usage error. */
+ * XPB_VULKAN_ROW_EXP: unset or "builtin", 1 (GLSL's exp, within the 3 + 2|x| ulp that
+ * docs/validation.md budgets; faster on the H100, docs/performance.md session 15); "poly", 0
+ * (xpb_exp_neg, about 1 ulp). Any other value is a usage error. */
 xpb_status vkb_row_exp(uint32_t *builtin, xpb_error *err);
 
 /* Defines `const xpb_kernel xpb_vulkan_<name>_<vname>` (variant "<vname>") for a row-op variant whose functions

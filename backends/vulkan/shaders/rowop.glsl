@@ -26,8 +26,9 @@ layout(constant_id = 3) const uint MODE = 0;    // 0: workgroup per row, 1: invo
 layout(constant_id = 4) const uint NSG = 32;    // >= subgroups per workgroup
 // softmax's exp: false, xpb_exp_neg (common.glsl, about 1 ulp, a dozen multiply-adds); true,
 // GLSL's exp (the Vulkan contract, 3 + 2|x| ulp: what docs/validation.md's softmax bound
-// already budgets; on NVIDIA a multiply and one special-function op). XPB_VULKAN_ROW_EXP.
-layout(constant_id = 5) const bool EXP_BUILTIN = false;
+// already budgets; on NVIDIA a multiply and one special-function op; the host's default,
+// measured faster on the H100). XPB_VULKAN_ROW_EXP.
+layout(constant_id = 5) const bool EXP_BUILTIN = true;
 
 // ROW_PUSH_EXTRA: more push constants after these three (the l2 variant, rowop_l2.glsl).
 layout(push_constant) uniform Push {

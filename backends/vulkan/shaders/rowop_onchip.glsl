@@ -96,35 +96,15 @@ uint oc_broadcast(uint v)
 // ---- the three ops: fill value, partial of the chunk in rv, merge, statistics, write --------
 
 #if ONCHIP_OP == 0 // softmax
-// Held form: the partial replaces rv by e = exp(x - m_c) around the chunk's max m_c, and the
-// write scales them by exp(m_c - max) / sum: one multiply a value where the direct form takes a
-// second exp (docs/validation.md: the two exponents' roundings add up to the direct one's, two
-// exps and a multiply more, within the bound's e_j + 3).
 
 float g_m, g_inv; // the row's max and 1 / sum of exp(x - max)
-float g_mc;       // the chunk's max (oc_partial)
 
 void oc_row_begin(uint base) {}
 float oc_fill() { return -XPB_FLT_MAX; }
 
 #include "row_parts.glsl"
 
-vec2 oc_partial(uint c0)
-{
-    vec4 mv = rv[0];
-    [[unroll]] for (uint k = 1; k < VPT; k++)
-        mv = max(mv, rv[k]);
-    g_mc = wg_max(hmax(mv));
-    vec4 sv = vec4(0.0);
-    [[unroll]] for (uint k = 0; k < VPT; k++) {
-        rv[k] = mix(vec4(0.0), row_exp_neg(rv[k] - g_mc), row_valid(c0, k));
-        sv += rv[k];
-    }
-    return vec2(g_mc, wg_sum(hsum(sv)));
-}
-
-// A chunk read again (handed over to the completer): its held form.
-void oc_held(uint c0) { oc_partial(c0); }
+vec2 oc_partial(uint c0) { return row_softmax_partial(c0); }
 
 // The row's max, then its sum (row_parts.glsl).
 vec2 oc_total(uint pbase) { return row_softmax_total(pbase); }
@@ -137,9 +117,8 @@ void oc_stats(vec2 t)
 
 void oc_write(uint base, uint c0)
 {
-    float scale = row_exp_neg(g_mc - g_m) * g_inv;
     [[unroll]] for (uint k = 0; k < VPT; k++)
-        row_store(base, c0, k, rv[k] * scale);
+        row_store(base, c0, k, row_exp_neg(rv[k] - g_m) * g_inv);
 }
 
 #elif ONCHIP_OP == 1 // rmsnorm
@@ -147,7 +126,6 @@ void oc_write(uint base, uint c0)
 float g_r; // 1 / sqrt(mean(x^2) + eps)
 
 void oc_row_begin(uint base) {}
-void oc_held(uint c0) {}
 float oc_fill() { return 0.0; }
 
 vec2 oc_partial(uint c0)
@@ -179,7 +157,6 @@ void oc_write(uint base, uint c0)
 float g_x0, g_mean, g_r;
 
 void oc_row_begin(uint base) { g_x0 = xs[base]; }
-void oc_held(uint c0) {}
 float oc_fill() { return g_x0; } // past the row's end: d = 0
 
 dvec2 oc_partial(uint c0)
@@ -284,7 +261,6 @@ void oc_complete(uint row, uint ch, uint base)
             if (oc_handed[j] != 0u) { // uniform: every invocation reads the same slot
                 uint cj = (cb + j) * CHUNK;
                 row_load(base, cj, oc_fill());
-                oc_held(cj);
                 oc_write(base, cj);
             }
         }
