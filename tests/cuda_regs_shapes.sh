@@ -7,7 +7,7 @@ set -u
 bin=$1
 here=$(dirname "$0")
 fail=0
-for shape in 512x16x2 512x16x3 256x16x4 256x16x6 512x8x4 1024x8x2 32x16x1; do
+for shape in 512x16x2 512x16x3 256x16x4 256x16x6 512x8x4 1024x8x2 512x32x2 256x32x3 256x32x4 128x32x8 32x16x1; do
   for args in "--preset conformance" "--size rows=5,cols=100003 --filter softmax|rmsnorm|layernorm"; do
     # shellcheck disable=SC2086
     out=$(XPB_CUDA_REGS_SHAPE=$shape "$here/run_backend_test.sh" "$bin" cuda run --backend cuda --variant regs \

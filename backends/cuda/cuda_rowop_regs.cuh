@@ -59,6 +59,10 @@
     X(256, 16, 6)                \
     X(512, 8, 4)                 \
     X(1024, 8, 2)                \
+    X(512, 32, 2)                \
+    X(256, 32, 3)                \
+    X(256, 32, 4)                \
+    X(128, 32, 8)                \
     X(32, 16, 1)
 
 enum { XPB_REGS_HANDED = 0, XPB_REGS_OWNER = 1, XPB_REGS_COMPLETER = 2 };

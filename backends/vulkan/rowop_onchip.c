@@ -24,8 +24,9 @@
  * exchange, and then the fill.
  *
  * Sizes: CHUNK is a power of two from 128 to XPB_VULKAN_ROW_ONCHIP_CHUNK (default 8192 values,
- * 32 KiB; rmsnorm 16384: oc_op says why), the smallest that covers a row; 16 values per invocation (XPB_VULKAN_ROW_ONCHIP_VALUES:
- * BLOCK = CHUNK / values, 32..1024 invocations, VPT vec4 each): 512 x 4 vec4 by default. Owners
+ * 32 KiB; softmax and rmsnorm 16384: oc_op says why), the smallest that covers a row; 32 values
+ * per invocation (XPB_VULKAN_ROW_ONCHIP_VALUES: BLOCK = CHUNK / values, 32..1024 invocations, VPT
+ * vec4 each): 512 x 8 vec4 at 16384, 256 x 8 vec4 at 8192. Owners
  * poll done[row] XPB_VULKAN_ROW_ONCHIP_SPIN times (default 4096; 0: every owner hands over at
  * once, the completer writes the row). XPB_VULKAN_ROW_ONCHIP_POLL=state, a test, polls the own
  * state word instead (the shader's oc_wait says why). The partials (rows x chunks x 8 bytes, fp64
@@ -38,7 +39,7 @@
 #include <string.h>
 
 #define OC_CHUNK 8192      /* default (largest) chunk, values: 32 KiB            */
-#define OC_VALUES 16       /* default values per invocation                      */
+#define OC_VALUES 32       /* default values per invocation (8 vec4): oc_op says why */
 #define OC_SPIN 4096       /* default polls of done[row] before handing over     */
 
 static const uint32_t softmax_onchip_spv[] = {
@@ -65,14 +66,14 @@ typedef struct oc_op {
     int n_params;
     bool f64;
     uint32_t chunk; /* default largest chunk, values (H100, 1024 x 262144, docs/performance.md
-                     * sessions 13 and 15): softmax 8192, 74% of the copy roof with the builtin
-                     * exp, against 68% at 4096 (with xpb_exp_neg: 61% at 4096, 50% at 8192);
-                     * rmsnorm 16384, 93% against 86% at 8192; layernorm 8192, 79% against 77%
-                     * at 4096 and 62% at 16384 */
+                     * session 15): at 32 values an invocation, softmax 16384 83% of the copy
+                     * roof, rmsnorm 16384 92%, layernorm 8192 84% (65% at 16384); at 16 values
+                     * an invocation they reached 74% (8192, GLSL's exp), 93% (16384) and 79%
+                     * (8192); at 8 and chunks of 4096, 51-69% */
 } oc_op;
 
 static const oc_op op_softmax = {
-    VKB_SHADER("softmax_onchip", softmax_onchip_spv, 4, sizeof(oc_push)), 0, false, OC_CHUNK};
+    VKB_SHADER("softmax_onchip", softmax_onchip_spv, 4, sizeof(oc_push)), 0, false, 2 * OC_CHUNK};
 static const oc_op op_rmsnorm = {
     VKB_SHADER("rmsnorm_onchip", rmsnorm_onchip_spv, 5, sizeof(oc_push)), 1, false, 2 * OC_CHUNK};
 static const oc_op op_layernorm = {
