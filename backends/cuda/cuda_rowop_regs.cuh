@@ -27,11 +27,11 @@
  * warp 0 merges them in one fixed order (xpb_onchip_merge), so every writer of a row uses
  * bit-identical statistics.
  * Shapes: threads x floats a thread (float4 loads where rows are 16-byte aligned) x the blocks
- * an SM the registers must allow, per op (its policy's regs_shape): rmsnorm and layernorm
- * 512 x 16 x 3, softmax 256 x 16 x 6, all 8192- or 4096-float chunks. Occupancy is what counts:
- * a block loads, reduces, waits for its row, writes; the other blocks of the SM overlap those
- * phases (H100, session 15: rmsnorm 78% of the copy roof at two 512-thread blocks an SM, 91-94%
- * at three). XPB_CUDA_REGS_SHAPE=32x16x1 (512-float chunks) makes the conformance sizes run the
+ * an SM the registers must allow, per op (its policy's regs_shape): rmsnorm 512 x 16 x 3,
+ * softmax and layernorm 256 x 32 x 4, all 8192-float chunks. A block loads, reduces, waits for
+ * its row, writes; what overlaps those phases is the other blocks of the SM and the loads in
+ * flight a thread (H100, session 15: rmsnorm 78% of the copy roof at two 512 x 16 blocks an SM,
+ * 91-94% at three; layernorm 72% at 512 x 16 x 2, 94% at 256 x 32 x 4). XPB_CUDA_REGS_SHAPE=32x16x1 (512-float chunks) makes the conformance sizes run the
  * exchange. XPB_CUDA_REGS_SPIN: polls (default 4096; 0: every owner hands over at once).
  * XPB_CUDA_REGS_GRID: cap the grid (tests the grid-stride loop).
  * Status: validated and sanitized on the H100 (session 15); figures in docs/performance.md. */

@@ -58,10 +58,10 @@ struct xpb_layernorm_policy {
         return d / sd * w + b;
     }
 
-    /* regs variant: its block shape, threads x floats x blocks an SM (three: 77% of the copy
-     * roof on the H100 with the held form below, though its fp64 statistics spill 24-36 bytes,
-     * against 72% at two; docs/performance.md, session 15) */
-    static constexpr const char *regs_shape = "512x16x3";
+    /* regs variant: its block shape, threads x floats x blocks an SM (94% of the copy roof on
+     * the H100 with the held form below, against 77-79% at 512 x 16 x 3, whose fp64 statistics
+     * spill, and 72% at 512 x 16 x 2; docs/performance.md, session 15) */
+    static constexpr const char *regs_shape = "256x32x4";
     /* ... and its held form: one reciprocal a thread, (x - mean) * (1 / sd) * w + b a value,
      * no divide a value; 1 / sd adds half an ulp to rstd's error, within E_r
      * (docs/validation.md) */
