@@ -66,10 +66,11 @@ struct xpb_softmax_policy {
      * 84% of the copy roof on the H100, against 76% at 256 x 16 x 6 and 62% at 512 x 16 x 2;
      * docs/performance.md, session 15), and a thread's partial from its held values v[0..n):
      * their max, then the sum of exp(x - max), N independent exps where accum's chain rescales
-     * at every new max. Its held form writes exp(x - max) * (1 / sum): one reciprocal a thread,
-     * no divide a value (half an ulp more, within the bound's one-divide term,
-     * docs/validation.md). (Keeping the exps for the write instead, one multiply a value,
-     * measured slower in both cuda/regs and vulkan/onchip: 67% against 76%.) */
+     * at every new max. The write stays the direct form, exp(x - max) / sum a value: both
+     * lighter writes measured slower on the H100, as if a write phase without arithmetic sent
+     * a row's stores in one burst: exp(x - max) * (1 / sum) 77% against 84% at this shape, and
+     * keeping the fold's exps (one multiply a value) 67% against 76% at 256 x 16 x 6, likewise
+     * in vulkan/onchip (docs/performance.md, session 15). */
     static constexpr const char *regs_shape = "256x32x4";
     template <int N>
     __device__ static State fold(const float *v, int n, const float *)
@@ -88,8 +89,6 @@ struct xpb_softmax_policy {
                 s += expf(v[i] - m);
         return {m, s};
     }
-    __device__ static float held_scale(State, float, float sum) { return 1.0f / sum; }
-    __device__ static float held_out(float x, float inv, float max, float, float) { return expf(x - max) * inv; }
     __device__ static void finish(State st, const xpb_rowop_ptrs &, float *max, float *sum)
     {
         *max = st.m;
