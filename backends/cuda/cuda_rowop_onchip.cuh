@@ -32,6 +32,7 @@
 #include <stdlib.h>
 
 #include "cuda_rowop_cluster.cuh" /* xpb_bulk_load, xpb_bulk_wait, xpb_smem_addr */
+#include "xpb_knob.h"
 
 #define XPB_ROWOP_ONCHIP_BLOCK 512
 /* A chunk's floats (32 KB; two buffers a block, so 3 blocks an SM on Hopper);
@@ -341,8 +342,11 @@ static xpb_status xpb_rowop_onchip_make_plan(xpb_cuda_ctx *ctx, int64_t rows, in
         return xpb_fail(err, XPB_ERR_UNSUPPORTED,
                         "%s onchip: bulk copies and the acquire loads need compute capability 9.0, the GPU has %d.%d",
                         name, ctx->cc_major, ctx->cc_minor);
-    const char *kb = getenv("XPB_CUDA_ONCHIP_CHUNK_KB");
-    const int want = kb && atoi(kb) >= 1 && atoi(kb) <= 96 ? atoi(kb) * 256 : XPB_ROWOP_ONCHIP_CHUNK;
+    long kb;
+    xpb_status knob = xpb_knob_long("XPB_CUDA_ONCHIP_CHUNK_KB", 1, 96, false, XPB_ROWOP_ONCHIP_CHUNK / 256, &kb, err);
+    if (knob != XPB_OK)
+        return knob;
+    const int want = (int)kb * 256;
     const int chunks = (cols + want - 1) / want;
     const int chunk = ((cols + chunks - 1) / chunks + 3) & ~3;
     /* the kernels' residency, kept per (device, chunk): the queries cost host time every launch */

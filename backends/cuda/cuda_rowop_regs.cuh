@@ -44,6 +44,7 @@
 #include <string.h>
 
 #include "cuda_rowop_onchip.cuh" /* xpb_onchip_merge, xpb_ld_acquire_gpu */
+#include "xpb_knob.h"
 
 #include <type_traits>
 
@@ -284,15 +285,8 @@ struct xpb_rowop_regs_plan {
     int chunk, chunks;
     int64_t grid;
     int block, values, minb;
+    uint32_t spin; /* XPB_CUDA_REGS_SPIN */
 };
-
-static inline long xpb_regs_env(const char *name, long lo, long hi, long def)
-{
-    const char *v = getenv(name);
-    char *end = NULL;
-    long n = v ? strtol(v, &end, 10) : def;
-    return v && (end == v || *end != '\0' || n < lo || n > hi) ? def : n;
-}
 
 static inline xpb_status xpb_rowop_regs_make_plan(const xpb_cuda_ctx *ctx, int64_t rows, int cols, const char *name,
                                                   const char *default_shape, xpb_rowop_regs_plan *plan, xpb_error *err)
@@ -319,10 +313,13 @@ static inline xpb_status xpb_rowop_regs_make_plan(const xpb_cuda_ctx *ctx, int64
     const int chunk = block * values;
     const int chunks = (cols + chunk - 1) / chunk;
     int64_t grid = rows * chunks;
-    const long cap = xpb_regs_env("XPB_CUDA_REGS_GRID", 1, INT32_MAX, INT32_MAX);
+    long cap, spin;
+    xpb_status st = xpb_knob_long("XPB_CUDA_REGS_GRID", 1, INT32_MAX, false, INT32_MAX, &cap, err);
+    if (st || (st = xpb_knob_long("XPB_CUDA_REGS_SPIN", 0, INT32_MAX, false, XPB_ROWOP_REGS_SPIN, &spin, err)))
+        return st;
     if (grid > cap)
         grid = cap;
-    *plan = {chunk, chunks, grid, block, values, minb};
+    *plan = {chunk, chunks, grid, block, values, minb, (uint32_t)spin};
     return XPB_OK;
 }
 
@@ -332,9 +329,8 @@ static xpb_status xpb_rowop_regs_go(xpb_cuda_ctx *ctx, const xpb_rowop_ptrs &p, 
 {
     if (plan.chunks > 1)
         XPB_CUDA_CHECK(err, cudaMemsetAsync(s->flags, 0, s->flags_bytes, ctx->stream));
-    const uint32_t spin = (uint32_t)xpb_regs_env("XPB_CUDA_REGS_SPIN", 0, INT32_MAX, XPB_ROWOP_REGS_SPIN);
     xpb_rowop_regs_kernel<Op, BLOCK, VALUES, MINB, VEC><<<(unsigned)plan.grid, BLOCK, 0, ctx->stream>>>(
-        p, plan.chunks, static_cast<typename Op::State *>(s->part), s->flags, spin);
+        p, plan.chunks, static_cast<typename Op::State *>(s->part), s->flags, plan.spin);
     XPB_CUDA_CHECK_LAUNCH(err, name);
     return XPB_OK;
 }

@@ -12,6 +12,7 @@
  * rows. Each pipeline (shader, BLOCK, VPT, VEC4, MODE, NSG, EXP_BUILTIN) is created once per
  * context. */
 #include "vk_ops.h"
+#include "xpb_knob.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -20,11 +21,13 @@
 #define ROW_VALUES 16      /* values per invocation to aim for    */
 #define ROW_MAX_BLOCK 1024
 
-static uint32_t row_values(void)
+/* XPB_VULKAN_ROW_VALUES: values per invocation to aim for, a power of two in 4..64. */
+static xpb_status row_values(uint32_t *values, xpb_error *err)
 {
-    const char *v = getenv("XPB_VULKAN_ROW_VALUES");
-    long n = v ? strtol(v, NULL, 10) : 0;
-    return n >= 4 && n <= 64 && (n & (n - 1)) == 0 ? (uint32_t)n : ROW_VALUES;
+    long n;
+    xpb_status st = xpb_knob_long("XPB_VULKAN_ROW_VALUES", 4, 64, true, ROW_VALUES, &n, err);
+    *values = (uint32_t)n;
+    return st;
 }
 
 typedef struct row_config {
@@ -32,16 +35,20 @@ typedef struct row_config {
     uint64_t groups;
 } row_config;
 
-static row_config choose(const vkb_ctx *c, uint64_t rows, uint64_t cols)
+static xpb_status choose(const vkb_ctx *c, uint64_t rows, uint64_t cols, row_config *out, xpb_error *err)
 {
     row_config r = {.vec4 = cols % 4 == 0, .vpt = 1};
+    uint32_t values;
+    xpb_status st = row_values(&values, err);
+    if (st)
+        return st;
     if (cols < ROW_SERIAL_COLS) {
         r.mode = 1;
         r.block = vkb_block_size(c, 256);
         r.groups = (rows + r.block - 1) / r.block;
     } else {
         r.mode = 0;
-        uint32_t values = row_values(), max_vpt = values / 4 > 8 ? values / 4 : 8;
+        uint32_t max_vpt = values / 4 > 8 ? values / 4 : 8;
         uint32_t want = 32;
         while (want < ROW_MAX_BLOCK && (uint64_t)want * values < cols)
             want *= 2;
@@ -53,7 +60,8 @@ static row_config choose(const vkb_ctx *c, uint64_t rows, uint64_t cols)
     /* One shared slot per subgroup; subgroups are at least min_subgroup_size wide. */
     uint32_t sg = c->caps.min_subgroup_size ? c->caps.min_subgroup_size : 1;
     r.nsg = (r.block + sg - 1) / sg;
-    return r;
+    *out = r;
+    return XPB_OK;
 }
 
 xpb_status vkb_rowop_supports(void *ctx, const void *args, int n_params, xpb_error *why)
@@ -67,6 +75,10 @@ xpb_status vkb_rowop_supports(void *ctx, const void *args, int n_params, xpb_err
     if (!c->caps.subgroup_arithmetic)
         return xpb_fail(why, XPB_ERR_UNSUPPORTED,
                         "the device has no subgroup arithmetic in compute shaders (row kernels reduce with it)");
+    uint32_t exp_builtin;
+    xpb_status st = vkb_row_exp(&exp_builtin, why);
+    if (st)
+        return st;
     return vkb_check_range(c, "the rows of this case", (uint64_t)a->rows * (uint64_t)a->cols * sizeof(float),
                            why);
 }
@@ -84,9 +96,9 @@ xpb_status vkb_rowop_launch(void *ctx, const vkb_shader *sh, int n_params, const
     vkb_binding b[4];
     vkb_rowop_bindings(a, n_params, b);
 
-    row_config r = choose(c, (uint64_t)a->rows, (uint64_t)a->cols);
+    row_config r;
     uint32_t exp_builtin;
-    if ((st = vkb_row_exp(&exp_builtin, err)))
+    if ((st = choose(c, (uint64_t)a->rows, (uint64_t)a->cols, &r, err)) || (st = vkb_row_exp(&exp_builtin, err)))
         return st;
     vkb_spec spec = {6, {r.block, r.vpt, r.vec4, r.mode, r.nsg, exp_builtin}};
     vkb_rowop_push push = {(uint32_t)a->rows, (uint32_t)a->cols, a->eps, 0};
@@ -126,11 +138,15 @@ vkb_row_chunks vkb_row_chunking(const vkb_ctx *c, uint64_t cols, uint32_t cap, u
     return r;
 }
 
-uint32_t vkb_env_pow2(const char *name, long lo, long hi, uint32_t def)
+xpb_status vkb_row_chunking_env(const vkb_ctx *c, uint64_t cols, const char *chunk_knob, uint32_t chunk,
+                                const char *values_knob, uint32_t values, vkb_row_chunks *out, xpb_error *err)
 {
-    const char *v = getenv(name);
-    long n = v ? strtol(v, NULL, 10) : 0;
-    return n >= lo && n <= hi && (n & (n - 1)) == 0 ? (uint32_t)n : def;
+    long cap, v;
+    xpb_status st = xpb_knob_long(chunk_knob, VKB_ROW_MIN_CHUNK, VKB_ROW_MAX_CHUNK, true, chunk, &cap, err);
+    if (st || (st = xpb_knob_long(values_knob, 4, 64, true, values, &v, err)))
+        return st;
+    *out = vkb_row_chunking(c, cols, (uint32_t)cap, (uint32_t)v);
+    return XPB_OK;
 }
 
 xpb_status vkb_row_exp(uint32_t *builtin, xpb_error *err)

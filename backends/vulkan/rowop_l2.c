@@ -22,6 +22,7 @@
  * rows of one value included; the grid is capped at maxComputeWorkGroupCount[0] and the shader
  * loops over the rest of the tasks. */
 #include "vk_ops.h"
+#include "xpb_knob.h"
 
 #include <stdlib.h>
 
@@ -65,13 +66,6 @@ typedef struct l2_config {
     uint64_t part_bytes; /* the partials buffer: phases x wave_rows x chunks x vec2 */
 } l2_config;
 
-/* XPB_VULKAN_ROW_WAVE_MB: input MiB per wave (> 0, fractions allowed: tests use small waves). */
-static double wave_bytes(void)
-{
-    const char *v = getenv("XPB_VULKAN_ROW_WAVE_MB");
-    double mb = v ? strtod(v, NULL) : 0.0;
-    return (mb > 0.0 && mb < 1e6 ? mb : L2_WAVE_MB) * 1048576.0;
-}
 
 /* XPB_VULKAN_ROW_L2_FUSE=0: a dispatch per (wave, phase). */
 static bool fused(void)
@@ -80,14 +74,21 @@ static bool fused(void)
     return !(v && v[0] == '0' && v[1] == '\0');
 }
 
-static l2_config choose(const vkb_ctx *c, const l2_op *op, uint64_t rows, uint64_t cols)
+/* The configuration for these rows, from the knobs XPB_VULKAN_ROW_L2_CHUNK, _L2_VALUES and
+ * XPB_VULKAN_ROW_WAVE_MB (input MiB per wave, > 0, fractions allowed: tests use small waves); a
+ * knob set to an invalid value is XPB_ERR_USAGE. */
+static xpb_status choose(const vkb_ctx *c, const l2_op *op, uint64_t rows, uint64_t cols, l2_config *out,
+                         xpb_error *err)
 {
     l2_config r = {0};
-    vkb_row_chunks k = vkb_row_chunking(
-        c, cols, vkb_env_pow2("XPB_VULKAN_ROW_L2_CHUNK", VKB_ROW_MIN_CHUNK, VKB_ROW_MAX_CHUNK, L2_CHUNK),
-        vkb_env_pow2("XPB_VULKAN_ROW_L2_VALUES", 4, 64, L2_VALUES));
+    vkb_row_chunks k;
+    double mb;
+    xpb_status st = vkb_row_chunking_env(c, cols, "XPB_VULKAN_ROW_L2_CHUNK", L2_CHUNK, "XPB_VULKAN_ROW_L2_VALUES",
+                                         L2_VALUES, &k, err);
+    if (st || (st = xpb_knob_double("XPB_VULKAN_ROW_WAVE_MB", 0.0, 1e6, L2_WAVE_MB, &mb, err)))
+        return st;
     r.chunk = k.chunk, r.block = k.block, r.vpt = k.vpt, r.nsg = k.nsg, r.chunks = k.chunks;
-    double w = wave_bytes() / ((double)cols * sizeof(float));
+    double w = mb * 1048576.0 / ((double)cols * sizeof(float));
     r.wave_rows = w < 1.0 ? 1 : (uint64_t)w;
     if (r.wave_rows > rows)
         r.wave_rows = rows;
@@ -95,7 +96,8 @@ static l2_config choose(const vkb_ctx *c, const l2_op *op, uint64_t rows, uint64
         r.wave_rows = r.chunks >= L2_MAX_WAVE_TASKS ? 1 : L2_MAX_WAVE_TASKS / r.chunks;
     r.waves = r.wave_rows ? (rows + r.wave_rows - 1) / r.wave_rows : 0;
     r.part_bytes = (uint64_t)op->phases * r.wave_rows * r.chunks * 2 * sizeof(float);
-    return r;
+    *out = r;
+    return XPB_OK;
 }
 
 static xpb_status l2_supports(void *ctx, const l2_op *op, const void *args, xpb_error *why)
@@ -105,7 +107,9 @@ static xpb_status l2_supports(void *ctx, const l2_op *op, const void *args, xpb_
     xpb_status st = vkb_rowop_supports(ctx, args, op->n_params, why);
     if (st || a->rows == 0 || a->cols == 0)
         return st;
-    l2_config r = choose(c, op, (uint64_t)a->rows, (uint64_t)a->cols);
+    l2_config r;
+    if ((st = choose(c, op, (uint64_t)a->rows, (uint64_t)a->cols, &r, why)))
+        return st;
     return vkb_check_range(c, "the l2 partials buffer", r.part_bytes, why);
 }
 
@@ -137,8 +141,10 @@ static xpb_status l2_prepare(void *ctx, const l2_op *op, const void *args, void 
     if (!s)
         return xpb_fail(err, XPB_ERR_OUT_OF_MEMORY, "out of host memory for the l2 row-op state");
     if (a->rows > 0 && a->cols > 0) {
-        s->part_bytes = choose(ctx, op, (uint64_t)a->rows, (uint64_t)a->cols).part_bytes;
-        if ((st = vkb_buffer_alloc(ctx, (size_t)s->part_bytes, &s->part, err))) {
+        l2_config r = {0};
+        st = choose(ctx, op, (uint64_t)a->rows, (uint64_t)a->cols, &r, err);
+        s->part_bytes = r.part_bytes;
+        if (st || (st = vkb_buffer_alloc(ctx, (size_t)s->part_bytes, &s->part, err))) {
             l2_release(ctx, s);
             return st;
         }
@@ -179,7 +185,9 @@ static xpb_status l2_launch(void *ctx, const l2_op *op, const void *args, void *
         return st;
     if (a->rows == 0 || a->cols == 0)
         return vkb_ctx_status(c, err);
-    l2_config r = choose(c, op, (uint64_t)a->rows, (uint64_t)a->cols);
+    l2_config r;
+    if ((st = choose(c, op, (uint64_t)a->rows, (uint64_t)a->cols, &r, err)))
+        return st;
     if (!s || !s->part || s->part_bytes < r.part_bytes)
         return xpb_fail(err, XPB_ERR_USAGE, "vulkan/l2: launch without prepare() for these arguments");
 

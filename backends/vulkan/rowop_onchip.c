@@ -34,6 +34,7 @@
  * 136 KiB at 1024 x 262144. The grid is capped at maxComputeWorkGroupCount[0] and the shader
  * loops over the rest of the tasks. */
 #include "vk_ops.h"
+#include "xpb_knob.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -81,19 +82,12 @@ static const oc_op op_layernorm = {
 
 typedef struct oc_config {
     uint32_t block, vpt, chunk, nsg;
+    uint32_t spin; /* polls of done[row] before an owner hands over */
     uint64_t chunks;
     uint64_t part_bytes;  /* rows x chunks x (vec2 or dvec2)        */
     uint64_t flags_bytes; /* rows x (chunks + 2) x uint32           */
 } oc_config;
 
-/* XPB_VULKAN_ROW_ONCHIP_SPIN: polls of done[row] before an owner hands over (0 allowed). */
-static uint32_t spin_polls(void)
-{
-    const char *v = getenv("XPB_VULKAN_ROW_ONCHIP_SPIN");
-    char *end = NULL;
-    long n = v ? strtol(v, &end, 10) : -1;
-    return v && end != v && *end == '\0' && n >= 0 && n <= INT32_MAX ? (uint32_t)n : OC_SPIN;
-}
 
 /* XPB_VULKAN_ROW_ONCHIP_POLL=state (a test): owners poll their own state word instead of
  * done[row], so one that runs beside its completer sees the completer's claim and takes the
@@ -104,16 +98,25 @@ static uint32_t poll_state(void)
     return v && strcmp(v, "state") == 0;
 }
 
-static oc_config choose(const vkb_ctx *c, const oc_op *op, uint64_t rows, uint64_t cols)
+/* The configuration for these rows, from the knobs XPB_VULKAN_ROW_ONCHIP_CHUNK, _VALUES and
+ * _SPIN (polls of done[row] before an owner hands over, 0 allowed); a knob set to an invalid
+ * value is XPB_ERR_USAGE. */
+static xpb_status choose(const vkb_ctx *c, const oc_op *op, uint64_t rows, uint64_t cols, oc_config *out,
+                         xpb_error *err)
 {
     oc_config r = {0};
-    vkb_row_chunks k = vkb_row_chunking(
-        c, cols, vkb_env_pow2("XPB_VULKAN_ROW_ONCHIP_CHUNK", VKB_ROW_MIN_CHUNK, VKB_ROW_MAX_CHUNK, op->chunk),
-        vkb_env_pow2("XPB_VULKAN_ROW_ONCHIP_VALUES", 4, 64, OC_VALUES));
+    vkb_row_chunks k;
+    long spin;
+    xpb_status st = vkb_row_chunking_env(c, cols, "XPB_VULKAN_ROW_ONCHIP_CHUNK", op->chunk,
+                                         "XPB_VULKAN_ROW_ONCHIP_VALUES", OC_VALUES, &k, err);
+    if (st || (st = xpb_knob_long("XPB_VULKAN_ROW_ONCHIP_SPIN", 0, INT32_MAX, false, OC_SPIN, &spin, err)))
+        return st;
     r.chunk = k.chunk, r.block = k.block, r.vpt = k.vpt, r.nsg = k.nsg, r.chunks = k.chunks;
+    r.spin = (uint32_t)spin;
     r.part_bytes = rows * r.chunks * (op->f64 ? 2 * sizeof(double) : 2 * sizeof(float));
     r.flags_bytes = rows * (r.chunks + 2) * sizeof(uint32_t);
-    return r;
+    *out = r;
+    return XPB_OK;
 }
 
 static xpb_status oc_supports(void *ctx, const oc_op *op, const void *args, xpb_error *why)
@@ -126,7 +129,9 @@ static xpb_status oc_supports(void *ctx, const oc_op *op, const void *args, xpb_
     xpb_status st = vkb_rowop_supports(ctx, args, op->n_params, why);
     if (st || a->rows == 0 || a->cols == 0)
         return st;
-    oc_config r = choose(c, op, (uint64_t)a->rows, (uint64_t)a->cols);
+    oc_config r;
+    if ((st = choose(c, op, (uint64_t)a->rows, (uint64_t)a->cols, &r, why)))
+        return st;
     /* the flags' range bounds every index the shader forms (rows * chunks < 2^30) */
     if ((st = vkb_check_range(c, "the onchip partials buffer", r.part_bytes, why)))
         return st;
@@ -163,10 +168,11 @@ static xpb_status oc_prepare(void *ctx, const oc_op *op, const void *args, void 
     if (!s)
         return xpb_fail(err, XPB_ERR_OUT_OF_MEMORY, "out of host memory for the onchip row-op state");
     if (a->rows > 0 && a->cols > 0) {
-        oc_config r = choose(ctx, op, (uint64_t)a->rows, (uint64_t)a->cols);
+        oc_config r = {0};
+        st = choose(ctx, op, (uint64_t)a->rows, (uint64_t)a->cols, &r, err);
         s->part_bytes = r.part_bytes;
         s->flags_bytes = r.flags_bytes;
-        if ((st = vkb_buffer_alloc(ctx, (size_t)s->part_bytes, &s->part, err)) ||
+        if (st || (st = vkb_buffer_alloc(ctx, (size_t)s->part_bytes, &s->part, err)) ||
             (st = vkb_buffer_alloc(ctx, (size_t)s->flags_bytes, &s->flags, err))) {
             oc_release(ctx, s);
             return st;
@@ -197,7 +203,9 @@ static xpb_status oc_launch(void *ctx, const oc_op *op, const void *args, void *
         return st;
     if (a->rows == 0 || a->cols == 0)
         return vkb_ctx_status(c, err);
-    oc_config r = choose(c, op, (uint64_t)a->rows, (uint64_t)a->cols);
+    oc_config r;
+    if ((st = choose(c, op, (uint64_t)a->rows, (uint64_t)a->cols, &r, err)))
+        return st;
     if (!s || !s->part || s->part_bytes < r.part_bytes || s->flags_bytes < r.flags_bytes)
         return xpb_fail(err, XPB_ERR_USAGE, "vulkan/onchip: launch without prepare() for these arguments");
 
@@ -215,7 +223,7 @@ static xpb_status oc_launch(void *ctx, const oc_op *op, const void *args, void *
         return st;
     if (r.chunks > 1 && (st = oc_clear_flags(c, s, &r, err)))
         return st;
-    oc_push push = {(uint32_t)a->rows, (uint32_t)a->cols, a->eps, (uint32_t)r.chunks, spin_polls(),
+    oc_push push = {(uint32_t)a->rows, (uint32_t)a->cols, a->eps, (uint32_t)r.chunks, r.spin,
                    poll_state()};
     st = vkb_record(c, &p, &push, vkb_group_count(c, (uint64_t)a->rows * r.chunks), err);
     return st ? st : vkb_ctx_status(c, err);

@@ -90,8 +90,11 @@ typedef struct vkb_row_chunks {
 #define VKB_ROW_MIN_CHUNK 128   /* 32 invocations x 1 vec4   */
 #define VKB_ROW_MAX_CHUNK 16384 /* 1024 invocations x 4 vec4 */
 vkb_row_chunks vkb_row_chunking(const vkb_ctx *c, uint64_t cols, uint32_t cap, uint32_t values);
-/* A power of two in [lo, hi] from the environment variable `name`, else `def` (tuning knobs). */
-uint32_t vkb_env_pow2(const char *name, long lo, long hi, uint32_t def);
+/* vkb_row_chunking with the cap and the values from the knobs chunk_knob (a power of two from
+ * VKB_ROW_MIN_CHUNK to VKB_ROW_MAX_CHUNK) and values_knob (a power of two in 4..64), default
+ * chunk and values; a knob set to anything else is XPB_ERR_USAGE naming it (xpb_knob.h). */
+xpb_status vkb_row_chunking_env(const vkb_ctx *c, uint64_t cols, const char *chunk_knob, uint32_t chunk,
+                                const char *values_knob, uint32_t values, vkb_row_chunks *out, xpb_error *err);
 /* Softmax's exp in every row variant (specialization constant EXP_BUILTIN of rowop.glsl), from
  * XPB_VULKAN_ROW_EXP: unset or "builtin", 1 (GLSL's exp, within the 3 + 2|x| ulp that
  * docs/validation.md budgets; faster on the H100, docs/performance.md session 15); "poly", 0

@@ -1,0 +1,48 @@
+/* test_knob.c - knobs from the environment (harness/xpb_knob.c): unset or empty takes the
+ * default; a value outside its range, not a number, with trailing text, or not a power of two
+ * where one is asked for is a usage error that names the knob and leaves the default in *out. */
+#define _POSIX_C_SOURCE 200809L /* setenv */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "xpb_knob.h"
+#include "xpb_test.h"
+
+static xpb_status knob_long(const char *value, bool pow2, long *out, xpb_error *err)
+{
+    if (value)
+        setenv("XPB_TEST_KNOB", value, 1);
+    else
+        unsetenv("XPB_TEST_KNOB");
+    return xpb_knob_long("XPB_TEST_KNOB", 4, 64, pow2, 16, out, err);
+}
+
+int main(void)
+{
+    long n = 0;
+    xpb_error err = {{0}};
+    CHECK(knob_long(NULL, true, &n, &err) == XPB_OK && n == 16);
+    CHECK(knob_long("", true, &n, &err) == XPB_OK && n == 16);
+    CHECK(knob_long("32", true, &n, &err) == XPB_OK && n == 32);
+    CHECK(knob_long("4", true, &n, &err) == XPB_OK && n == 4);
+    CHECK(knob_long("64", true, &n, &err) == XPB_OK && n == 64);
+    CHECK(knob_long("48", false, &n, &err) == XPB_OK && n == 48);
+    const char *bad[] = {"48", "2", "128", "abc", "32x", " 32x", "-16", "99999999999999999999999"};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        err.msg[0] = '\0';
+        CHECK(knob_long(bad[i], true, &n, &err) == XPB_ERR_USAGE && n == 16);
+        CHECK(strstr(err.msg, "XPB_TEST_KNOB") != NULL);
+    }
+    double x = 0.0;
+    setenv("XPB_TEST_KNOB", "0.25", 1);
+    CHECK(xpb_knob_double("XPB_TEST_KNOB", 0.0, 1e6, 16.0, &x, &err) == XPB_OK && x == 0.25);
+    const char *bad_d[] = {"0", "-1", "1e7", "x", "1.5MB", "nan"};
+    for (size_t i = 0; i < sizeof bad_d / sizeof *bad_d; i++) {
+        setenv("XPB_TEST_KNOB", bad_d[i], 1);
+        CHECK(xpb_knob_double("XPB_TEST_KNOB", 0.0, 1e6, 16.0, &x, &err) == XPB_ERR_USAGE && x == 16.0);
+    }
+    unsetenv("XPB_TEST_KNOB");
+    CHECK(xpb_knob_double("XPB_TEST_KNOB", 0.0, 1e6, 16.0, &x, &err) == XPB_OK && x == 16.0);
+    XPB_TEST_END();
+}
