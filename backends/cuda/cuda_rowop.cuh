@@ -74,11 +74,11 @@ __device__ __forceinline__ void xpb_store_pack(float *p, const float *v)
         *p = v[0];
 }
 
-/* Writes one pack of PACK outputs at column c: y = out(v, r1, r2, w[c], b[c]). v holds the values
- * after stage 2 (map2(x, r1) for two-stage ops, else x). */
-template <class Op, int PACK>
-__device__ __forceinline__ void xpb_rowop_out_pack(const xpb_rowop_ptrs &p, float *yr, int c,
-                                                   const float *v, float r1, float r2)
+/* Writes one pack of PACK outputs at column c: y = out(v, w[c], b[c]), the per-column w and b
+ * loaded where the op uses them (0 elsewhere). */
+template <class Op, int PACK, class Out>
+__device__ __forceinline__ void xpb_rowop_write_pack(const xpb_rowop_ptrs &p, float *yr, int c, const float *v,
+                                                     Out out)
 {
     float w[PACK], b[PACK], o[PACK];
 #pragma unroll
@@ -90,8 +90,18 @@ __device__ __forceinline__ void xpb_rowop_out_pack(const xpb_rowop_ptrs &p, floa
         xpb_load_pack<PACK>(p.b + c, b);
 #pragma unroll
     for (int j = 0; j < PACK; j++)
-        o[j] = Op::out(v[j], r1, r2, w[j], b[j]);
+        o[j] = out(v[j], w[j], b[j]);
     xpb_store_pack<PACK>(yr + c, o);
+}
+
+/* ... with the policy's out: y = out(v, r1, r2, w[c], b[c]). v holds the values after stage 2
+ * (map2(x, r1) for two-stage ops, else x). */
+template <class Op, int PACK>
+__device__ __forceinline__ void xpb_rowop_out_pack(const xpb_rowop_ptrs &p, float *yr, int c,
+                                                   const float *v, float r1, float r2)
+{
+    xpb_rowop_write_pack<Op, PACK>(p, yr, c, v,
+                                   [=](float x, float w, float b) { return Op::out(x, r1, r2, w, b); });
 }
 
 /* Reads one pack of x at src (global or shared memory), applies stage 2 (two-stage ops) and

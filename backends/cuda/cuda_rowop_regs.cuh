@@ -228,18 +228,9 @@ xpb_rowop_regs_kernel(xpb_rowop_ptrs p, int chunks, typename Op::State *part, ui
             const int c = c0 + (k * BLOCK + (int)threadIdx.x) * PACK;
             if (c < cols) {
                 if constexpr (HELD_FORM) {
-                    float w[PACK], b[PACK], o[PACK];
-#pragma unroll
-                    for (int j = 0; j < PACK; j++)
-                        w[j] = b[j] = 0.0f;
-                    if constexpr (Op::uses_w)
-                        xpb_load_pack<PACK>(p.w + c, w);
-                    if constexpr (Op::uses_b)
-                        xpb_load_pack<PACK>(p.b + c, b);
-#pragma unroll
-                    for (int j = 0; j < PACK; j++)
-                        o[j] = Op::held_out(v[k * PACK + j], scale, r1, w[j], b[j]);
-                    xpb_store_pack<PACK>(yr + c, o);
+                    xpb_rowop_write_pack<Op, PACK>(p, yr, c, &v[k * PACK], [=](float x, float w, float b) {
+                        return Op::held_out(x, scale, r1, w, b);
+                    });
                 } else {
                     if constexpr (Op::two_stage) {
 #pragma unroll
