@@ -328,20 +328,25 @@ if has cm2; then # issue 12: vulkan/coopmat2 (GL_NV_cooperative_matrix2) validat
   # grid, XPB_VULKAN_MAX_GROUPS: a persistent grid walking the tiles), each its own process with
   # cuBLAS fp16 beside it, each validated at the conformance sizes first. The default list: the
   # default and what session 13 left untried (docs/performance.md).
+  # An entry may start with VAR=V, knobs for its process (e.g. XPB_VULKAN_COOPMAT_GROUP_M=16,128x256x32x32x256).
   for entry in ${XPB_CM2_SWEEP:-128x256x32x32x256 128x128x32x32x128 128x256x32x32x256@264}; do
-    cfg=${entry%@*} groups=
-    [ "$entry" != "$cfg" ] && groups=${entry#*@}
-    export XPB_VULKAN_MAX_GROUPS=$groups
-    XPB_VULKAN_COOPMAT2=$cfg timeout 60 $bin run --backend vulkan --variant coopmat2 --workload gemm --preset conformance \
+    IFS=, read -r -a parts <<< "$entry"
+    tile=${parts[-1]} envs=("${parts[@]:0:${#parts[@]}-1}")
+    cfg=${tile%@*} groups=
+    [ "$tile" != "$cfg" ] && groups=${tile#*@}
+    envs+=("XPB_VULKAN_MAX_GROUPS=$groups" "XPB_VULKAN_COOPMAT2=$cfg")
+    name=${entry//[=,]/_}
+    env "${envs[@]}" timeout 60 $bin run --backend vulkan --variant coopmat2 --workload gemm --preset conformance \
         --validate-only 2>&1 | tail -1 | sed "s/^/$entry conformance: /" | tee -a "$out/cm2-sweep.txt"
     for size in ${XPB_CM2_SWEEP_SIZES:-8192}; do
-      XPB_VULKAN_COOPMAT2=$cfg XPB_BENCH_FILTER=. bench "cm2-sweep-${entry/@/-g}-$size" --backend cuda,vulkan \
-          --variant cublas-fp16,coopmat2 --workload gemm --size m=$size,n=$size,k=$size --validate sampled
+      stamp "cm2 sweep $entry at $size"
+      env "${envs[@]}" $bin run --backend cuda,vulkan --variant cublas-fp16,coopmat2 --workload gemm \
+          --size m=$size,n=$size,k=$size --validate sampled --out "$out/cm2-sweep-${name/@/-g}-$size.json" \
+          >> "$out/bench.txt" 2>> "$out/bench-stderr.log" || status=1
       grep -E "^gemm .*(coopmat2|cublas-fp16)" "$out/bench.txt" | grep -v "input=exact" | tail -2 \
           | sed "s/^/$entry /" | tee -a "$out/cm2-sweep.txt"
     done
   done
-  unset XPB_VULKAN_MAX_GROUPS
 fi
 stamp "done (status $status)"
 # The device tool brings back only a few files: everything in one archive that sorts first.

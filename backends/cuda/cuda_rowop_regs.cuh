@@ -35,6 +35,7 @@
  * 91-94% at three; layernorm 72% at 512 x 16 x 2, 94% at 256 x 32 x 4).
  * XPB_CUDA_REGS_SHAPE=32x16x1 (512-float chunks) makes the conformance sizes run the exchange. XPB_CUDA_REGS_SPIN: polls (default 4096; 0: every owner hands over at once).
  * XPB_CUDA_REGS_GRID: cap the grid (tests the grid-stride loop).
+ * XPB_CUDA_ROW_EXP=fast (softmax): the policy's FastExp form, __expf for expf (softmax.cu).
  * Status: validated and sanitized on the H100 (session 15); figures in docs/performance.md. */
 #ifndef XPB_CUDA_ROWOP_REGS_CUH
 #define XPB_CUDA_ROWOP_REGS_CUH
@@ -120,6 +121,10 @@ template <class Op, int N, class = void>
 struct xpb_regs_has_fold : std::false_type {};
 template <class Op, int N>
 struct xpb_regs_has_fold<Op, N, std::void_t<decltype(&Op::template fold<N>)>> : std::true_type {};
+template <class Op, class = void>
+struct xpb_regs_fast_exp_form { typedef Op type; }; /* no FastExp: the op itself */
+template <class Op>
+struct xpb_regs_fast_exp_form<Op, std::void_t<typename Op::FastExp>> { typedef typename Op::FastExp type; };
 template <class Op, class = void>
 struct xpb_regs_has_held_form : std::false_type {};
 template <class Op>
@@ -277,6 +282,7 @@ struct xpb_rowop_regs_plan {
     int64_t grid;
     int block, values, minb;
     uint32_t spin; /* XPB_CUDA_REGS_SPIN */
+    bool fast_exp; /* XPB_CUDA_ROW_EXP=fast: softmax with __expf (policies with a FastExp form) */
 };
 
 static inline xpb_status xpb_rowop_regs_make_plan(const xpb_cuda_ctx *ctx, int64_t rows, int cols, const char *name,
@@ -310,7 +316,11 @@ static inline xpb_status xpb_rowop_regs_make_plan(const xpb_cuda_ctx *ctx, int64
         return st;
     if (grid > cap)
         grid = cap;
-    *plan = {chunk, chunks, grid, block, values, minb, (uint32_t)spin};
+    const char *ex = getenv("XPB_CUDA_ROW_EXP");
+    const bool fast = ex && strcmp(ex, "fast") == 0;
+    if (ex && *ex && !fast && strcmp(ex, "expf") != 0)
+        return xpb_fail(err, XPB_ERR_USAGE, "%s regs: XPB_CUDA_ROW_EXP=%s: expected expf or fast", name, ex);
+    *plan = {chunk, chunks, grid, block, values, minb, (uint32_t)spin, fast};
     return XPB_OK;
 }
 
@@ -343,6 +353,17 @@ struct xpb_rowop_regs_variant {
     template <class Op>
     static xpb_status go(xpb_cuda_ctx *ctx, const xpb_rowop_ptrs &p, bool vec, xpb_rowop_exchange *s, const Plan &plan,
                          const char *name, xpb_error *err)
+    {
+        typedef typename xpb_regs_fast_exp_form<Op>::type Fast;
+        if constexpr (!std::is_same<Op, Fast>::value) {
+            if (plan.fast_exp)
+                return go_shape<Fast>(ctx, p, vec, s, plan, name, err);
+        }
+        return go_shape<Op>(ctx, p, vec, s, plan, name, err);
+    }
+    template <class Op>
+    static xpb_status go_shape(xpb_cuda_ctx *ctx, const xpb_rowop_ptrs &p, bool vec, xpb_rowop_exchange *s,
+                               const Plan &plan, const char *name, xpb_error *err)
     {
 #define XPB_REGS_GO(B, V, M)                                                   \
     if (plan.block == B && plan.values == V && plan.minb == M)                 \

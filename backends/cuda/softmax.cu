@@ -2,7 +2,9 @@
  *
  * Held rows: max, then e = exp(x - max) kept in registers, sum(e), y = e / sum.
  * Streamed rows: an online (max, sum) pass, then y = exp(x - max) / sum.
- * Full-precision expf and true division; no fast-math intrinsics. */
+ * Full-precision expf and true division; cuda/regs alone offers __expf (XPB_CUDA_ROW_EXP=fast:
+ * 2 + 1.17|x| ULP, inside the bound's 3 + 2|x| of docs/validation.md), to measure what the exp
+ * costs a row that is read once. */
 #include "cuda_rowop_regs.cuh" /* and cuda_rowop_onchip.cuh */
 
 /* Online softmax state: running max m and sum s of exp(x - m) over the values seen. */
@@ -20,7 +22,19 @@ __device__ __forceinline__ xpb_softmax_state xpb_shfl_idx(xpb_softmax_state v, i
     return {xpb_shfl_idx(v.m, lane, width), xpb_shfl_idx(v.s, lane, width)};
 }
 
-struct xpb_softmax_merge {
+/* e^d: CUDA's expf (2 ULP), or with FAST its __expf (ex2.approx of d log2 e: 2 + 1.17|d| ULP,
+ * results below FLT_MIN flushed to 0), both inside the bound's 3 + 2|d| ULP for exp. */
+template <bool FAST>
+__device__ __forceinline__ float xpb_softmax_exp(float d)
+{
+    if constexpr (FAST)
+        return __expf(d);
+    else
+        return expf(d);
+}
+
+template <bool FAST>
+struct xpb_softmax_merge_t {
     __device__ __forceinline__ xpb_softmax_state operator()(xpb_softmax_state a,
                                                             xpb_softmax_state b) const
     {
@@ -30,11 +44,15 @@ struct xpb_softmax_merge {
         if (a.m == -INFINITY)
             return b;
         const float m = fmaxf(a.m, b.m);
-        return {m, a.s * expf(a.m - m) + b.s * expf(b.m - m)};
+        return {m, a.s * xpb_softmax_exp<FAST>(a.m - m) + b.s * xpb_softmax_exp<FAST>(b.m - m)};
     }
 };
 
-struct xpb_softmax_policy {
+template <bool FAST>
+struct xpb_softmax_policy_t {
+    /* the same op with __expf: XPB_CUDA_ROW_EXP=fast in cuda/regs (cuda_rowop_regs.cuh) */
+    typedef xpb_softmax_policy_t<true> FastExp;
+
     static constexpr bool uses_w = false;
     static constexpr bool uses_b = false;
     static constexpr bool two_stage = true;
@@ -44,22 +62,22 @@ struct xpb_softmax_policy {
     __device__ static float ident1() { return -INFINITY; }
     __device__ static float map1(float x) { return x; }
     __device__ static float finish1(float max, const xpb_rowop_ptrs &) { return max; }
-    __device__ static float map2(float x, float max) { return expf(x - max); }
+    __device__ static float map2(float x, float max) { return xpb_softmax_exp<FAST>(x - max); }
     __device__ static float contrib2(float e) { return e; }
     __device__ static float finish2(float sum, const xpb_rowop_ptrs &) { return sum; }
     __device__ static float out(float e, float, float sum, float, float) { return e / sum; }
 
     /* streamed rows */
     typedef xpb_softmax_state State;
-    typedef xpb_softmax_merge Merge;
+    typedef xpb_softmax_merge_t<FAST> Merge;
     __device__ static State init(const float *) { return {-INFINITY, 0.0f}; }
     __device__ static void accum(State &st, float x)
     {
         if (x > st.m) { /* new max: rescale what was summed so far (0 * exp(-inf) = 0 at start) */
-            st.s = st.s * expf(st.m - x) + 1.0f;
+            st.s = st.s * xpb_softmax_exp<FAST>(st.m - x) + 1.0f;
             st.m = x;
         } else {
-            st.s += expf(x - st.m);
+            st.s += xpb_softmax_exp<FAST>(x - st.m);
         }
     }
     /* regs variant (cuda_rowop_regs.cuh): its block shape (threads x floats x blocks an SM:
@@ -86,7 +104,7 @@ struct xpb_softmax_policy {
 #pragma unroll
         for (int i = 0; i < N; i++)
             if (i < n)
-                s += expf(v[i] - m);
+                s += xpb_softmax_exp<FAST>(v[i] - m);
         return {m, s};
     }
     __device__ static void finish(State st, const xpb_rowop_ptrs &, float *max, float *sum)
@@ -95,6 +113,7 @@ struct xpb_softmax_policy {
         *sum = st.s;
     }
 };
+typedef xpb_softmax_policy_t<false> xpb_softmax_policy;
 
 XPB_CUDA_ROWOP_KERNEL(softmax, XPB_OP_SOFTMAX, xpb_softmax_policy);
 /* the row in a thread-block cluster's shared memory (cuda_rowop_cluster.cuh) */

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "coopmat_common.h"
+#include "xpb_knob.h"
 
 #define CONVERT_BLOCK 256
 
@@ -124,7 +125,9 @@ bool vkb_cm_matches(const vkb_cm_state *s, const xpb_gemm_args *a, const vkb_cm_
            s->cfg.stages == t->stages && s->cfg.bt == t->bt;
 }
 
-#define GROUP_M 8 /* row tiles that sweep the columns together (L2 reuse of B) */
+/* Row tiles that sweep the columns together (L2 reuse of B); XPB_VULKAN_COOPMAT_GROUP_M sets it
+ * (a tuning knob for the tensor-core variants). */
+#define GROUP_M 8
 
 xpb_status vkb_cm_launch(vkb_ctx *c, const xpb_gemm_args *a, const vkb_cm_state *s, const vkb_cm_cfg *t,
                          const vkb_shader *sh, const vkb_spec *spec, const char *variant, xpb_error *err)
@@ -134,14 +137,15 @@ xpb_status vkb_cm_launch(vkb_ctx *c, const xpb_gemm_args *a, const vkb_cm_state 
     if (!vkb_cm_matches(s, a, t))
         return xpb_fail(err, XPB_ERR_USAGE, "%s: launch without prepare() for these arguments", variant);
     vkb_binding b[4];
-    xpb_status st = vkb_gemm_bindings(a, b, err);
-    if (st)
+    long group_m;
+    xpb_status st = xpb_knob_long("XPB_VULKAN_COOPMAT_GROUP_M", 1, 65535, false, GROUP_M, &group_m, err);
+    if (st || (st = vkb_gemm_bindings(a, b, err)))
         return st;
     b[0] = (vkb_binding){s->a16, 0, s->mp * s->kp * 2};
     b[1] = (vkb_binding){s->b16, 0, s->kp * s->np * 2};
     vkb_cm_push push = {
         .m = (uint32_t)a->m, .n = (uint32_t)a->n, .kp = (uint32_t)s->kp, .np = (uint32_t)s->np,
-        .tiles_m = (uint32_t)(s->mp / t->bm), .tiles_n = (uint32_t)(s->np / t->bn), .group_m = GROUP_M,
+        .tiles_m = (uint32_t)(s->mp / t->bm), .tiles_n = (uint32_t)(s->np / t->bn), .group_m = (uint32_t)group_m,
         .alpha = a->alpha, .beta = a->beta,
     };
     uint64_t tiles = (uint64_t)push.tiles_m * push.tiles_n;
