@@ -128,9 +128,11 @@ if has rowscheck; then # issue 12: the long-row variants proven before they are 
     grep -E "SUMMARY|results:" "$out/sanitize-rows-$tool.txt" | tail -2 | tee -a "$out/bench.txt"
   done
 fi
-if has rows; then # the row ops at the default sizes (+ the copy roof) and PyTorch's, in one call
-  XPB_BENCH_FILTER="softmax|rmsnorm|layernorm|elementwise/copy/n=268435456/" \
-    bench rows --backend cuda,vulkan --workload elementwise --preset default
+if has rows; then # the row ops at the default sizes (+ the copy roof) and PyTorch's, in one call;
+  # sampled validation (the fp64 reference of every row at every size took this phase past 400 s,
+  # session 16); XPB_ROWS_FILTER narrows the sizes (e.g. cols=262144)
+  XPB_BENCH_FILTER="(softmax|rmsnorm|layernorm)/${XPB_ROWS_FILTER:-}|elementwise/copy/n=268435456/" \
+    bench rows --backend cuda,vulkan --workload elementwise --preset default --validate sampled
   python3 scripts/torch-peer-rows.py > "$out/torch-rows.txt" 2>&1 || status=1
   cat "$out/torch-rows.txt" >> "$out/bench.txt"
 fi
