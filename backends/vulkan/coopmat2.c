@@ -27,7 +27,6 @@
 #include <string.h>
 
 #include "coopmat_common.h"
-#include "xpb_knob.h"
 
 #ifndef XPB_VK_NO_NV2_SHADERS
 static const uint32_t coopmat2_spv[] = {
@@ -130,13 +129,7 @@ static xpb_status launch(void *ctx, const void *args, void *state, xpb_error *er
     (void)state;
     return XPB_ERR_UNSUPPORTED; /* check_cfg() failed above */
 #else
-    /* XPB_VULKAN_COOPMAT2_STORE: how a tile inside C is stored (the shader's STORE): 0 through
-     * the clamped tensor layout like the edge tiles, 1 with coopMatStore, 2 through an unclamped
-     * tensor layout */
-    long store;
-    if ((st = xpb_knob_long("XPB_VULKAN_COOPMAT2_STORE", 0, 2, false, 0, &store, err)))
-        return st;
-    vkb_spec spec = {7, {invocations, t.bm, t.bn, t.bk, t.stages, t.bt, (uint32_t)store}};
+    vkb_spec spec = {6, {invocations, t.bm, t.bn, t.bk, t.stages, t.bt}};
     return vkb_cm_launch(c, a, state, &t, &shader, &spec, "coopmat2", err);
 #endif
 }

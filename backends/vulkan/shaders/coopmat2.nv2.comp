@@ -28,10 +28,6 @@ layout(constant_id = 2) const uint BN = 256;
 layout(constant_id = 3) const uint BK = 32;
 layout(constant_id = 4) const uint UNROLL = 32;  // K slices per unrolled step
 layout(constant_id = 5) const bool BT = false;   // B16 holds B transposed, Np x Kp (K contiguous)
-// How a tile wholly inside C is stored (XPB_VULKAN_COOPMAT2_STORE): 0 through the clamped tensor
-// layout as the edge tiles are, 1 with coopMatStore (row-major, stride n), 2 through an unclamped
-// tensor layout. Edge tiles always take the clamped one, which drops what falls outside C.
-layout(constant_id = 6) const uint STORE = 0;
 
 layout(push_constant) uniform Push {
     uint m, n;
@@ -85,9 +81,6 @@ void main()
     lc = setTensorLayoutDimensionNV(lc, pc.m, pc.n);
     lc = setTensorLayoutStrideNV(lc, pc.n, 1);
     lc = setTensorLayoutClampValueNV(lc, 0u);
-    tensorLayoutNV<2> lci = createTensorLayoutNV(2);
-    lci = setTensorLayoutDimensionNV(lci, pc.m, pc.n);
-    lci = setTensorLayoutStrideNV(lci, pc.n, 1);
 
     uint steps = kp / (BK * UNROLL);
     for (uint t = gl_WorkGroupID.x; t < pc.tiles_m * pc.tiles_n; t += gl_NumWorkGroups.x) {
@@ -119,12 +112,6 @@ void main()
             coopMatLoadTensorNV(cin, ci, 0, sliceTensorLayoutNV(lc, m0, BM, n0, BN));
             acc = acc + cin * pc.beta;
         }
-        bool inside = m0 + BM <= pc.m && n0 + BN <= pc.n;
-        if (STORE == 1 && inside)
-            coopMatStore(acc, c, m0 * pc.n + n0, pc.n, gl_CooperativeMatrixLayoutRowMajor);
-        else if (STORE == 2 && inside)
-            coopMatStoreTensorNV(acc, c, 0, sliceTensorLayoutNV(lci, m0, BM, n0, BN));
-        else
-            coopMatStoreTensorNV(acc, c, 0, sliceTensorLayoutNV(lc, m0, BM, n0, BN));
+        coopMatStoreTensorNV(acc, c, 0, sliceTensorLayoutNV(lc, m0, BM, n0, BN));
     }
 }
