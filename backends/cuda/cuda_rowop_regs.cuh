@@ -5,7 +5,8 @@
  * reached 86% and 79% of the copy roof for rmsnorm and layernorm on the H100, where cuda/onchip
  * (chunks staged in shared memory by a persistent cooperative grid) and cuda/cluster reached
  * 66-71% (docs/performance.md, session 13). Tuned here (session 15) it reaches 84 / 94 / 94% for
- * softmax / rmsnorm / layernorm at 1024 x 262144.
+ * softmax / rmsnorm / layernorm at 1024 x 262144 (softmax 90% with __expf, session 16; % of the
+ * CUDA copy, 97% of the Vulkan copy's 2982 GB/s).
  *
  * Tasks: block g takes task g = (row, chunk) in row-major order (row = t / chunks), grid-stride
  * over the rest where the grid is capped; a row's chunks are neighbouring blocks and normally run
@@ -29,13 +30,13 @@
  * bit-identical statistics.
  * Shapes: threads x floats a thread (float4 loads where rows are 16-byte aligned) x the blocks
  * an SM the registers must allow, per op (its policy's regs_shape): rmsnorm 512 x 16 x 3,
- * softmax and layernorm 256 x 32 x 4, all 8192-float chunks. A block loads, reduces, waits for
+ * softmax 512 x 32 x 2 (16384-float chunks), layernorm 256 x 32 x 4 (8192). A block loads, reduces, waits for
  * its row, writes; what overlaps those phases is the other blocks of the SM and the loads in
  * flight a thread (H100, session 15: rmsnorm 78% of the copy roof at two 512 x 16 blocks an SM,
  * 91-94% at three; layernorm 72% at 512 x 16 x 2, 94% at 256 x 32 x 4).
  * XPB_CUDA_REGS_SHAPE=32x16x1 (512-float chunks) makes the conformance sizes run the exchange. XPB_CUDA_REGS_SPIN: polls (default 4096; 0: every owner hands over at once).
  * XPB_CUDA_REGS_GRID: cap the grid (tests the grid-stride loop).
- * XPB_CUDA_ROW_EXP=fast (softmax): the policy's FastExp form, __expf for expf (softmax.cu).
+ * Softmax runs its policy's FastExp form (__expf; softmax.cu); XPB_CUDA_ROW_EXP=expf: expf.
  * Status: validated and sanitized on the H100 (session 15); figures in docs/performance.md. */
 #ifndef XPB_CUDA_ROWOP_REGS_CUH
 #define XPB_CUDA_ROWOP_REGS_CUH
@@ -282,7 +283,7 @@ struct xpb_rowop_regs_plan {
     int64_t grid;
     int block, values, minb;
     uint32_t spin; /* XPB_CUDA_REGS_SPIN */
-    bool fast_exp; /* XPB_CUDA_ROW_EXP=fast: softmax with __expf (policies with a FastExp form) */
+    bool fast_exp; /* ops with a FastExp form (softmax: __expf) run it unless XPB_CUDA_ROW_EXP=expf */
 };
 
 static inline xpb_status xpb_rowop_regs_make_plan(const xpb_cuda_ctx *ctx, int64_t rows, int cols, const char *name,
@@ -317,9 +318,9 @@ static inline xpb_status xpb_rowop_regs_make_plan(const xpb_cuda_ctx *ctx, int64
     if (grid > cap)
         grid = cap;
     const char *ex = getenv("XPB_CUDA_ROW_EXP");
-    const bool fast = ex && strcmp(ex, "fast") == 0;
-    if (ex && *ex && !fast && strcmp(ex, "expf") != 0)
-        return xpb_fail(err, XPB_ERR_USAGE, "%s regs: XPB_CUDA_ROW_EXP=%s: expected expf or fast", name, ex);
+    const bool fast = !ex || !*ex || strcmp(ex, "fast") == 0;
+    if (!fast && strcmp(ex, "expf") != 0)
+        return xpb_fail(err, XPB_ERR_USAGE, "%s regs: XPB_CUDA_ROW_EXP=%s: expected fast or expf", name, ex);
     *plan = {chunk, chunks, grid, block, values, minb, (uint32_t)spin, fast};
     return XPB_OK;
 }

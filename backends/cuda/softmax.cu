@@ -2,9 +2,9 @@
  *
  * Held rows: max, then e = exp(x - max) kept in registers, sum(e), y = e / sum.
  * Streamed rows: an online (max, sum) pass, then y = exp(x - max) / sum.
- * Full-precision expf and true division; cuda/regs alone offers __expf (XPB_CUDA_ROW_EXP=fast:
- * 2 + 1.17|x| ULP, inside the bound's 3 + 2|x| of docs/validation.md), to measure what the exp
- * costs a row that is read once. */
+ * Full-precision expf and true division, but for cuda/regs, which uses __expf (2 + 1.17|x| ULP,
+ * inside the bound's 3 + 2|x| of docs/validation.md): with each row read once, expf's extra
+ * instructions cost the long rows 4% of the copy roof (XPB_CUDA_ROW_EXP=expf keeps expf there). */
 #include "cuda_rowop_regs.cuh" /* and cuda_rowop_onchip.cuh */
 
 /* Online softmax state: running max m and sum s of exp(x - m) over the values seen. */
@@ -50,7 +50,7 @@ struct xpb_softmax_merge_t {
 
 template <bool FAST>
 struct xpb_softmax_policy_t {
-    /* the same op with __expf: XPB_CUDA_ROW_EXP=fast in cuda/regs (cuda_rowop_regs.cuh) */
+    /* the same op with __expf: cuda/regs' form unless XPB_CUDA_ROW_EXP=expf (cuda_rowop_regs.cuh) */
     typedef xpb_softmax_policy_t<true> FastExp;
 
     static constexpr bool uses_w = false;
@@ -80,16 +80,19 @@ struct xpb_softmax_policy_t {
             st.s += xpb_softmax_exp<FAST>(x - st.m);
         }
     }
-    /* regs variant (cuda_rowop_regs.cuh): its block shape (threads x floats x blocks an SM:
-     * 84% of the copy roof on the H100, against 76% at 256 x 16 x 6 and 62% at 512 x 16 x 2;
-     * docs/performance.md, session 15), and a thread's partial from its held values v[0..n):
-     * their max, then the sum of exp(x - max), N independent exps where accum's chain rescales
-     * at every new max. The write stays the direct form, exp(x - max) / sum a value: both
-     * lighter writes measured slower on the H100, as if a write phase without arithmetic sent
-     * a row's stores in one burst: exp(x - max) * (1 / sum) 77% against 84% at this shape, and
+    /* regs variant (cuda_rowop_regs.cuh): its block shape (threads x floats x blocks an SM) and
+     * a thread's partial from its held values v[0..n): their max, then the sum of exp(x - max),
+     * N independent exps where accum's chain rescales at every new max. cuda/regs runs the
+     * FastExp form (XPB_CUDA_ROW_EXP=expf: this one), measured on the H100 at 1024 x 262144
+     * (docs/performance.md, sessions 15 and 16, % of the Vulkan copy's 2982 GB/s):
+     *   expf   at 256 x 32 x 4: 886 us (81%), the best shape with expf;
+     *   __expf at 256 x 32 x 4: 848 us (85%); at 512 x 32 x 2: 824 us (87%), the default.
+     * The write stays the direct form, exp(x - max) / sum a value: both lighter writes measured
+     * slower (with expf), as if a write phase without arithmetic sent a row's stores in one
+     * burst: exp(x - max) * (1 / sum) 77% against 84% of the CUDA copy at 256 x 32 x 4, and
      * keeping the fold's exps (one multiply a value) 67% against 76% at 256 x 16 x 6, likewise
-     * in vulkan/onchip (docs/performance.md, session 15). */
-    static constexpr const char *regs_shape = "256x32x4";
+     * in vulkan/onchip. */
+    static constexpr const char *regs_shape = "512x32x2";
     template <int N>
     __device__ static State fold(const float *v, int n, const float *)
     {
