@@ -106,8 +106,7 @@ void main()
             LOAD_B(mb, k0, n0);
             acc = coopMatMulAdd(ma, mb, acc);
         }
-        if (pc.alpha != 1.0) // x * 1 is x: the common case skips a pass over the accumulator
-            acc = acc * pc.alpha;
+        acc = acc * pc.alpha;
         if (pc.beta != 0.0) {
             coopmat<float, gl_ScopeWorkgroup, BM, BN, gl_MatrixUseAccumulator> cin;
             coopMatLoadTensorNV(cin, ci, 0, sliceTensorLayoutNV(lc, m0, BM, n0, BN));
