@@ -4,9 +4,9 @@
  * launch. It is the CUDA form of vulkan/onchip (backends/vulkan/shaders/rowop_onchip.glsl), which
  * reached 86% and 79% of the copy roof for rmsnorm and layernorm on the H100, where cuda/onchip
  * (chunks staged in shared memory by a persistent cooperative grid) and cuda/cluster reached
- * 66-71% (docs/performance.md, session 13). Tuned here (session 15) it reaches 84 / 94 / 94% for
- * softmax / rmsnorm / layernorm at 1024 x 262144 (softmax 90% with __expf, session 16; % of the
- * CUDA copy, 97% of the Vulkan copy's 2982 GB/s).
+ * 66-71% (docs/performance.md, session 13). Tuned here (sessions 15 and 16) it reaches 88 / 90 /
+ * 91% of the copy roof (the Vulkan copy's 2982 GB/s) for softmax / rmsnorm / layernorm at
+ * 1024 x 262144.
  *
  * Tasks: block g takes task g = (row, chunk) in row-major order (row = t / chunks), grid-stride
  * over the rest where the grid is capped; a row's chunks are neighbouring blocks and normally run
@@ -29,15 +29,16 @@
  * warp 0 merges them in one fixed order (xpb_onchip_merge), so every writer of a row uses
  * bit-identical statistics.
  * Shapes: threads x floats a thread (float4 loads where rows are 16-byte aligned) x the blocks
- * an SM the registers must allow, per op (its policy's regs_shape): rmsnorm 512 x 16 x 3,
- * softmax 512 x 32 x 2 (16384-float chunks), layernorm 256 x 32 x 4 (8192). A block loads, reduces, waits for
- * its row, writes; what overlaps those phases is the other blocks of the SM and the loads in
- * flight a thread (H100, session 15: rmsnorm 78% of the copy roof at two 512 x 16 blocks an SM,
- * 91-94% at three; layernorm 72% at 512 x 16 x 2, 94% at 256 x 32 x 4).
- * XPB_CUDA_REGS_SHAPE=32x16x1 (512-float chunks) makes the conformance sizes run the exchange. XPB_CUDA_REGS_SPIN: polls (default 4096; 0: every owner hands over at once).
+ * an SM the registers must allow, per op (its policy's regs_shape): rmsnorm 512 x 16 x 3 and
+ * layernorm 256 x 32 x 4 (8192-float chunks), softmax 512 x 32 x 2 (16384). A block loads,
+ * reduces, waits for its row, writes; what overlaps those phases is the other blocks of the SM
+ * and the loads in flight a thread (H100, session 15, % of the CUDA copy: rmsnorm 78% at two
+ * 512 x 16 blocks an SM, 91-94% at three; layernorm 72% at 512 x 16 x 2, 94% at 256 x 32 x 4).
+ * XPB_CUDA_REGS_SHAPE=32x16x1 (512-float chunks) makes the conformance sizes run the exchange.
+ * XPB_CUDA_REGS_SPIN: polls (default 4096; 0: every owner hands over at once).
  * XPB_CUDA_REGS_GRID: cap the grid (tests the grid-stride loop).
  * Softmax runs its policy's FastExp form (__expf; softmax.cu); XPB_CUDA_ROW_EXP=expf: expf.
- * Status: validated and sanitized on the H100 (session 15); figures in docs/performance.md. */
+ * Status: validated and sanitized on the H100 (sessions 15 and 16); figures in docs/performance.md. */
 #ifndef XPB_CUDA_ROWOP_REGS_CUH
 #define XPB_CUDA_ROWOP_REGS_CUH
 
