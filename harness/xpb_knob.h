@@ -21,6 +21,10 @@ xpb_status xpb_knob_long(const char *name, long lo, long hi, bool pow2, long def
  * as above. */
 xpb_status xpb_knob_double(const char *name, double lo, double hi, double def, double *out, xpb_error *err);
 
+/* *out = the index of the word in `name` among choices[0..n), else def when unset (e.g.
+ * XPB_CUDA_ROW_EXP: {"fast", "expf"}). XPB_ERR_USAGE as above, listing the choices. */
+xpb_status xpb_knob_choice(const char *name, const char *const *choices, int n, int def, int *out, xpb_error *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,6 +1,7 @@
 /* test_knob.c - knobs from the environment (harness/xpb_knob.c): unset or empty takes the
  * default; a value outside its range, not a number, with trailing text, or not a power of two
- * where one is asked for is a usage error that names the knob and leaves the default in *out. */
+ * where one is asked for, or a word not among the choices, is a usage error that names the knob
+ * and leaves the default in *out. */
 #define _POSIX_C_SOURCE 200809L /* setenv */
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,5 +45,22 @@ int main(void)
     }
     unsetenv("XPB_TEST_KNOB");
     CHECK(xpb_knob_double("XPB_TEST_KNOB", 0.0, 1e6, 16.0, &x, &err) == XPB_OK && x == 16.0);
+    /* a word among choices: its index, the default when unset or empty, else an error naming
+     * the knob and the choices */
+    static const char *const words[] = {"fast", "expf"};
+    int w = -1;
+    CHECK(xpb_knob_choice("XPB_TEST_KNOB", words, 2, 0, &w, &err) == XPB_OK && w == 0);
+    setenv("XPB_TEST_KNOB", "", 1);
+    CHECK(xpb_knob_choice("XPB_TEST_KNOB", words, 2, 1, &w, &err) == XPB_OK && w == 1);
+    setenv("XPB_TEST_KNOB", "expf", 1);
+    CHECK(xpb_knob_choice("XPB_TEST_KNOB", words, 2, 0, &w, &err) == XPB_OK && w == 1);
+    const char *bad_w[] = {"Fast", "exp", "fast ", "expf2"};
+    for (size_t i = 0; i < sizeof bad_w / sizeof *bad_w; i++) {
+        setenv("XPB_TEST_KNOB", bad_w[i], 1);
+        err.msg[0] = '\0';
+        CHECK(xpb_knob_choice("XPB_TEST_KNOB", words, 2, 0, &w, &err) == XPB_ERR_USAGE && w == 0);
+        CHECK(strstr(err.msg, "XPB_TEST_KNOB") != NULL && strstr(err.msg, "fast or expf") != NULL);
+    }
+    unsetenv("XPB_TEST_KNOB");
     XPB_TEST_END();
 }

@@ -318,11 +318,11 @@ static inline xpb_status xpb_rowop_regs_make_plan(const xpb_cuda_ctx *ctx, int64
         return st;
     if (grid > cap)
         grid = cap;
-    const char *ex = getenv("XPB_CUDA_ROW_EXP");
-    const bool fast = !ex || !*ex || strcmp(ex, "fast") == 0;
-    if (!fast && strcmp(ex, "expf") != 0)
-        return xpb_fail(err, XPB_ERR_USAGE, "%s regs: XPB_CUDA_ROW_EXP=%s: expected fast or expf", name, ex);
-    *plan = {chunk, chunks, grid, block, values, minb, (uint32_t)spin, fast};
+    static const char *const exps[] = {"fast", "expf"};
+    int exp_form;
+    if ((st = xpb_knob_choice("XPB_CUDA_ROW_EXP", exps, 2, 0, &exp_form, err)))
+        return st;
+    *plan = {chunk, chunks, grid, block, values, minb, (uint32_t)spin, exp_form == 0};
     return XPB_OK;
 }
 

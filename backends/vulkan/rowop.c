@@ -147,9 +147,9 @@ xpb_status vkb_row_chunking_env(const vkb_ctx *c, uint64_t cols, const char *chu
 
 xpb_status vkb_row_exp(uint32_t *builtin, xpb_error *err)
 {
-    const char *v = getenv("XPB_VULKAN_ROW_EXP");
-    *builtin = !v || strcmp(v, "builtin") == 0;
-    if (v && !*builtin && strcmp(v, "poly") != 0)
-        return xpb_fail(err, XPB_ERR_USAGE, "XPB_VULKAN_ROW_EXP='%s': expected builtin or poly", v);
-    return XPB_OK;
+    static const char *const forms[] = {"poly", "builtin"}; /* the index is EXP_BUILTIN */
+    int form;
+    xpb_status st = xpb_knob_choice("XPB_VULKAN_ROW_EXP", forms, 2, 1, &form, err);
+    *builtin = (uint32_t)form;
+    return st;
 }

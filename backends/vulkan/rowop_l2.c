@@ -67,11 +67,14 @@ typedef struct l2_config {
 } l2_config;
 
 
-/* XPB_VULKAN_ROW_L2_FUSE=0: a dispatch per (wave, phase). */
-static bool fused(void)
+/* XPB_VULKAN_ROW_L2_FUSE=0: a dispatch per (wave, phase); 1 (the default): fused. */
+static xpb_status fused(bool *on, xpb_error *err)
 {
-    const char *v = getenv("XPB_VULKAN_ROW_L2_FUSE");
-    return !(v && v[0] == '0' && v[1] == '\0');
+    static const char *const settings[] = {"0", "1"};
+    int i;
+    xpb_status st = xpb_knob_choice("XPB_VULKAN_ROW_L2_FUSE", settings, 2, 1, &i, err);
+    *on = i == 1;
+    return st;
 }
 
 /* The configuration for these rows, from the knobs XPB_VULKAN_ROW_L2_CHUNK, _L2_VALUES and
@@ -196,14 +199,15 @@ static xpb_status l2_launch(void *ctx, const l2_op *op, const void *args, void *
     b[nb++] = (vkb_binding){s->part, 0, r.part_bytes};
 
     uint32_t exp_builtin;
-    if ((st = vkb_row_exp(&exp_builtin, err)))
+    bool fuse;
+    if ((st = vkb_row_exp(&exp_builtin, err)) || (st = fused(&fuse, err)))
         return st;
     vkb_spec spec = {6, {r.block, r.vpt, a->cols % 4 == 0, 0, r.nsg, exp_builtin}};
     vkb_prepared p;
     if ((st = vkb_prepare(c, &op->sh, &spec, b, &p, err)))
         return st;
     uint32_t np = op->phases;
-    if (fused()) {
+    if (fuse) {
         for (uint64_t d = 0; d < r.waves + np - 1 && !st; d++) {
             uint32_t pmin = d >= r.waves ? (uint32_t)(d - (r.waves - 1)) : 0;
             uint32_t pmax = d < np - 1 ? (uint32_t)d : np - 1;

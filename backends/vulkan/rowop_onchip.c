@@ -90,12 +90,15 @@ typedef struct oc_config {
 
 
 /* XPB_VULKAN_ROW_ONCHIP_POLL=state (a test): owners poll their own state word instead of
- * done[row], so one that runs beside its completer sees the completer's claim and takes the
- * failed-swap path (rowop_onchip.glsl, oc_wait). */
-static uint32_t poll_state(void)
+ * done[row] (the default, "done"), so one that runs beside its completer sees the completer's
+ * claim and takes the failed-swap path (rowop_onchip.glsl, oc_wait). *state: 1 for state. */
+static xpb_status poll_state(uint32_t *state, xpb_error *err)
 {
-    const char *v = getenv("XPB_VULKAN_ROW_ONCHIP_POLL");
-    return v && strcmp(v, "state") == 0;
+    static const char *const words[] = {"done", "state"};
+    int i;
+    xpb_status st = xpb_knob_choice("XPB_VULKAN_ROW_ONCHIP_POLL", words, 2, 0, &i, err);
+    *state = (uint32_t)i;
+    return st;
 }
 
 /* The configuration for these rows, from the knobs XPB_VULKAN_ROW_ONCHIP_CHUNK, _VALUES and
@@ -214,8 +217,8 @@ static xpb_status oc_launch(void *ctx, const oc_op *op, const void *args, void *
     b[nb++] = (vkb_binding){s->part, 0, r.part_bytes};
     b[nb++] = (vkb_binding){s->flags, 0, r.flags_bytes};
 
-    uint32_t exp_builtin;
-    if ((st = vkb_row_exp(&exp_builtin, err)))
+    uint32_t exp_builtin, by_state;
+    if ((st = vkb_row_exp(&exp_builtin, err)) || (st = poll_state(&by_state, err)))
         return st;
     vkb_spec spec = {6, {r.block, r.vpt, a->cols % 4 == 0, 0, r.nsg, exp_builtin}};
     vkb_prepared p;
@@ -223,8 +226,7 @@ static xpb_status oc_launch(void *ctx, const oc_op *op, const void *args, void *
         return st;
     if (r.chunks > 1 && (st = oc_clear_flags(c, s, &r, err)))
         return st;
-    oc_push push = {(uint32_t)a->rows, (uint32_t)a->cols, a->eps, (uint32_t)r.chunks, r.spin,
-                   poll_state()};
+    oc_push push = {(uint32_t)a->rows, (uint32_t)a->cols, a->eps, (uint32_t)r.chunks, r.spin, by_state};
     st = vkb_record(c, &p, &push, vkb_group_count(c, (uint64_t)a->rows * r.chunks), err);
     return st ? st : vkb_ctx_status(c, err);
 }
