@@ -31,6 +31,10 @@
 # cm2 (issue 12: vulkan/coopmat2 validated at the conformance and default presets, the rest of the
 # Vulkan backend at conformance, timed at 4096 and 8192 beside cuBLAS fp16 and coopmat-khr, then a
 # tile sweep at 8192, XPB_CM2_SWEEP).
+# sass (issue 12: what the NVIDIA driver compiled each Vulkan GEMM pipeline of XPB_SASS_VARIANTS
+# into, from its shader disk cache: registers, shared memory and an opcode count per pipeline,
+# scripts/nv-cache-sass.py, needs zstd: ../shared/device-kit/fetch zstd; then the HMMA
+# instruction's ceiling, tests/hmma_peak.cu, and cuBLAS fp16 with coopmat2 at 8192 in the same call).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${OUT:-$PWD/out}
@@ -350,11 +354,29 @@ if has cm2; then # issue 12: vulkan/coopmat2 (GL_NV_cooperative_matrix2) validat
     done
   done
 fi
+if has sass; then
+  command -v zstd > /dev/null || echo "sass: no zstd to read the driver's cache (../shared/device-kit/fetch zstd)" | tee -a "$out/sass.txt"
+  for v in ${XPB_SASS_VARIANTS:-coopmat2 coopmat-khr coopmat tiled}; do
+    stamp "sass: vulkan/$v"
+    cache=$(mktemp -d) # a fresh cache: it then holds this process's pipelines only
+    __GL_SHADER_DISK_CACHE_PATH=$cache __GL_SHADER_DISK_CACHE=1 __GL_SHADER_DISK_CACHE_SKIP_CLEANUP=1 \
+      XPB_VULKAN_PIPELINE_STATS=1 timeout 60 $bin run --backend vulkan --variant "$v" --workload gemm \
+      --size m=4096,n=4096,k=256 --validate sampled --validate-only > "$out/sass-$v-run.txt" 2>&1 || status=1
+    grep "pipeline" "$out/sass-$v-run.txt" | sed "s/^/$v: /" | cut -c1-300 | tee -a "$out/sass.txt"
+    python3 scripts/nv-cache-sass.py "$cache" "$out/sass-$v" 2>&1 | sed "s/^/$v: /" | cut -c1-900 | tee -a "$out/sass.txt"
+    rm -rf "$cache"
+  done
+  stamp "sass: the HMMA ceiling, then cuBLAS fp16 and coopmat2 at 8192"
+  build-device/tests/hmma_peak | tee -a "$out/sass.txt" || status=1
+  bench sass-gemm-8192 --backend cuda,vulkan --variant cublas-fp16,coopmat2 --workload gemm \
+      --size m=8192,n=8192,k=8192 --validate sampled
+fi
 stamp "done (status $status)"
 # The device tool brings back only a few files: everything in one archive that sorts first.
 (cd "$out" && tar czf 00-all-logs.tar.gz --exclude=00-all-logs.tar.gz -- * 2>/dev/null)
 grep -E "^(gemm|gemv) " "$out/bench.txt" | grep -E "4096,n=4096|8192|16384" | tail -40
 has cm2 && cat "$out/cm2-sweep.txt" 2>/dev/null
+has sass && grep -E "program|hmma_peak" "$out/sass.txt" | cut -c1-240
 has rowsab && cut -c1-170 "$out/rowsab.txt" 2>/dev/null
 if has burst; then # the short table last: per burst, events/s, and the peer
   grep -E "^burst burst/|^torch index_add_" "$out/bench.txt" | sed 's|burst/run/||; s|/fp32||' | cut -c1-200
