@@ -36,7 +36,7 @@
 # scripts/nv-cache-sass.py, needs zstd: ../shared/device-kit/fetch zstd; then the HMMA
 # instruction's ceiling, tests/hmma_peak.cu, and cuBLAS fp16 with coopmat2 at 8192 in the same call).
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 2
 out=${OUT:-$PWD/out}
 mkdir -p "$out"
 phases=${1:-build,test,validate,sanitize,ew,gemm}
