@@ -30,7 +30,7 @@
 # rowsab (issue 12: row-op knobs A/B at 1024 x 262144, XPB_ROWS_AB, alternated processes).
 # cm2 (issue 12: vulkan/coopmat2 validated at the conformance and default presets, the rest of the
 # Vulkan backend at conformance, timed at 4096 and 8192 beside cuBLAS fp16 and coopmat-khr, then a
-# tile sweep at 8192, XPB_CM2_SWEEP).
+# tile sweep at 8192, XPB_CM2_SWEEP; cm2sweep: that sweep alone).
 # sass (issue 12: what the NVIDIA driver compiled each Vulkan GEMM pipeline of XPB_SASS_VARIANTS
 # into, from its shader disk cache: registers, shared memory and an opcode count per pipeline,
 # scripts/nv-cache-sass.py, needs zstd: ../shared/device-kit/fetch zstd; then the HMMA
@@ -330,27 +330,36 @@ if has cm2; then # issue 12: vulkan/coopmat2 (GL_NV_cooperative_matrix2) validat
     XPB_BENCH_FILTER=. bench "cm2-gemm-$size" --backend cuda,vulkan --variant cublas-fp16,coopmat-khr,coopmat2 \
         --workload gemm --size m=$size,n=$size,k=$size --validate sampled
   done
+fi
+if has cm2 || has cm2sweep; then
   # Tile sweep at XPB_CM2_SWEEP_SIZES (8192) (XPB_CM2_SWEEP: BMxBNxBK[xUNROLL[xINVOCATIONS[xBT]]][@GROUPS] ...; @GROUPS caps the
   # grid, XPB_VULKAN_MAX_GROUPS: a persistent grid walking the tiles), each its own process with
   # cuBLAS fp16 beside it, each validated at the conformance sizes first. The default list: the
   # default and what session 13 left untried (docs/performance.md).
   # An entry may start with VAR=V, knobs for its process (e.g. XPB_VULKAN_COOPMAT_GROUP_M=16,128x256x32x32x256).
+  # XPB_CM2_SWEEP_VARIANT (coopmat2) picks the variant swept; its knob is XPB_VULKAN_<VARIANT>
+  # (coopmat-khr: XPB_VULKAN_COOPMAT_KHR=BMxBNxBK/WMxWN/STAGES); XPB_VULKAN_PIPELINE_STATS lines go beside each size.
+  sv=${XPB_CM2_SWEEP_VARIANT:-coopmat2}
+  knob=XPB_VULKAN_$(echo "$sv" | tr '[:lower:]-' '[:upper:]_')
   for entry in ${XPB_CM2_SWEEP:-128x256x32x32x256 128x128x32x32x128 128x256x32x32x256@264}; do
     IFS=, read -r -a parts <<< "$entry"
     tile=${parts[-1]} envs=("${parts[@]:0:${#parts[@]}-1}")
     cfg=${tile%@*} groups=
     [ "$tile" != "$cfg" ] && groups=${tile#*@}
-    envs+=("XPB_VULKAN_MAX_GROUPS=$groups" "XPB_VULKAN_COOPMAT2=$cfg")
-    name=${entry//[=,]/_}
-    env "${envs[@]}" timeout 60 $bin run --backend vulkan --variant coopmat2 --workload gemm --preset conformance \
-        --validate-only 2>&1 | tail -1 | sed "s/^/$entry conformance: /" | tee -a "$out/cm2-sweep.txt"
+    envs+=("XPB_VULKAN_MAX_GROUPS=$groups" "$knob=$cfg")
+    name=${entry//[=,\/]/_}
+    env "${envs[@]}" timeout 60 $bin run --backend vulkan --variant "$sv" --workload gemm --preset conformance \
+        --validate-only 2>&1 | tail -1 | sed "s|^|$sv $entry conformance: |" | tee -a "$out/cm2-sweep.txt"
     for size in ${XPB_CM2_SWEEP_SIZES:-8192}; do
-      stamp "cm2 sweep $entry at $size"
-      env "${envs[@]}" $bin run --backend cuda,vulkan --variant cublas-fp16,coopmat2 --workload gemm \
-          --size m=$size,n=$size,k=$size --validate sampled --out "$out/cm2-sweep-${name/@/-g}-$size.json" \
-          >> "$out/bench.txt" 2>> "$out/bench-stderr.log" || status=1
-      grep -E "^gemm .*(coopmat2|cublas-fp16)" "$out/bench.txt" | grep -v "input=exact" | tail -2 \
-          | sed "s/^/$entry /" | tee -a "$out/cm2-sweep.txt"
+      stamp "cm2 sweep $sv $entry at $size"
+      env "${envs[@]}" XPB_VULKAN_PIPELINE_STATS=1 $bin run --backend cuda,vulkan --variant "cublas-fp16,$sv" \
+          --workload gemm --size m=$size,n=$size,k=$size --validate sampled \
+          --out "$out/cm2-sweep-$sv-${name/@/-g}-$size.json" >> "$out/bench.txt" 2> "$out/cm2-sweep-stderr.txt" || status=1
+      cat "$out/cm2-sweep-stderr.txt" >> "$out/bench-stderr.log"
+      grep "pipeline ${sv//-/_}" "$out/cm2-sweep-stderr.txt" | sort -u | cut -c1-200 \
+          | sed "s|^|$sv $entry |" | tee -a "$out/cm2-sweep.txt"
+      grep -E "^gemm .*($sv|cublas-fp16) " "$out/bench.txt" | grep -v "input=exact" | tail -2 \
+          | sed "s|^|$entry |" | tee -a "$out/cm2-sweep.txt"
     done
   done
 fi
@@ -374,7 +383,7 @@ stamp "done (status $status)"
 # The device tool brings back only a few files: everything in one archive that sorts first.
 (cd "$out" && tar czf 00-all-logs.tar.gz --exclude=00-all-logs.tar.gz -- * 2>/dev/null)
 grep -E "^(gemm|gemv) " "$out/bench.txt" | grep -E "4096,n=4096|8192|16384" | tail -40
-has cm2 && cat "$out/cm2-sweep.txt" 2>/dev/null
+{ has cm2 || has cm2sweep; } && cat "$out/cm2-sweep.txt" 2>/dev/null
 has sass && grep -E "program|hmma_peak" "$out/sass.txt" | cut -c1-240
 has rowsab && cut -c1-170 "$out/rowsab.txt" 2>/dev/null
 if has burst; then # the short table last: per burst, events/s, and the peer
