@@ -338,7 +338,8 @@ if has cm2 || has cm2sweep; then
   # default and what session 13 left untried (docs/performance.md).
   # An entry may start with VAR=V, knobs for its process (e.g. XPB_VULKAN_COOPMAT_GROUP_M=16,128x256x32x32x256).
   # XPB_CM2_SWEEP_VARIANT (coopmat2) picks the variant swept; its knob is XPB_VULKAN_<VARIANT>
-  # (coopmat-khr: XPB_VULKAN_COOPMAT_KHR=BMxBNxBK/WMxWN/STAGES); XPB_VULKAN_PIPELINE_STATS lines go beside each size.
+  # (coopmat-khr: XPB_VULKAN_COOPMAT_KHR=BMxBNxBK/WMxWN/STAGES; the default entries are coopmat2 tiles,
+  # so give XPB_CM2_SWEEP with it); XPB_VULKAN_PIPELINE_STATS lines go beside each size.
   sv=${XPB_CM2_SWEEP_VARIANT:-coopmat2}
   knob=XPB_VULKAN_$(echo "$sv" | tr '[:lower:]-' '[:upper:]_')
   for entry in ${XPB_CM2_SWEEP:-128x256x32x32x256 128x128x32x32x128 128x256x32x32x256@264}; do
