@@ -48,13 +48,20 @@ def throughput(canvas, cases, many_hosts):
         if not ok:
             figs.append(Figure(f"{op}: throughput", None, None, headers, rows, "no validated, timed case"))
             continue
-        fig, ax = new_figure()
+        lines = {}
         for label, pts in sorted(_series(ok, many_hosts).items()):
             pts.sort(key=lambda c: c.elements)
             ys = [(c.gflops if gflops else c.gbps) for c in pts]
             xy = [(c.elements, y) for c, y in zip(pts, ys) if y and y > 0]
             if xy:
-                ax.plot(*zip(*xy), marker="o", label=label)
+                lines[label] = xy
+        if not lines:  # e.g. burst/run: its rate is events/s, drawn with the run's figures
+            figs.append(Figure(f"{op}: throughput", None, None, headers, rows,
+                               f"no validated case reports {metric}"))
+            continue
+        fig, ax = new_figure()
+        for label, xy in lines.items():
+            ax.plot(*zip(*xy), marker="o", label=label)
         ax.set_xscale("log")
         ax.set_yscale("log")
         ax.set_xlabel("elements")

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # report_stateful.sh XPUBENCH WORKDIR - a stateful workload (anneal) through run, compare and
 # report: a real quick CPU run writes each op's time in every breakdown run (run.ops[].per_run);
+# a small burst run goes into the report too;
 # compare of the run with itself flags nothing and names the iteration counts; the report draws
 # energy against iteration and the per-op stacked bars for a synthetic two-device file and the
 # real one; a bad run object is one line and exit 2. Skipped (77) without the Python
@@ -30,9 +31,16 @@ PY
 grep -qE "^anneal/compress/.* cpu:0 [a-z]+: iterations ([0-9]+) -> \1," cmp.txt && ok || bad "no iteration counts: $(cat cmp.txt)"
 grep -qE "^  assign " cmp.txt && ! grep -q "slower (" cmp.txt && ok || bad "per-op rows or a 'slower': $(cat cmp.txt)"
 
+# a burst run: its rate is events/s, so its throughput section is a table with a note, not an
+# empty plot (UserWarnings, matplotlib's included, are errors here: an empty legend was one)
+OMP_NUM_THREADS=${OMP_NUM_THREADS:-2} "$bin" run --workload burst --size neurons=1000,fanout=10,bursts=20 --backend cpu \
+  --min-time 0.002 --out burst.json >burst.txt 2>&1 && ok || bad "burst run failed: $(tail -5 burst.txt)"
+
 # the report: both plots for every stateful case id, tables beside them
 "$py" "$here/synth_results.py" synth.json --anneal-only --op-shift assign=1.2 || exit 1
-"$bin" report synth.json real.json -o report >out.txt 2>err.txt && ok || bad "report failed: $(cat out.txt err.txt)"
+PYTHONWARNINGS=error::UserWarning "$bin" report synth.json real.json burst.json -o report >out.txt 2>err.txt && ok ||
+  bad "report failed: $(cat out.txt err.txt)"
+grep -q "no validated case reports GB/s" report/index.html && ok || bad "no note for burst/run's throughput"
 "$py" - <<'PY' && ok || bad "stateful plots in the report"
 import json, os, re
 html = open("report/index.html", encoding="utf-8").read()
