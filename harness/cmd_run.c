@@ -14,7 +14,10 @@
 #include "xpb_clock.h"
 #include "xpb_input.h"
 #include "xpb_mpi.h"
+#include "xpb_preset_auto.h"
+#include "xpb_progress.h"
 #include "xpb_sysinfo.h"
+#include "xpb_watch.h"
 
 #define MAX_DEVICES 16
 
@@ -37,7 +40,9 @@ static void usage(FILE *f)
             "  --workload LIST     workloads to run (default all; see xpubench list)\n"
             "  --filter REGEX      only cases whose id matches (POSIX extended regex), e.g. 'softmax|rope'\n"
             "  --variant LIST      only these kernel variants, e.g. blas or cublas,tiled (xpubench list)\n"
-            "  --preset NAME       quick | default | full | conformance (default: default)\n"
+            "  --preset NAME       auto | quick | default | full | conformance (default: auto: default on a\n"
+            "                      hardware GPU and the CPU beside one; quick on a software device such\n"
+            "                      as lavapipe and on the CPU of a machine without a GPU, said in one line)\n"
             "  --size K=V,...      sizes instead of the preset: n=..., rows=...,cols=..., \n"
             "                      batch=...,heads=...,seq=...,head_dim=..., m=...,n=...,k=... (V may be 2^k);\n"
             "                      input=random|exact|large|peak|tiny|const|offset keeps one input class\n"
@@ -249,9 +254,14 @@ static int parse_slowdown(xpb_run_config *cfg)
 /* Quick and conformance presets are for CI: short rounds unless asked otherwise. The default's 5
  * rounds of 0.06 s time a case as long as the 3 back-to-back repetitions of 0.1 s did before
  * rounds existed. */
-static void apply_preset_defaults(run_opts *o)
+static void apply_preset_defaults(run_opts *o, const xpb_run *run)
 {
     bool light = strcmp(o->preset, "quick") == 0 || strcmp(o->preset, "conformance") == 0;
+    if (strcmp(o->preset, XPB_PRESET_AUTO) == 0) { /* light when every device runs the short suite */
+        light = run->n_devices > 0;
+        for (size_t i = 0; i < run->n_devices; i++)
+            light &= run->devices[i].preset && strcmp(run->devices[i].preset, XPB_PRESET_SHORT) == 0;
+    }
     if (!o->reps_set)
         o->cfg.repetitions = 1;
     if (!o->rounds_set)
@@ -465,6 +475,39 @@ static int open_group(const run_opts *o, xpb_run *run)
     return XPB_EXIT_OK;
 }
 
+/* The cases of one preset, tagged with it, appended to all. */
+static int add_preset_cases(const run_opts *o, const char *preset, xpb_case_list *all)
+{
+    size_t from = all->count;
+    int rc = XPB_EXIT_OK;
+    for (const xpb_workload_i *const *w = xpb_workloads(); *w && !rc; w++) {
+        if (!in_list(o->workloads, (*w)->name))
+            continue;
+        if (!o->workloads && (*w)->group != (o->sizes.ranks > 0))
+            continue; /* "every workload": the multi-device ones on a device group, the others without */
+        if (o->sizes.input && !(*w)->reads_input) { /* --input: only the workloads that read files */
+            if (o->workloads)
+                rc = xpb_cli_error(XPB_EXIT_USAGE, "--input: workload %s does not read input files", (*w)->name);
+            continue;
+        }
+        xpb_error err = {{0}};
+        xpb_status st = (*w)->add_cases(preset, &o->sizes, all, &err);
+        if (st)
+            rc = xpb_cli_error(st == XPB_ERR_USAGE ? XPB_EXIT_USAGE : XPB_EXIT_UNAVAILABLE, "%s", err.msg);
+    }
+    for (size_t i = from; i < all->count; i++)
+        all->items[i].preset = preset;
+    return rc;
+}
+
+/* --preset auto with sizes of its own (--size) or a device group: one preset for all. */
+static bool auto_per_device(const run_opts *o)
+{
+    return strcmp(o->preset, XPB_PRESET_AUTO) == 0 && o->sizes.count == 0 && o->sizes.ranks == 0;
+}
+
+/* The cases of the preset, or under --preset auto of both presets it chooses between (each device
+ * then runs its own: xpb_preset_auto.h), filtered. */
 static int build_cases(const run_opts *o, xpb_case_list *cases)
 {
     if (o->workloads) { /* every named workload must exist */
@@ -479,22 +522,11 @@ static int build_cases(const run_opts *o, xpb_case_list *cases)
     if (o->filter && regcomp(&re, o->filter, REG_EXTENDED | REG_NOSUB) != 0)
         return xpb_cli_error(XPB_EXIT_USAGE, "bad --filter regex '%s'", o->filter);
     xpb_case_list all = {0};
-    int rc = XPB_EXIT_OK;
-    for (const xpb_workload_i *const *w = xpb_workloads(); *w && !rc; w++) {
-        if (!in_list(o->workloads, (*w)->name))
-            continue;
-        if (!o->workloads && (*w)->group != (o->sizes.ranks > 0))
-            continue; /* "every workload": the multi-device ones on a device group, the others without */
-        if (o->sizes.input && !(*w)->reads_input) { /* --input: only the workloads that read files */
-            if (o->workloads)
-                rc = xpb_cli_error(XPB_EXIT_USAGE, "--input: workload %s does not read input files", (*w)->name);
-            continue;
-        }
-        xpb_error err = {{0}};
-        xpb_status st = (*w)->add_cases(o->preset, &o->sizes, &all, &err);
-        if (st)
-            rc = xpb_cli_error(st == XPB_ERR_USAGE ? XPB_EXIT_USAGE : XPB_EXIT_UNAVAILABLE, "%s", err.msg);
-    }
+    bool two = auto_per_device(o);
+    const char *first = strcmp(o->preset, XPB_PRESET_AUTO) == 0 ? XPB_PRESET_FULL_SUITE : o->preset;
+    int rc = add_preset_cases(o, first, &all);
+    if (!rc && two)
+        rc = add_preset_cases(o, XPB_PRESET_SHORT, &all);
     for (size_t i = 0; i < all.count && !rc; i++) {
         if (o->filter && regexec(&re, all.items[i].id, 0, NULL, 0) != 0)
             continue;
@@ -509,6 +541,26 @@ static int build_cases(const run_opts *o, xpb_case_list *cases)
         rc = xpb_cli_error(XPB_EXIT_USAGE, "no case matches (preset %s%s%s%s)", o->preset,
                            o->sizes.count ? ", --size" : "", o->filter ? ", filter " : "", o->filter ? o->filter : "");
     return rc;
+}
+
+/* --preset auto: each opened device's preset, the note said once, and the cases no device runs
+ * dropped (their inputs are never made). */
+static void assign_presets(const run_opts *o, xpb_run *run, xpb_case_list *cases)
+{
+    if (!auto_per_device(o))
+        return;
+    xpb_preset_auto_assign(run, xpb_machine_has_hardware_gpu());
+    if (run->preset_note[0] && xpb_mpi_rank() == 0)
+        fprintf(stderr, "xpubench: %s\n", run->preset_note);
+    size_t kept = 0;
+    for (size_t i = 0; i < cases->count; i++) {
+        bool used = false;
+        for (size_t j = 0; j < run->n_devices && !used; j++)
+            used = strcmp(run->devices[j].preset, cases->items[i].preset) == 0;
+        if (used)
+            cases->items[kept++] = cases->items[i];
+    }
+    cases->count = kept;
 }
 
 /* ---- outputs ------------------------------------------------------------------------------------- */
@@ -578,16 +630,36 @@ int xpb_cmd_run(int argc, char **argv)
     return rc;
 }
 
+/* What the watcher (xpb_watch.h) needs to write an interrupted run's files. */
+typedef struct interrupt_ctx {
+    const run_opts *o;
+    const xpb_run_meta *meta;
+} interrupt_ctx;
+
+static int write_interrupted(void *user, xpb_run *snap)
+{
+    const interrupt_ctx *x = user;
+    if (snap->cases_finished == 0) {
+        fprintf(stderr, "xpubench: %s before any case finished: no results written\n", snap->interrupted);
+        return 0;
+    }
+    xpb_runner_derive(snap);
+    xpb_results_print_table(stdout, snap);
+    int rc = write_outputs(x->o, snap, x->meta);
+    fprintf(stderr, "xpubench: %s after %zu of %zu cases; the results hold those, marked incomplete\n",
+            snap->interrupted, snap->cases_finished, snap->cases_planned);
+    return rc;
+}
+
 static int run(int argc, char **argv)
 {
-    run_opts o = {.backends = "all", .preset = "default"};
+    run_opts o = {.backends = "all", .preset = XPB_PRESET_AUTO};
     o.cfg.seed = 1;
     o.cfg.e2e_iterations = 3;
     o.cfg.sample_units = 4096;
     int rc = parse_args(argc, argv, &o);
     if (rc)
         return rc < 0 ? XPB_EXIT_OK : rc;
-    apply_preset_defaults(&o);
     o.cfg.preset = o.preset;
     o.cfg.sizes = &o.sizes;
     o.cfg.progress_tty = isatty(2);
@@ -636,8 +708,20 @@ static int run(int argc, char **argv)
     snprintf(run.run_id, sizeof run.run_id, "%s-%.24s-%ld", stamp, meta.sys.hostname, (long)getpid());
     rc = o.devices || xpb_mpi_active() ? open_group(&o, &run) : open_backends(o.backends, meta.backends, meta.n_backends, &run);
     if (!rc) {
+        assign_presets(&o, &run, &cases);
+        apply_preset_defaults(&o, &run);
+        int rounds = o.cfg.rounds > 1 && !o.cfg.validate_only ? o.cfg.rounds : 1;
+        xpb_progress prog;
+        xpb_progress_begin(&prog, cases.count, rounds, o.cfg.progress_tty, o.cfg.progress_quiet);
+        o.cfg.progress = &prog;
+        interrupt_ctx ictx = {&o, &meta};
+        xpb_watch watch;
+        if (!xpb_watch_start(&watch, &run, &prog, cases.count, write_interrupted, &ictx))
+            fprintf(stderr, "xpubench: warning: no watcher thread: an interrupted run writes no results\n");
         xpb_error err = {{0}};
-        if (xpb_runner_run(&run, &cases, &o.cfg, &err)) {
+        xpb_status st = xpb_runner_run(&run, &cases, &o.cfg, &err);
+        xpb_watch_stop(&watch);
+        if (st) {
             rc = xpb_cli_error(XPB_EXIT_UNAVAILABLE, "%s", err.msg);
         } else {
             xpb_runner_derive(&run);

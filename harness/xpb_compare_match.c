@@ -298,6 +298,14 @@ xpb_status xpb_compare_files_history(const xpb_results_file *base, const xpb_res
         return xpb_fail(err, st, "compare: out of memory");
     }
     compare_fingerprints(out);
+    for (int side = 0; side < 2; side++) { /* a partial run: its missing cases are not removals */
+        const xpb_results_file *f = side ? next : base;
+        if (f->partial[0] && out->n_warnings < XPB_COMPARE_MAX_WARNINGS &&
+            snprintf(out->warnings[out->n_warnings++], sizeof out->warnings[0],
+                     "%s is a partial run (%s): the cases it lacks show as %s", side ? "new" : "base", f->partial,
+                     side ? "removed" : "added") < 0)
+            out->warnings[out->n_warnings - 1][0] = '\0';
+    }
     for (size_t i = 0; i < out->n_rows && out->n_warnings < XPB_COMPARE_MAX_WARNINGS - 1; i++)
         if (out->rows[i].conditions[0]) { /* the first such case named; every row's note in --json */
             const xpb_rcase *x = out->rows[i].next;

@@ -2,6 +2,7 @@
 #ifndef XPB_RESULT_H
 #define XPB_RESULT_H
 
+#include <pthread.h>
 #include <stdbool.h>
 
 #include "xpb_backend.h"
@@ -29,6 +30,9 @@ typedef struct xpb_device {
     xpb_device_info info;
     void *ctx;
     bool lost;            /* the context died: later cases are errors */
+    /* The preset its cases come from: the run's, or under --preset auto the one chosen for this
+     * device (xpb_preset_auto.h); cases of another preset skip it. */
+    const char *preset;
     char lost_reason[XPB_ERROR_MSG_LEN];
 } xpb_device;
 
@@ -75,6 +79,8 @@ typedef struct xpb_result {
     char library_variant[48]; /* that variant, "cuda:0/cublas"; empty when none */
     xpb_run_outcome run;     /* stateful workloads: the run's outcome (run.present) */
     char dump_note[1536];    /* rerun command and dump location of a failed case (printed) */
+    /* Whole: the runner is not filling or changing it (an interrupted run writes only these). */
+    bool settled;
 } xpb_result;
 
 typedef struct xpb_run {
@@ -84,6 +90,15 @@ typedef struct xpb_run {
     size_t count, capacity;
     xpb_device *devices;
     size_t n_devices;
+    /* Held by the runner while it adds a result or changes a settled one, so that the watcher
+     * (xpb_watch.h) copies only whole results; NULL when no watcher runs. */
+    pthread_mutex_t *lock;
+    /* A run that a signal stopped before its end: the signal's name ("SIGTERM"), NULL for a
+     * whole run; the cases planned, and those with results in it. */
+    const char *interrupted;
+    size_t cases_planned, cases_finished;
+    /* What --preset auto shortened, and why, one sentence; "" when nothing was. */
+    char preset_note[512];
 } xpb_run;
 
 #endif

@@ -64,6 +64,8 @@ static cJSON *device_json(const xpb_device *d)
     cJSON_AddNumberToObject(o, "peak_gbps", d->info.peak_gbps);
     cJSON_AddBoolToObject(o, "is_gpu", d->info.is_gpu);
     cJSON_AddBoolToObject(o, "software_device", d->info.is_software);
+    if (d->preset) /* --preset auto: the preset this device's cases came from */
+        cJSON_AddStringToObject(o, "preset", d->preset);
     if (d->n_group) { /* where each rank ran: one process, or one per rank under MPI */
         cJSON_AddStringToObject(o, "launch", strstr(d->label, ":mpi") ? "mpi" : "one process");
         cJSON *ranks = cJSON_AddArrayToObject(o, "ranks");
@@ -435,6 +437,17 @@ static cJSON *run_json(const xpb_run *run, const xpb_run_meta *m)
     cJSON_AddNumberToObject(root, "schema_version", XPB_RESULTS_SCHEMA_VERSION);
     cJSON_AddStringToObject(root, "run_id", run->run_id);
     cJSON_AddStringToObject(root, "created_utc", run->created_utc);
+    /* A run that a signal stopped holds the cases it finished (xpb_watch.h): never mistaken for a
+     * whole one by compare, report or a reader. */
+    cJSON_AddBoolToObject(root, "complete", run->interrupted == NULL);
+    if (run->interrupted) {
+        cJSON *in = cJSON_AddObjectToObject(root, "interrupted");
+        cJSON_AddStringToObject(in, "signal", run->interrupted);
+        cJSON_AddNumberToObject(in, "cases_finished", (double)run->cases_finished);
+        cJSON_AddNumberToObject(in, "cases_planned", (double)run->cases_planned);
+    }
+    if (run->preset_note[0])
+        cJSON_AddStringToObject(root, "preset_note", run->preset_note);
     cJSON *x = cJSON_AddObjectToObject(root, "xpubench");
     cJSON_AddStringToObject(x, "version", XPB_VERSION);
     cJSON_AddStringToObject(x, "git_commit", XPB_GIT_COMMIT);

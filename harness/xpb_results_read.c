@@ -307,6 +307,26 @@ static void build_text(const cJSON *b, char *dst, size_t n)
     }
 }
 
+/* "complete": false and its "interrupted" object (files before them are whole runs). */
+static xpb_status read_partial(ctx *c, const cJSON *root, xpb_results_file *f)
+{
+    bool complete = true;
+    const cJSON *in = NULL;
+    char sig[32] = "a signal";
+    double done = 0, planned = 0;
+    if (!cJSON_GetObjectItemCaseSensitive(root, "complete"))
+        return XPB_OK;
+    xpb_status st = get_bool(c, root, "complete", &complete);
+    if (st || complete)
+        return st;
+    if (!(st = get_obj(c, root, "interrupted", &in)) && in && !(st = get_str(c, in, "signal", sig, sizeof sig, false)) &&
+        !(st = get_num(c, in, "cases_finished", &done)))
+        st = get_num(c, in, "cases_planned", &planned);
+    if (!st)
+        snprintf(f->partial, sizeof f->partial, "interrupted by %s after %.0f of %.0f cases", sig, done, planned);
+    return st;
+}
+
 static xpb_status read_top(ctx *c, const cJSON *root, xpb_results_file *f)
 {
     char schema[64];
@@ -331,6 +351,7 @@ static xpb_status read_top(ctx *c, const cJSON *root, xpb_results_file *f)
     if (!st && x) st = get_str(c, x, "git_commit", f->git_commit, sizeof f->git_commit, false);
     if (!st && x && !(st = get_obj(c, x, "build", &b)) && b)
         build_text(b, f->build, sizeof f->build);
+    if (!st) st = read_partial(c, root, f);
     if (!st) st = get_obj(c, root, "config", &cfg);
     if (!st && cfg) st = get_str(c, cfg, "preset", f->preset, sizeof f->preset, false);
     if (!st) st = get_num(c, cfg, "seed", &f->seed);

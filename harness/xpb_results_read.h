@@ -80,6 +80,9 @@ typedef struct xpb_results_file {
     char hostname[XPB_RTEXT], cpu_model[XPB_RTEXT], os[XPB_RTEXT];
     char preset[32];
     double seed;
+    /* A run that a signal stopped ("complete": false): what stopped it and how far it got, e.g.
+     * "interrupted by SIGTERM after 57 of 137 cases"; "" for a whole run. */
+    char partial[160];
     xpb_rdevice *devices;
     size_t n_devices;
     xpb_rcase *cases;

@@ -507,14 +507,40 @@ static void run_kernel(xpb_device *dev, const xpb_kernel *k, const xpb_case *c,
 
 /* ---- the run ------------------------------------------------------------------------------------ */
 
+static void lock(xpb_run *run)
+{
+    if (run->lock)
+        pthread_mutex_lock(run->lock);
+}
+
+static void unlock(xpb_run *run)
+{
+    if (run->lock)
+        pthread_mutex_unlock(run->lock);
+}
+
+/* Marks r whole (or being changed): under the run's lock, so the watcher (xpb_watch.h) copies
+ * either the whole result or none of it. */
+static void settle(xpb_run *run, xpb_result *r, bool settled)
+{
+    lock(run);
+    r->settled = settled;
+    unlock(run);
+}
+
+/* A new result, not settled; NULL when out of host memory. Under the run's lock: results[] may
+ * move. */
 static xpb_result *new_result(xpb_run *run, const xpb_case *c, const xpb_device *dev,
                               const char *variant, const char *precision)
 {
+    lock(run);
     if (run->count == run->capacity) {
         size_t cap = run->capacity ? run->capacity * 2 : 64;
         xpb_result *r = realloc(run->results, cap * sizeof *r);
-        if (!r)
+        if (!r) {
+            unlock(run);
             return NULL;
+        }
         run->results = r;
         run->capacity = cap;
     }
@@ -525,6 +551,7 @@ static xpb_result *new_result(xpb_run *run, const xpb_case *c, const xpb_device 
     snprintf(r->variant, sizeof r->variant, "%s", variant);
     snprintf(r->precision, sizeof r->precision, "%s", precision);
     r->status = XPB_CASE_OK;
+    unlock(run);
     return r;
 }
 
@@ -532,6 +559,8 @@ static xpb_status run_on_device(xpb_run *run, xpb_device *dev, const xpb_case *c
                                 const xpb_case_data *d, xpb_status data_st, const xpb_error *data_err,
                                 const xpb_run_config *cfg, xpb_progress *prog)
 {
+    if (dev->preset && c->preset && strcmp(dev->preset, c->preset) != 0)
+        return XPB_OK; /* --preset auto: this case is another preset's, not this device's */
     const xpb_kernel *ks[MAX_VARIANTS];
     xpb_op op = c->workload->run ? c->workload->variant_op : c->op;
     size_t nk = xpb_backend_kernels_for(dev->backend, op, ks, MAX_VARIANTS), kept = 0;
@@ -563,6 +592,7 @@ static xpb_status run_on_device(xpb_run *run, xpb_device *dev, const xpb_case *c
         else
             snprintf(r->message, sizeof r->message, "the %s backend has no kernel for %s", dev->backend->name,
                      xpb_op_get(op)->name);
+        settle(run, r, true);
         xpb_progress_case(prog, r);
         return XPB_OK;
     }
@@ -572,6 +602,7 @@ static xpb_status run_on_device(xpb_run *run, xpb_device *dev, const xpb_case *c
         if (!r)
             return XPB_ERR_OUT_OF_MEMORY;
         r->ran = ks[i];
+        xpb_progress_start_variant(prog, c, dev->label, ks[i]->variant, 1);
         if (dev->lost) {
             r->status = XPB_CASE_ERROR;
             snprintf(r->message, sizeof r->message, "%s was lost earlier in this run: %.400s", dev->label,
@@ -584,6 +615,7 @@ static xpb_status run_on_device(xpb_run *run, xpb_device *dev, const xpb_case *c
         } else {
             run_kernel(dev, ks[i], c, d, cfg, r);
         }
+        settle(run, r, true);
         xpb_progress_case(prog, r);
     }
     return XPB_OK;
@@ -603,13 +635,15 @@ static xpb_status host_fits(const xpb_case *c, xpb_error *err)
 
 /* A later round: cases [first, first + count) of case c again, those that timed. */
 static void run_round_again(xpb_run *run, const xpb_case *c, const xpb_case_data *d, size_t first, size_t count,
-                            const xpb_run_config *cfg)
+                            const xpb_run_config *cfg, xpb_progress *prog, int round)
 {
     for (size_t j = first; j < first + count; j++) {
         xpb_result *r = &run->results[j];
         xpb_device *dev = &run->devices[r->device - run->devices];
         if (r->status != XPB_CASE_OK || !r->timed || dev->lost)
             continue;
+        xpb_progress_start_variant(prog, c, dev->label, r->variant, round + 1);
+        settle(run, r, false);
         if (c->workload->run)
             xpb_run_stateful_again(dev, c, d, cfg, r);
         else
@@ -620,6 +654,7 @@ static void run_round_again(xpb_run *run, const xpb_case *c, const xpb_case_data
             snprintf(r->message, sizeof r->message, "timing round %zu: %.460s", r->units.n + 1, msg);
             r->timed = false;
         }
+        settle(run, r, true);
     }
 }
 
@@ -646,6 +681,7 @@ static xpb_status first_round(xpb_run *run, size_t i, const xpb_case *c, const x
         if (run_on_device(run, &run->devices[j], c, d, data_st, data_err, cfg, prog))
             return XPB_ERR_OUT_OF_MEMORY;
     *count = run->count - *first;
+    xpb_progress_unit(prog);
     return XPB_OK;
 }
 
@@ -663,8 +699,9 @@ xpb_status xpb_runner_run(xpb_run *run, const xpb_case_list *cases, const xpb_ru
         return xpb_fail(err, XPB_ERR_OUT_OF_MEMORY, "out of host memory for results");
     int rounds = cfg->rounds > 1 && !cfg->validate_only ? cfg->rounds : 1;
     xpb_status st = XPB_OK;
-    xpb_progress prog;
-    xpb_progress_begin(&prog, cases->count, cfg->progress_tty, cfg->progress_quiet);
+    xpb_progress own, *prog = cfg->progress ? cfg->progress : &own;
+    if (!cfg->progress)
+        xpb_progress_begin(prog, cases->count, rounds, cfg->progress_tty, cfg->progress_quiet);
     for (size_t i = 0; i < cases->count && !st;) {
         size_t n = 0;
         uint64_t bytes = 0;
@@ -680,18 +717,21 @@ xpb_status xpb_runner_run(xpb_run *run, const xpb_case_list *cases, const xpb_ru
             if (!b->data_st)
                 b->data_st = c->workload->make_data(c, cfg->seed, &b->d, &b->data_err);
             b->data_st = xpb_mpi_agree(b->data_st, &b->data_err); /* under MPI: the same cases everywhere */
-            st = first_round(run, i + made, c, &b->d, b->data_st, &b->data_err, cfg, &prog, &b->first, &b->count);
+            st = first_round(run, i + made, c, &b->d, b->data_st, &b->data_err, cfg, prog, &b->first, &b->count);
         }
         for (int round = 1; round < rounds && !st; round++)
-            for (size_t k = 0; k < n; k++)
+            for (size_t k = 0; k < n; k++) {
                 if (!blk[k].data_st)
-                    run_round_again(run, &cases->items[i + k], &blk[k].d, blk[k].first, blk[k].count, cfg);
+                    run_round_again(run, &cases->items[i + k], &blk[k].d, blk[k].first, blk[k].count, cfg, prog,
+                                    round);
+                xpb_progress_unit(prog);
+            }
         for (size_t k = 0; k < made; k++)
             if (!blk[k].data_st)
                 xpb_case_data_free(&blk[k].d);
         i += n;
     }
-    xpb_progress_end(&prog);
+    xpb_progress_end(prog);
     free(blk);
     return st ? xpb_fail(err, XPB_ERR_OUT_OF_MEMORY, "out of host memory for results") : XPB_OK;
 }

@@ -22,6 +22,9 @@ typedef struct xpb_run_config {
     size_t sample_units;
     bool progress_tty;   /* redraw one progress line instead of one line per case */
     bool progress_quiet; /* no progress at all (MPI ranks other than 0) */
+    /* The progress, begun by the caller (who may share it with the watcher, xpb_watch.h); NULL:
+     * the runner keeps its own from progress_tty and progress_quiet. */
+    struct xpb_progress *progress;
     bool power;          /* --power: sample board power during the timed launches */
     /* XPB_SLOWDOWN=REGEX=FRACTION: cases whose id matches run 1 + FRACTION launches per timed
      * launch (an extra launch whenever the fractions add up to one), a real slowdown on purpose,

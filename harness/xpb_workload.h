@@ -58,6 +58,8 @@ typedef struct xpb_case {
     bool validate_only;
     /* The file the case's points come from (--input), or NULL when they are generated. */
     const char *input;
+    /* The preset it comes from; it runs only on devices of that preset (xpb_device.preset). */
+    const char *preset;
 } xpb_case;
 
 typedef struct xpb_case_list {

@@ -1,5 +1,6 @@
 /* cuda_buffer.c - device buffers (cudaMalloc), blocking copies on the context's stream, and
- * the view -> device pointer check every kernel uses. */
+ * the view -> device pointer check every kernel uses. A device group's buffers (one per rank) are
+ * cuda_group.c's, compiled in only with NCCL (XPB_HAVE_NCCL): without it no group is ever opened. */
 #include "cuda_backend.h"
 
 #include <stdlib.h>
@@ -7,8 +8,10 @@
 xpb_status xpb_cuda_buffer_alloc(void *ctx, size_t bytes, xpb_buffer **out, xpb_error *err)
 {
     *out = NULL;
+#ifdef XPB_HAVE_NCCL
     if (((xpb_cuda_ctx *)ctx)->group)
         return xpb_cuda_group_buffer_alloc(ctx, bytes, out, err);
+#endif
     xpb_status st = xpb_cuda_activate(ctx, err);
     if (st != XPB_OK)
         return st;
@@ -31,10 +34,12 @@ void xpb_cuda_buffer_free(void *ctx, xpb_buffer *buf)
 {
     if (!buf)
         return;
+#ifdef XPB_HAVE_NCCL
     if (((xpb_cuda_ctx *)ctx)->group) {
         xpb_cuda_group_buffer_free(ctx, buf);
         return;
     }
+#endif
     if (buf->ptr && xpb_cuda_activate(ctx, NULL) == XPB_OK)
         (void)cudaFree(buf->ptr); /* nothing to report to: a failure here is a dead context */
     (void)cudaGetLastError();
@@ -61,8 +66,10 @@ xpb_status xpb_cuda_buffer_upload(void *ctx, xpb_buffer *dst, size_t offset, con
     xpb_status st = check_range(dst, offset, bytes, "upload", err);
     if (st != XPB_OK || bytes == 0)
         return st;
+#ifdef XPB_HAVE_NCCL
     if (c->group)
         return xpb_cuda_group_buffer_upload(c, dst, offset, src, bytes, err);
+#endif
     if ((st = xpb_cuda_activate(c, err)) != XPB_OK)
         return st;
     XPB_CUDA_CHECK(err, cudaMemcpyAsync((char *)dst->ptr + offset, src, bytes,
@@ -78,8 +85,10 @@ xpb_status xpb_cuda_buffer_download(void *ctx, xpb_buffer *src, size_t offset, v
     xpb_status st = check_range(src, offset, bytes, "download", err);
     if (st != XPB_OK || bytes == 0)
         return st;
+#ifdef XPB_HAVE_NCCL
     if (c->group)
         return xpb_cuda_group_buffer_download(c, src, offset, dst, bytes, err);
+#endif
     if ((st = xpb_cuda_activate(c, err)) != XPB_OK)
         return st;
     XPB_CUDA_CHECK(err, cudaMemcpyAsync(dst, (const char *)src->ptr + offset, bytes,

@@ -1,4 +1,5 @@
-/* cuda_context.c - open/close a device, synchronize, and the cuda-events timer. */
+/* cuda_context.c - open/close a device, synchronize, and the cuda-events timer. A device group's
+ * (cuda_group.c) are compiled in only with NCCL (XPB_HAVE_NCCL): without it no group is ever opened. */
 #include "cuda_backend.h"
 
 #include <stdlib.h>
@@ -69,10 +70,12 @@ void xpb_cuda_close(void *ctx)
     xpb_cuda_ctx *c = ctx;
     if (!c)
         return;
+#ifdef XPB_HAVE_NCCL
     if (c->group) {
         xpb_cuda_close_group(c);
         return;
     }
+#endif
     /* Best effort: let queued work finish before its stream goes away; errors are ignored
      * because close cannot report them (a dead context fails every call anyway). */
     if (xpb_cuda_activate(c, NULL) == XPB_OK)
@@ -83,8 +86,10 @@ void xpb_cuda_close(void *ctx)
 xpb_status xpb_cuda_synchronize(void *ctx, xpb_error *err)
 {
     xpb_cuda_ctx *c = ctx;
+#ifdef XPB_HAVE_NCCL
     if (c->group)
         return xpb_cuda_group_synchronize(c, err);
+#endif
     xpb_status st = xpb_cuda_activate(c, err);
     if (st != XPB_OK)
         return st;
@@ -95,8 +100,10 @@ xpb_status xpb_cuda_synchronize(void *ctx, xpb_error *err)
 xpb_status xpb_cuda_timer_begin(void *ctx, xpb_error *err)
 {
     xpb_cuda_ctx *c = ctx;
+#ifdef XPB_HAVE_NCCL
     if (c->group)
         return xpb_cuda_group_timer_begin(c, err);
+#endif
     xpb_status st = xpb_cuda_activate(c, err);
     if (st != XPB_OK)
         return st;
@@ -108,8 +115,10 @@ xpb_status xpb_cuda_timer_end(void *ctx, double *seconds, xpb_error *err)
 {
     xpb_cuda_ctx *c = ctx;
     *seconds = 0.0;
+#ifdef XPB_HAVE_NCCL
     if (c->group)
         return xpb_cuda_group_timer_end(c, seconds, err);
+#endif
     xpb_status st = xpb_cuda_activate(c, err);
     if (st != XPB_OK)
         return st;
