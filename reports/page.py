@@ -2,22 +2,33 @@
 the runs' fingerprints, the cases that did not pass, and each plot beside its table."""
 
 from html import escape
-from figures import fmt_time
+
+import summary
+from htmltable import table
 
 CSS = """
 body { font-family: system-ui, sans-serif; margin: 1.5em; color: #222; }
 h1 { margin-bottom: 0.2em; } h2 { border-bottom: 1px solid #ccc; padding-bottom: 0.2em; margin-top: 2em; }
 .meta { color: #555; }
+.partial { border: 2px solid #c62828; background: #fdecea; color: #8e0000; padding: 0.5em 0.8em; font-size: 1.1em; }
+.presetnote { border-left: 4px solid #8a5a00; background: #fff8e6; padding: 0.3em 0.8em; }
 .figrow { display: flex; flex-wrap: wrap; gap: 1.5em; align-items: flex-start; margin: 1em 0 2em; }
-figure { margin: 0; flex: 0 1 auto; max-width: 60em; }
+figure { margin: 0; flex: 0 1 auto; min-width: 0; max-width: min(60em, 100%); }
 figure img { max-width: 100%; border: 1px solid #ddd; }
 figcaption { font-size: 0.9em; color: #444; }
 .note { font-size: 0.85em; color: #8a5a00; }
-.tablewrap { flex: 1 1 26em; max-height: 36em; overflow: auto; }
+/* a table sits beside its plot when it fits there whole (its own width is the flex basis), else it
+   wraps below it; wider than the page, it scrolls inside its box: a column is never cut off */
+.tablewrap { flex: 1 1 auto; min-width: 0; max-width: 100%; max-height: 36em; overflow: auto; }
+.scroll { max-width: 100%; overflow-x: auto; }
+.scrolls { border-right: 3px double #888; }
+.scrollhint { font-size: 0.75em; color: #777; }
 table { border-collapse: collapse; font-size: 0.8em; }
 th, td { border: 1px solid #ddd; padding: 2px 6px; text-align: left; vertical-align: top; }
 th { background: #f3f3f3; position: sticky; top: 0; }
 td.ok { color: #1a7f37; } td.bad { color: #fff; background: #c62828; } td.na { color: #555; background: #eee; }
+td.beyond { background: #fff4d6; cursor: help; }
+.headlines td::first-line { font-weight: 600; }
 img.broken { outline: 4px solid red; }
 #imgcheck { font-size: 0.8em; color: #777; }
 """
@@ -34,18 +45,64 @@ window.addEventListener('load', function () {
 });
 """
 
-
-def _cell(c, tag="td"):
-    if isinstance(c, tuple):
-        text, cls = c
-        return f'<{tag} class="{escape(cls)}">{escape(str(text))}</{tag}>'
-    return f"<{tag}>{escape(str(c))}</{tag}>"
-
-
-def table(headers, rows):
-    head = "".join(_cell(h, "th") for h in headers)
-    body = "\n".join("<tr>" + "".join(_cell(c) for c in r) + "</tr>" for r in rows)
-    return f"<table><thead><tr>{head}</tr></thead><tbody>\n{body}\n</tbody></table>"
+# The page checks its own layout at this window's width, so that a test (tests/report_chromium.sh)
+# can assert it: every table either fits in the visible area of its container or scrolls inside
+# its own box, that box fits in the window and takes the whole row (a table squeezed into a
+# scrolling box beside its plot looks cut off: its place is below the plot), and the page itself
+# never scrolls sideways. Folded
+# tables (<details>) are opened for the measurement. Sets data-layout-* on <body>; marks each box
+# that scrolls, with a hint above it.
+LAYOUT_JS = """
+window.addEventListener('load', function () {
+  var vw = document.documentElement.clientWidth, bad = [], scrolling = 0;
+  var folded = Array.prototype.filter.call(document.querySelectorAll('details'), function (d) { return !d.open; });
+  folded.forEach(function (d) { d.open = true; });
+  function scrollBox(el) {
+    for (var b = el.parentElement; b && b !== document.body; b = b.parentElement) {
+      var o = getComputedStyle(b).overflowX;
+      if (o === 'auto' || o === 'scroll') { return b; }
+    }
+    return null;
+  }
+  var tables = document.querySelectorAll('table');
+  tables.forEach(function (t, i) {
+    var box = scrollBox(t), r = t.getBoundingClientRect(), name = 'table ' + i + ' (' + (t.rows[0] ? t.rows[0].textContent.slice(0, 40) : '') + ')';
+    if (box) {
+      var b = box.getBoundingClientRect();
+      if (b.left < -0.5 || b.right > vw + 0.5) { bad.push(name + ': its scroll box ends at ' + Math.round(b.right) + ' px'); }
+      var row = box.parentElement, rs = getComputedStyle(row);
+      var room = row.clientWidth - parseFloat(rs.paddingLeft) - parseFloat(rs.paddingRight);
+      if (box.scrollWidth > box.clientWidth + 1 && b.width < room - 2) {
+        // it scrolls though the row has room: squeezed beside its plot, its last columns hidden
+        bad.push(name + ': scrolls in a box of ' + Math.round(b.width) + ' px in a row of ' + Math.round(room) + ' px');
+      }
+      if (box.scrollWidth > box.clientWidth + 1 && !box.classList.contains('scrolls')) {
+        scrolling++;
+        box.classList.add('scrolls');
+        var hint = document.createElement('div');
+        hint.className = 'scrollhint';
+        hint.textContent = 'wider than the window: scroll sideways for ' + (box.scrollWidth - box.clientWidth) + ' px more';
+        box.parentElement.insertBefore(hint, box);
+      }
+    } else {
+      var p = t.parentElement.getBoundingClientRect();
+      if (r.right > Math.min(p.right, vw) + 0.5) { bad.push(name + ': ends at ' + Math.round(r.right) + ' px without a scroll box'); }
+    }
+  });
+  document.querySelectorAll('.figrow > figure').forEach(function (f, i) {
+    if (f.getBoundingClientRect().right > vw + 0.5) { bad.push('figure ' + i + ' ends past the window'); }
+  });
+  var page = document.documentElement.scrollWidth;
+  if (page > vw + 1) { bad.push('the page is ' + page + ' px wide in a ' + vw + ' px window'); }
+  folded.forEach(function (d) { d.open = false; });
+  var body = document.body;
+  body.setAttribute('data-layout-width', String(vw));
+  body.setAttribute('data-layout-tables', String(tables.length));
+  body.setAttribute('data-layout-scrolling', String(scrolling));
+  body.setAttribute('data-layout-overflow', String(bad.length));
+  body.setAttribute('data-layout-detail', bad.slice(0, 5).join('; '));
+});
+"""
 
 
 def figure(f):
@@ -60,7 +117,7 @@ def figure(f):
         parts.append(f'<div class="note">{escape(f.note)}</div>')
     parts.append("</figcaption></figure>")
     if f.rows:
-        parts.append(f'<div class="tablewrap">{table(f.headers, f.rows)}</div>')
+        parts.append(table(f.headers, f.rows, box="tablewrap"))
     parts.append("</div>")
     return "\n".join(parts)
 
@@ -69,7 +126,15 @@ def _status_counts(run):
     counts = {}
     for c in run.cases:
         counts[c.status] = counts.get(c.status, 0) + 1
-    return ", ".join(f"{n} {s}" for s, n in sorted(counts.items())) or "no cases"
+    text = ", ".join(f"{n} {s}" for s, n in sorted(counts.items())) or "no cases"
+    return text if run.complete else (f"{text}; partial run", "bad")
+
+
+def _presets(run):
+    """The run's preset, and each device that ran another one."""
+    own = str(run.config.get("preset", "") or "")
+    other = [f"{d}: {p}" for d, p in sorted(run.presets.items()) if p != own]
+    return "; ".join([own] + other if own else other) or "-"
 
 
 def runs_table(runs, current_cases=()):
@@ -82,7 +147,7 @@ def runs_table(runs, current_cases=()):
                             for d in r.devices.values())
         build = " ".join(f"{k}={v}" for k, v in sorted(r.build.items()))
         rows.append([r.hostname, r.name, r.created_utc, f"{r.version} {r.git_commit}", build,
-                     str(r.config.get("preset", "")), r.system.get("cpu_model", ""), devices, _status_counts(r),
+                     _presets(r), r.system.get("cpu_model", ""), devices, _status_counts(r),
                      f"{shown.get(id(r), 0)} of {len(r.cases)}"])
     return table(["host", "file", "created (UTC)", "xpubench", "build", "preset", "CPU", "devices", "cases",
                   "in the plots"], rows)
@@ -107,66 +172,16 @@ def problems_table(cases):
     return "\n".join(out)
 
 
-def _headline(c):
-    """The figure a case is judged by: GFLOP/s for GEMM, else GB/s, with its % of the roof."""
-    if c.op in ("gemm", "gemv") and c.gflops:
-        pct = c.pct_of_library if c.pct_of_library else None
-        return f"{c.gflops / 1e3:.3g} TFLOP/s", f"{pct:.0f}% of {c.library_variant}" if pct else "-"
-    if c.gbps:
-        return f"{c.gbps:.4g} GB/s", f"{c.pct_of_roof:.0f}%" if c.pct_of_roof else "-"
-    if c.outcome is not None and c.outcome.burst is not None and c.outcome.burst.per_burst["median"]:
-        return f"{c.outcome.burst.per_burst['median'] * 1e6:.3g} us/burst", "-"
-    return fmt_time(c.median_s), "-"
-
-
-def summary(cases):
-    """Per device: the counts of ok, failed, unsupported, ... cases, and per op the headline figure
-    of its largest case that passed (the one that measures the memory or the math units), in fp32
-    where the op has an fp32 result."""
-    by_dev = {}  # the device's name too: two machines may share a host name and a label ("vulkan:0")
-    for c in cases:
-        by_dev.setdefault((c.run.hostname, c.device, c.device_name), []).append(c)
-    out = []
-    for (host, dev, _), cs in sorted(by_dev.items()):
-        counts = {}
-        for c in cs:
-            counts[c.status] = counts.get(c.status, 0) + 1
-        name = cs[0].run.device_label(dev)
-        out.append(f"<h3>{escape(host)}: {escape(name)}</h3><p>"
-                   + escape(", ".join(f"{n} {s}" for s, n in sorted(counts.items()))) + "</p>")
-        best = {}
-        strict = {(c.workload, c.op) for c in cs if c.timed_ok and c.precision in ("fp32", "exact")}
-        for c in cs:  # a lower precision (tf32, fp16 inputs) never stands for an op that has an fp32 figure
-            if not c.timed_ok or ((c.workload, c.op) in strict and c.precision not in ("fp32", "exact")):
-                continue
-            size = c.elements or 0
-            k = (c.workload, c.op)
-            if k not in best or size > (best[k].elements or 0) or (
-                    size == (best[k].elements or 0) and (c.gflops or c.gbps or 0) > (best[k].gflops or best[k].gbps or 0)):
-                best[k] = c
-        rows = []
-        for (wl, op), c in sorted(best.items()):
-            figure_, roof = _headline(c)
-            rows.append([wl, op, c.id.split("/", 2)[-1], c.variant, fmt_time(c.median_s), figure_, roof])
-        if rows:
-            out.append(table(["workload", "op", "largest case", "variant", "median", "headline", "% of roof / library"],
-                             rows))
-    return "\n".join(out)
-
-
 def render(title, runs, current_cases, sections):
     """The whole page. sections: list of (heading, intro, [Figure])."""
     out = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
            f"<title>{escape(title)}</title><style>{CSS}</style></head><body>",
-           f"<h1>{escape(title)}</h1>",
+           f"<h1>{escape(title)}</h1>", summary.partial_banners(runs),
            f'<p class="meta">{len(runs)} results file(s). Plots and tables show the current results of each host: '
            f'for every case, device and variant, the result from the newest file that has it (files that '
            f'cover different workloads combine; "in the plots" below counts what each file contributes). '
-           f'<span id="imgcheck"></span></p>', "<h2>Summary</h2>",
-           "<p>Per device: how many cases passed, and per op the headline figure of its largest case that "
-           "passed (the fastest fp32 variant there, when the op has one; GEMM against the library call of its "
-           "precision).</p>",
-           summary(current_cases), "<h2>Runs</h2>", runs_table(runs, current_cases),
+           f'<span id="imgcheck"></span></p>', summary.render(runs, current_cases),
+           "<h2>Runs</h2>", runs_table(runs, current_cases),
            "<h2>Cases that did not pass</h2>",
            "<p>Failed, unsupported, errored and skipped cases have no speed: they are listed here and in "
            "the tables, never drawn as zero.</p>", problems_table(current_cases)]
@@ -179,5 +194,5 @@ def render(title, runs, current_cases, sections):
         if not figs:
             out.append("<p>Nothing to show for these results.</p>")
         out.extend(figure(f) for f in figs)
-    out.append(f"<script>{CHECK_JS}</script></body></html>")
+    out.append(f"<script>{CHECK_JS}{LAYOUT_JS}</script></body></html>")
     return "\n".join(out)

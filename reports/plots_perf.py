@@ -2,6 +2,7 @@
 
 from collections import defaultdict
 
+import percent
 from figures import (Figure, compute_heavy, fmt_num, fmt_time, new_figure, not_drawn_note, plt,
                      series_label, status_cell)
 
@@ -20,31 +21,62 @@ def _series(cases, many_hosts):
     return s
 
 
+def _row(c, gflops, precisions, library):
+    """One case of the throughput table: GB/s (GFLOP/s) and its share of the roof (fp32 peak),
+    marked when above 100%; the library share, '-' for the library variant itself."""
+    t = c.timed_ok
+    val = (c.gflops if gflops else c.gbps) if t else None
+    # for compute-heavy ops the bandwidth roof says little: show the share of the fp32 peak
+    pct = (c.pct_of_peak_fp32 if gflops else c.pct_of_roof) if t else None
+    row = [c.size_label, c.device, c.variant] + ([c.precision or "-"] if precisions else [])
+    row += [status_cell(c), fmt_time(c.median_s if t else None), fmt_num(val),
+            percent.share(c, pct, "peak" if gflops else "roof")]
+    if library:
+        row.append(percent.library(c) if t else "-")
+    return row
+
+
+def _stateful_table(op, cs):
+    """A stateful op (anneal, burst) in its own units: time per run and iterations, or time per
+    burst and events/s; no GB/s (the run's host work between ops makes bytes / time meaningless)
+    and no plot against size (its figures are drawn in the Stateful runs sections)."""
+    burst = any(c.outcome is not None and c.outcome.burst is not None for c in cs)
+    rows = []
+    for c in sorted(cs, key=lambda c: (c.elements or 0, c.device, c.variant)):
+        t = c.timed_ok and c.outcome is not None
+        row = [c.size_label, c.device, c.variant, status_cell(c), fmt_time(c.median_s if t else None)]
+        if burst:
+            b = c.outcome.burst if t else None
+            row += [fmt_num(b.per_burst["median"] * 1e6 if b and b.per_burst["median"] else None, 4),
+                    fmt_num(b.events_per_s if b else None)]
+        else:
+            row.append(fmt_num(c.outcome.iterations if t else None, 4))
+        rows.append(row)
+    headers = ["size", "device", "variant", "status", "per run"] + (
+        ["us per burst", "events/s"] if burst else ["iterations"])
+    return Figure(f"{op}: time per run", None, None, headers, rows,
+                  "a stateful run: its figures are per run (and per burst), drawn in the Stateful runs sections; "
+                  "GB/s and % of roof do not apply")
+
+
 def throughput(canvas, cases, many_hosts):
     """One log-log figure per op: GB/s (or GFLOP/s for compute-heavy ops) against elements."""
     figs = []
     for op, cs in _by_op(cases).items():
+        if any(c.outcome is not None for c in cs):
+            figs.append(_stateful_table(op, cs))
+            continue
         ok = [c for c in cs if c.timed_ok and c.elements]
         gflops = compute_heavy(ok)
         metric = "GFLOP/s" if gflops else "GB/s"
         precisions = len({c.precision for c in cs}) > 1
         library = any(c.pct_of_library is not None for c in cs)
-        rows = []
-        for c in sorted(cs, key=lambda c: (c.elements or 0, c.device, c.variant)):
-            t = c.timed_ok
-            val = (c.gflops if gflops else c.gbps) if t else None
-            # for compute-heavy ops the bandwidth roof says little: show the share of the fp32 peak
-            pct = (c.pct_of_peak_fp32 if gflops else c.pct_of_roof) if t else None
-            row = [c.size_label, c.device, c.variant] + ([c.precision or "-"] if precisions else [])
-            row += [status_cell(c), fmt_time(c.median_s if t else None), fmt_num(val), fmt_num(pct)]
-            if library:
-                row.append(f"{fmt_num(c.pct_of_library)} of {c.library_variant}"
-                           if t and c.pct_of_library is not None and c.library_variant else
-                           fmt_num(c.pct_of_library if t else None))
-            rows.append(row)
+        rows = [_row(c, gflops, precisions, library)
+                for c in sorted(cs, key=lambda c: (c.elements or 0, c.device, c.variant))]
         headers = ["size", "device", "variant"] + (["precision"] if precisions else []) + [
             "status", "median", metric, "% of fp32 peak" if gflops else "% of roof"] + (
             ["% of library"] if library else [])
+        marks = percent.footnote(rows)
         if not ok:
             figs.append(Figure(f"{op}: throughput", None, None, headers, rows, "no validated, timed case"))
             continue
@@ -55,7 +87,7 @@ def throughput(canvas, cases, many_hosts):
             xy = [(c.elements, y) for c, y in zip(pts, ys) if y and y > 0]
             if xy:
                 lines[label] = xy
-        if not lines:  # e.g. burst/run: its rate is events/s, drawn with the run's figures
+        if not lines:
             figs.append(Figure(f"{op}: throughput", None, None, headers, rows,
                                f"no validated case reports {metric}"))
             continue
@@ -69,7 +101,8 @@ def throughput(canvas, cases, many_hosts):
         ax.set_title(f"{op}: {metric} against size")
         ax.legend(fontsize="small")
         png, svg = canvas.save(fig, f"throughput_{op}")
-        figs.append(Figure(f"{op}: throughput against size", png, svg, headers, rows, not_drawn_note(cs)))
+        note = "; ".join(x for x in (not_drawn_note(cs), marks) if x)
+        figs.append(Figure(f"{op}: throughput against size", png, svg, headers, rows, note))
     return figs
 
 
@@ -168,7 +201,9 @@ def roofline(canvas, cases):
         groups[(c.run.hostname, c.device)].append(c)
     for (host, device), cs in sorted(groups.items()):
         runs = list({id(c.run): c.run for c in cases if c.run.hostname == host}.values())
-        pts = [c for c in cs if c.timed_ok and c.intensity and c.achieved_gflops]
+        # a stateful run's time includes host work between its ops: no point under a kernel's roof
+        stateful = sum(1 for c in cs if c.timed_ok and c.outcome is not None)
+        pts = [c for c in cs if c.timed_ok and c.intensity and c.achieved_gflops and c.outcome is None]
         bw, src, peak, peak_from = _device_roofs(cs, runs, device)
         name = _device_info(runs, device).get("name", "")
         title = f"roofline: {host} {device} {name}".strip()
@@ -176,15 +211,23 @@ def roofline(canvas, cases):
         def roof(x):
             return min(bw * x, peak) if bw and peak else bw * x if bw else peak
 
+        def pct(c):
+            r = roof(c.intensity)
+            # on the flat part of the roofline the share is of the fp32 peak (tensor cores beat it)
+            return percent.share(c, 100 * c.achieved_gflops / r if r else None,
+                                 "peak" if peak and r == peak else "roof")
+
         rows = [[c.id, c.variant, c.precision or "-", fmt_num(c.intensity), fmt_num(c.achieved_gflops),
-                 fmt_num(roof(c.intensity)),
-                 fmt_num(100 * c.achieved_gflops / roof(c.intensity) if roof(c.intensity) else None)]
+                 fmt_num(roof(c.intensity)), pct(c)]
                 for c in sorted(pts, key=lambda c: (c.op_key, c.intensity, c.variant))]
         headers = ["case", "variant", "precision", "flops/byte", "GFLOP/s", "roof GFLOP/s", "% of roof"]
-        skipped = sum(1 for c in cs if c.timed_ok and not c.intensity)
-        notes = [not_drawn_note(cs)]
+        skipped = sum(1 for c in cs if c.timed_ok and not c.intensity and c.outcome is None)
+        notes = [not_drawn_note(cs), percent.footnote(rows)]
         if skipped:
             notes.append(f"{skipped} cases without flops (copy) have no intensity")
+        if stateful:
+            notes.append(f"{stateful} stateful runs (anneal, burst) left out: their time includes host work "
+                         "between the ops")
         if peak_from:
             notes.append(f"{device} reports no fp32 peak: the peak of {peak_from} (same GPU: {name}) is used")
         elif not peak:

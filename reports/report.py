@@ -9,6 +9,7 @@ stderr), 3 matplotlib missing or the report could not be written.
 import argparse
 import glob
 import os
+import re
 import sys
 
 PROG = "xpubench report"
@@ -148,13 +149,39 @@ def write_report(args, runs):
     print(f"{PROG}: wrote {index} ({n} plots, PNG and SVG)")
 
 
+def _machine(r):
+    return r.system.get("cpu_model", ""), r.system.get("logical_cpus")
+
+
+def distinct_hosts(runs):
+    """Two machines may share a host name (cloud VMs are often "vm"): when files of one host name
+    come from different machines (CPU model, logical CPUs), each gets what tells them apart in its
+    name, so that their results neither replace each other in the current view nor share a line
+    in a plot."""
+    seen = {}
+    for r in runs:
+        seen.setdefault(r.hostname, set()).add(_machine(r))
+    for r in runs:
+        machines = seen[r.hostname]
+        if len(machines) < 2:
+            continue
+        model, cpus = _machine(r)
+        parts = []
+        if len({m for m, _ in machines}) > 1:
+            parts.append(" ".join(re.sub(r"\((R|TM)\)|\b(Processor|CPU)\b", " ", model).split()) or "unknown CPU")
+        if len({n for _, n in machines}) > 1:
+            parts.append(f"{cpus} CPUs")
+        r.hostname = f"{r.hostname} ({', '.join(parts)})"
+    return runs
+
+
 def main(argv=None):
     args = parse_args(sys.argv[1:] if argv is None else argv)
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     from results import ResultsError, load
 
     try:
-        runs = [load(p) for p in args.results]
+        runs = distinct_hosts([load(p) for p in args.results])
     except ResultsError as e:
         return fail(2, str(e))
     except (ValueError, TypeError, AttributeError, KeyError) as e:  # a shape the checks did not foresee

@@ -204,6 +204,35 @@ class Case:
         return self.flops / self.bytes if self.flops > 0 and self.bytes > 0 else None
 
 
+def _device_presets(doc, system_devices, path):
+    """{device id: preset} from the devices' optional "preset" field (system.devices[], or a
+    top-level devices[]); devices without one are left out."""
+    top = doc.get("devices") or []
+    if not isinstance(top, list) or not all(isinstance(x, dict) for x in top):
+        raise ResultsError(f"{path}: devices: expected an array of objects")
+    out = {}
+    for where, devices in (("system.devices", system_devices), ("devices", top)):
+        for i, d in enumerate(devices):
+            preset = _str(d, "preset", f"{where}[{i}].", path)
+            if preset:
+                out.setdefault(d.get("id", "?"), preset)
+    return out
+
+
+def _completion(doc, path):
+    """(complete, interrupted): a run cut short (Ctrl-C, SIGTERM, a time limit) writes
+    "complete": false and "interrupted": {signal, cases_finished, cases_planned}; files without
+    the field, older ones included, are whole runs."""
+    info = _obj(doc, "interrupted", "", path)
+    complete = doc.get("complete", not info)
+    if not isinstance(complete, bool):
+        raise ResultsError(f"{path}: complete: expected true or false")
+    interrupted = {"signal": _str(info, "signal", "interrupted.", path),
+                   "cases_finished": _num(info.get("cases_finished")),
+                   "cases_planned": _num(info.get("cases_planned"))}
+    return complete, interrupted
+
+
 class Run:
     """One results file."""
 
@@ -232,10 +261,29 @@ class Run:
         if not isinstance(devices, list) or not all(isinstance(x, dict) for x in devices):
             raise ResultsError(f"{path}: system.devices: expected an array of objects")
         self.devices = {d.get("id", "?"): d for d in devices}
+        self.presets = _device_presets(doc, devices, path)
+        self.preset_note = _str(doc, "preset_note", "", path)
+        self.complete, self.interrupted = _completion(doc, path)
         cases = doc.get("cases")
         if not isinstance(cases, list):
             raise ResultsError(f"{path}: cases: {'missing (required)' if cases is None else 'expected an array'}")
         self.cases = [Case(c, i, path, self) for i, c in enumerate(cases)]
+
+    def preset_of(self, device):
+        """The preset that ran on the device: its own (a file may shorten one device's, e.g. a
+        software Vulkan device's), else the run's."""
+        return self.presets.get(device) or str(self.config.get("preset", "") or "")
+
+    def cache_bytes(self, device):
+        """The device's last-level cache, else that of a device with the same name in the file (a
+        Vulkan device reports 0; the same GPU through CUDA knows it); None when unknown."""
+        info = self.devices.get(device, {})
+        own = _num(info.get("cache_bytes"))
+        if own:
+            return own
+        same = [_num(d.get("cache_bytes")) for i, d in sorted(self.devices.items())
+                if i != device and info.get("name") and d.get("name") == info.get("name")]
+        return next((b for b in same if b), None)
 
     def device_peak_gflops(self, device):
         return _num(self.devices.get(device, {}).get("peak_gflops_fp32"))

@@ -31,8 +31,9 @@ PY
 grep -qE "^anneal/compress/.* cpu:0 [a-z]+: iterations ([0-9]+) -> \1," cmp.txt && ok || bad "no iteration counts: $(cat cmp.txt)"
 grep -qE "^  assign " cmp.txt && ! grep -q "slower (" cmp.txt && ok || bad "per-op rows or a 'slower': $(cat cmp.txt)"
 
-# a burst run: its rate is events/s, so its throughput section is a table with a note, not an
-# empty plot (UserWarnings, matplotlib's included, are errors here: an empty legend was one)
+# a burst run: its rate is events/s, so its throughput section is a table in its own units (time per
+# run and burst, events/s), not an empty plot or a GB/s of 0 (UserWarnings, matplotlib's included,
+# are errors here: an empty legend was one); the anneal runs likewise (per run, iterations)
 OMP_NUM_THREADS=${OMP_NUM_THREADS:-2} "$bin" run --workload burst --size neurons=1000,fanout=10,bursts=20 --backend cpu \
   --min-time 0.002 --out burst.json >burst.txt 2>&1 && ok || bad "burst run failed: $(tail -5 burst.txt)"
 
@@ -40,7 +41,17 @@ OMP_NUM_THREADS=${OMP_NUM_THREADS:-2} "$bin" run --workload burst --size neurons
 "$py" "$here/synth_results.py" synth.json --anneal-only --op-shift assign=1.2 || exit 1
 PYTHONWARNINGS=error::UserWarning "$bin" report synth.json real.json burst.json -o report >out.txt 2>err.txt && ok ||
   bad "report failed: $(cat out.txt err.txt)"
-grep -q "no validated case reports GB/s" report/index.html && ok || bad "no note for burst/run's throughput"
+"$py" - <<'PY' && ok || bad "burst/run and anneal/compress not in their own units"
+import re
+html = open("report/index.html", encoding="utf-8").read()
+for op, cols in (("burst/run", "<th>us per burst</th><th>events/s</th>"), ("anneal/compress", "<th>iterations</th>")):
+    i = html.index(f"<b>{op}: time per run</b>")
+    head = html[html.index("<thead>", i):html.index("</thead>", i)]
+    assert cols in head and "GB/s" not in head and "% of roof" not in head, (op, head)
+summary = html[:html.index("<h2>Runs</h2>")]
+assert "per burst" in summary and "events/s" in summary and "per run, " in summary, "stateful headlines"
+assert not re.search(r"GB/s\b[^<]*<br>(run|compress) ", summary), "a stateful headline in GB/s"
+PY
 "$py" - <<'PY' && ok || bad "stateful plots in the report"
 import json, os, re
 html = open("report/index.html", encoding="utf-8").read()
