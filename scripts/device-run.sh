@@ -35,6 +35,9 @@
 # into, from its shader disk cache: registers, shared memory and an opcode count per pipeline,
 # scripts/nv-cache-sass.py, needs zstd: ../shared/device-kit/fetch zstd; then the HMMA
 # instruction's ceiling, tests/hmma_peak.cu, and cuBLAS fp16 with coopmat2 at 8192 in the same call).
+# nodeps (issue 32: a build without NCCL and MPI, the CUDA conformance preset on it, and its
+# --devices refusal). auto (issue 32: `run` without --preset on cpu, cuda and vulkan: every
+# hardware device gets the default suite; tests/preset_auto.sh).
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
 out=${OUT:-$PWD/out}
@@ -86,6 +89,28 @@ bench() { # bench NAME ARGS...: one results file per benchmark
   stamp "benchmark $name done (status so far $status)"
 }
 
+if has nodeps; then # issue 32: a CUDA toolkit without NCCL and without MPI builds and passes conformance
+  stamp "nodeps: build with -DXPB_NCCL=OFF -DXPB_MPI=OFF (sm_90), then the CUDA conformance preset"
+  # shellcheck disable=SC2086
+  { cmake -S . -B build-nodeps -DCMAKE_BUILD_TYPE=Release -DXPB_CUDA=ON -DXPB_VULKAN=OFF -DXPB_NCCL=OFF \
+      -DXPB_MPI=OFF -DXPB_WERROR=ON -DBUILD_TESTING=OFF -DCMAKE_CUDA_ARCHITECTURES=90 ${XPB_DEVICE_CMAKE_ARGS:-} \
+      && cmake --build build-nodeps -j "$(nproc)" --target xpubench; } > "$out/build-nodeps.log" 2>&1 \
+    || { tail -30 "$out/build-nodeps.log"; status=1; }
+  grep -E "cuda backend|mpi launch" "$out/build-nodeps.log" | tee -a "$out/bench.txt"
+  build-nodeps/xpubench run --backend cuda --preset conformance --validate-only --out "$out/nodeps-conformance.json" \
+      > "$out/nodeps-conformance.txt" 2>&1 || status=1
+  tail -1 "$out/nodeps-conformance.txt" | sed 's/^/nodeps conformance: /' | tee -a "$out/bench.txt"
+  build-nodeps/xpubench run --backend cuda --devices 0 --workload collectives --preset quick \
+      > "$out/nodeps-devices.txt" 2>&1
+  echo "nodeps --devices 0: exit $? ($(tail -1 "$out/nodeps-devices.txt"))" | tee -a "$out/bench.txt"
+fi
+if has auto; then # issue 32: run's default preset (auto) on a GPU machine gives every device the default suite
+  stamp "auto: run with no --preset on cpu, cuda, vulkan (copy cases), and tests/preset_auto.sh"
+  $bin run --backend all --workload elementwise --filter '/copy/' --out "$out/auto.json" > "$out/auto.txt" 2>&1 || status=1
+  python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print('auto presets:', ', '.join('%s %s=%s' % (x['id'], x['name'], x.get('preset')) for x in d['system']['devices']), '| note:', d.get('preset_note', '(none)'))" \
+      "$out/auto.json" | tee -a "$out/bench.txt"
+  tests/preset_auto.sh $bin "$out/preset-auto" 2>&1 | tail -4 | tee -a "$out/bench.txt" || status=1
+fi
 if has test; then
   stamp "ctest (conformance on cpu, cuda, vulkan under the validation layer; CLI; fault injection)"
   # The mutation test drives CPU kernels only (7 minutes on 2 threads): CI and the developer's

@@ -26,7 +26,7 @@ case $blas in
   blis) blas_pkgs=(libblis-dev) ;;
   *) echo "install-deps: XPB_BLAS must be scipy-openblas, openblas or blis (got '$blas')" >&2; exit 2 ;;
 esac
-pkgs=(build-essential cmake git pkg-config libbenchmark-dev libcjson-dev "${blas_pkgs[@]}"
+pkgs=(build-essential cmake git pkg-config ccache libbenchmark-dev libcjson-dev "${blas_pkgs[@]}"
       libvulkan-dev glslc mesa-vulkan-drivers vulkan-validationlayers vulkan-tools
       libopenmpi-dev openmpi-bin
       gnuplot-nox python3-venv python3-pip)
@@ -61,15 +61,9 @@ else
   fi
 fi
 venv=$root/.venv
-make_venv() {
-  [ -x "$venv/bin/python" ] && return 0
-  py=${PYTHON:-python3}
-  echo "install-deps: creating .venv with $("$py" --version 2>&1)"
-  "$py" -m venv "$venv" || {
-    echo "install-deps: '$py -m venv' failed (Debian/Ubuntu: apt-get install python3-venv)" >&2
-    exit 1
-  }
-}
+# shellcheck source=scripts/venv.sh
+. "$root/scripts/venv.sh"
+make_venv() { xpb_venv "$root" || exit 1; }
 # pip_pin NAME VERSION: NAME==VERSION into .venv unless it is there already.
 pip_pin() {
   if "$venv/bin/python" -c "import sys, importlib.metadata as m

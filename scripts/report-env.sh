@@ -1,23 +1,15 @@
 #!/usr/bin/env bash
-# report-env.sh - creates .venv (at the repository root) with the Python packages of
+# report-env.sh - makes .venv (at the repository root; a link into the user's cache shared by
+# clones with the same pins, scripts/venv.sh) with the Python packages of
 # reports/requirements.txt, which `xpubench report` and the report tests use. Installs only
 # what is missing: a second run with everything in place does nothing but check.
 #   PYTHON=python3.12 scripts/report-env.sh   # choose the interpreter (default: python3)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-py=${PYTHON:-python3}
+# shellcheck source=scripts/venv.sh
+. scripts/venv.sh
+xpb_venv "$PWD" || exit 1
 req=reports/requirements.txt
-if ! command -v "$py" >/dev/null; then
-  echo "report-env: $py not found (Debian/Ubuntu: scripts/install-deps.sh installs python3-venv)" >&2
-  exit 1
-fi
-if [ ! -x .venv/bin/python ]; then
-  echo "report-env: creating .venv with $("$py" --version 2>&1)"
-  "$py" -m venv .venv || {
-    echo "report-env: '$py -m venv' failed (Debian/Ubuntu: apt-get install python3-venv)" >&2
-    exit 1
-  }
-fi
 # Every pinned requirement already satisfied? Then there is nothing to do.
 hist=reports/requirements-history.txt
 if .venv/bin/python - "$req" "$hist" <<'PY' 2>/dev/null; then
