@@ -104,6 +104,23 @@ int main(void)
         xpb_case_data_free(&d);
     }
     xpb_case_list_free(&l);
+    /* the default preset: every 4x from 16 B up to and including 1 GiB (docs/multi-gpu.md); full:
+     * every 2x from 8 B up to and including 8 GiB */
+    xpb_sizes s4 = {.ranks = 4};
+    CHECK(w->add_cases("default", &s4, &l, &err) == XPB_OK);
+    CHECK(find(&l, "collectives/all_reduce/bytes=16,gpus=4/fp32") != NULL);
+    CHECK(find(&l, "collectives/all_reduce/bytes=1073741824,gpus=4/fp32") != NULL);
+    CHECK(find(&l, "collectives/all_reduce/bytes=536870912,gpus=4/fp32") == NULL);
+    CHECK(find(&l, "collectives/all_reduce/bytes=8,gpus=4/fp32") == NULL);
+    size_t n_all_reduce = 0;
+    for (size_t i = 0; i < l.count; i++)
+        n_all_reduce += strncmp(l.items[i].id, "collectives/all_reduce/", 23) == 0;
+    CHECK(n_all_reduce == 14); /* 2^4, 2^6, .., 2^30 */
+    xpb_case_list_free(&l);
+    CHECK(w->add_cases("full", &s4, &l, &err) == XPB_OK);
+    CHECK(find(&l, "collectives/all_reduce/bytes=8589934592,gpus=4/fp32") != NULL);
+    CHECK(find(&l, "collectives/all_reduce/bytes=8,gpus=4/fp32") != NULL);
+    xpb_case_list_free(&l);
     /* 8 ranks, 16 B: below 4n bytes a chunked op has nothing to send, so no case */
     xpb_sizes s8 = {.count = 1, .ranks = 8, .kv = {{"bytes", 16}}};
     CHECK(w->add_cases("quick", &s8, &l, &err) == XPB_OK);

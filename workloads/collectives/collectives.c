@@ -102,17 +102,17 @@ static xpb_status add_cases(const char *preset, const xpb_sizes *sizes, xpb_case
                 st = push(ops[i], n, odd[j], l, err);
         return st;
     }
-    int step, top;
+    int first, step, top; /* sizes 2^first, 2^(first + step), ... up to and including 2^top */
     if (strcmp(preset, "quick") == 0)
-        step = 4, top = 23; /* 8 B .. 8 MiB */
+        first = 3, step = 4, top = 23; /* 8 B, 128 B, .. 8 MiB */
     else if (strcmp(preset, "default") == 0)
-        step = 2, top = 30; /* 8 B .. 1 GiB */
+        first = 4, step = 2, top = 30; /* 16 B, 64 B, .. 1 GiB: every 4x */
     else if (strcmp(preset, "full") == 0)
-        step = 1, top = 33; /* 8 B .. 8 GiB */
+        first = 3, step = 1, top = 33; /* 8 B .. 8 GiB: every 2x */
     else
         return xpb_fail(err, XPB_ERR_USAGE, "unknown preset '%s' (quick, default, full, conformance)", preset);
     for (size_t i = 0; i < COUNT(ops) && !st; i++)
-        for (int k = 3; k <= top && !st; k += step) {
+        for (int k = first; k <= top && !st; k += step) {
             int64_t bytes = (int64_t)1 << k;
             st = push(ops[i], n, chunked(ops[i]) ? bytes / 4 / n : bytes / 4, l, err);
         }
