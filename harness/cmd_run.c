@@ -56,6 +56,9 @@ static void usage(FILE *f)
             "  --repetitions N     Google Benchmark repetitions per case in each round (default 1)\n"
             "  --min-time S        measured seconds per repetition (default 0.06; quick 0.01)\n"
             "  --warmup S          untimed launches first, seconds (default 0.05)\n"
+            "  --sample-min S      a timed sample is back-to-back launches lasting at least S seconds\n"
+            "                      (default 0.0002; on a device group 0.002 and at least 20 launches, as\n"
+            "                      nccl-tests times a collective); results: launches_per_sample\n"
             "  --seed N            input generator seed (default 1)\n"
             "  --validate-only     validate every case, skip timing\n"
             "  --validate MODE     full (default) or sampled (first, last and 4096 random rows)\n"
@@ -140,7 +143,7 @@ static int parse_double(const char *flag, const char *s, double lo, double hi, d
 static int parse_args(int argc, char **argv, run_opts *o)
 {
     enum { O_BACKEND = 256, O_WORKLOAD, O_FILTER, O_PRESET, O_SIZE, O_REPS, O_MINTIME, O_WARMUP,
-           O_SEED, O_OUT, O_CSV, O_MD, O_VONLY, O_VALIDATE, O_FAULT, O_HELP, O_DUMP, O_POWER, O_INPUT, O_VARIANT, O_ROUNDS, O_DEVICES };
+           O_SEED, O_SAMPLEMIN, O_OUT, O_CSV, O_MD, O_VONLY, O_VALIDATE, O_FAULT, O_HELP, O_DUMP, O_POWER, O_INPUT, O_VARIANT, O_ROUNDS, O_DEVICES };
     static const struct option opts[] = {
         {"backend", required_argument, 0, O_BACKEND}, {"workload", required_argument, 0, O_WORKLOAD},
         {"filter", required_argument, 0, O_FILTER},   {"preset", required_argument, 0, O_PRESET},
@@ -152,7 +155,7 @@ static int parse_args(int argc, char **argv, run_opts *o)
         {"inject-fault", required_argument, 0, O_FAULT}, {"input", required_argument, 0, O_INPUT}, {"help", no_argument, 0, O_HELP},
         {"dump", required_argument, 0, O_DUMP},       {"power", no_argument, 0, O_POWER},
         {"variant", required_argument, 0, O_VARIANT}, {"rounds", required_argument, 0, O_ROUNDS},
-        {"devices", required_argument, 0, O_DEVICES},
+        {"devices", required_argument, 0, O_DEVICES}, {"sample-min", required_argument, 0, O_SAMPLEMIN},
         {0, 0, 0, 0}};
     int c, rc = 0;
     double d = 0;
@@ -185,6 +188,10 @@ static int parse_args(int argc, char **argv, run_opts *o)
             rc = parse_double("--min-time", optarg, 1e-6, 3600, &d);
             o->cfg.min_time = d;
             o->min_time_set = true;
+            break;
+        case O_SAMPLEMIN:
+            rc = parse_double("--sample-min", optarg, 1e-6, 60, &d);
+            o->cfg.sample_min = d;
             break;
         case O_WARMUP:
             rc = parse_double("--warmup", optarg, 0, 3600, &d);

@@ -473,6 +473,8 @@ static cJSON *run_json(const xpb_run *run, const xpb_run_meta *m)
     cJSON_AddNumberToObject(c, "repetitions", m->cfg->repetitions);
     cJSON_AddNumberToObject(c, "min_time_s", m->cfg->min_time);
     cJSON_AddNumberToObject(c, "warmup_s", m->cfg->warmup_time);
+    if (m->cfg->sample_min > 0) /* else each device's default (xpb_runner_batch) */
+        cJSON_AddNumberToObject(c, "sample_min_s", m->cfg->sample_min);
     cJSON_AddBoolToObject(c, "validate_only", m->cfg->validate_only);
     cJSON_AddBoolToObject(c, "power", m->cfg->power);
     cJSON_AddStringToObject(c, "validation", m->cfg->sampled ? "sampled" : "full");

@@ -234,9 +234,15 @@ static xpb_status check_fits(const xpb_device *dev, const xpb_case_data *d, xpb_
 
 /* ---- timing ------------------------------------------------------------------------------------- */
 
-/* A timed sample spans back-to-back launches worth at least this much device time, so the
- * host's launch latency (CUDA ~4 us, Vulkan submit ~45 us) is not counted in short kernels. */
+/* A timed sample spans back-to-back launches worth at least this much device time
+ * (run --sample-min), so the host's launch latency (CUDA ~4 us, Vulkan submit ~45 us) is not
+ * counted in short kernels. On a device group a sample is as nccl-tests times one: at least
+ * GROUP_MIN_LAUNCHES launches (its -n 20) and GROUP_SAMPLE_TARGET_S, because each rank's timer
+ * starts when its own launch is queued: the skew between the ranks' starts (tens of us) and the
+ * launch cost would otherwise count in every collective of 100 us. */
 #define SAMPLE_TARGET_S 200e-6
+#define GROUP_SAMPLE_TARGET_S 2e-3
+#define GROUP_MIN_LAUNCHES 20
 #define MAX_LAUNCHES_PER_SAMPLE 1000
 /* Launches this slow get one warm-up launch and one end-to-end iteration. */
 #define SLOW_LAUNCH_S 0.5
@@ -264,8 +270,20 @@ static xpb_status timed_launch(void *user, double *seconds, xpb_error *err)
     return st;
 }
 
+/* Launches per timed sample for launches of `best` seconds on dev: the sample's target over
+ * best, at least 1 (a device group: GROUP_MIN_LAUNCHES), at most MAX_LAUNCHES_PER_SAMPLE. */
+int xpb_runner_batch(const xpb_device *dev, double sample_min, double best)
+{
+    bool group = dev->n_group > 0;
+    double target = sample_min > 0 ? sample_min : group ? GROUP_SAMPLE_TARGET_S : SAMPLE_TARGET_S;
+    int least = group ? GROUP_MIN_LAUNCHES : 1;
+    double want = best > 0 ? target / best : MAX_LAUNCHES_PER_SAMPLE;
+    int batch = want >= MAX_LAUNCHES_PER_SAMPLE ? MAX_LAUNCHES_PER_SAMPLE : (int)ceil(want);
+    return batch < least ? least : batch;
+}
+
 /* Untimed launches for `seconds` (at least 3), then sizes the batch from the fastest of them. */
-static xpb_status warm_up(launch_ctx *l, double seconds, xpb_error *err)
+static xpb_status warm_up(launch_ctx *l, double seconds, double sample_min, xpb_error *err)
 {
     double t0 = xpb_clock_now(), dt, best = 1e30;
     int iters = 0;
@@ -279,8 +297,8 @@ static xpb_status warm_up(launch_ctx *l, double seconds, xpb_error *err)
         /* a launch of half a second or more is warm after one (a software device, a huge case) */
         /* under MPI every process must make the same launches: one more while any process wants one */
     } while (xpb_mpi_any((iters < 3 && best < SLOW_LAUNCH_S) || (xpb_clock_now() - t0 < seconds && iters < 1000)));
-    double want = best > 0 ? SAMPLE_TARGET_S / best : MAX_LAUNCHES_PER_SAMPLE;
-    l->batch = want < 1 ? 1 : want > MAX_LAUNCHES_PER_SAMPLE ? MAX_LAUNCHES_PER_SAMPLE : (int)want + 1;
+    /* under MPI every process must make the same launches: the largest batch any process wants */
+    l->batch = xpb_mpi_max_int(xpb_runner_batch(l->dev, sample_min, best));
     return XPB_OK;
 }
 
@@ -374,7 +392,7 @@ static xpb_status time_kernel(case_buffers *cb, const xpb_kernel *k, const xpb_c
                               void *state, const xpb_run_config *cfg, bool first, xpb_result *r, xpb_error *err)
 {
     launch_ctx l = {cb->dev, k, args, state, 1, 0};
-    xpb_status st = warm_up(&l, cfg->warmup_time, err);
+    xpb_status st = warm_up(&l, cfg->warmup_time, cfg->sample_min, err);
     if (cfg->slowdown && regexec(&cfg->slowdown_re, c->id, 0, NULL, 0) == 0) {
         /* every sample slowed alike (a median ignores a few slow ones): a batch of a multiple of q
          * launches, q = 1/fraction, and one extra launch per q; per launch: 1 + 1/q */

@@ -16,6 +16,7 @@ typedef struct xpb_run_config {
     int repetitions;     /* Google Benchmark repetitions per case in each round */
     double min_time;     /* seconds per repetition */
     double warmup_time;  /* seconds of untimed launches first */
+    double sample_min;   /* --sample-min: a timed sample's least device time; 0: the default (xpb_runner_batch) */
     int e2e_iterations;  /* end-to-end (host clock) iterations */
     bool validate_only;  /* validate, skip timing */
     bool sampled;        /* validate sampled units instead of all */
@@ -61,6 +62,11 @@ void xpb_device_close(xpb_device *d);
  * Returns XPB_OK unless the run could not proceed at all (host out of memory). */
 xpb_status xpb_runner_run(xpb_run *run, const xpb_case_list *cases, const xpb_run_config *cfg,
                           xpb_error *err);
+
+/* Launches per timed sample on dev for launches of `best` seconds: enough for sample_min seconds
+ * (0: 200 us on one device; on a device group 2 ms and at least 20 launches, as nccl-tests' -n 20),
+ * at least one, at most 1000. */
+int xpb_runner_batch(const xpb_device *dev, double sample_min, double best);
 
 /* Fills the derived fields (throughput, roofs, speedups) of every result. */
 void xpb_runner_derive(xpb_run *run);

@@ -139,6 +139,8 @@ static xpb_status make_data(const xpb_case *c, uint64_t seed, xpb_case_data *d, 
     if (!p)
         return xpb_fail(err, XPB_ERR_OUT_OF_MEMORY, "cannot allocate %zu bytes of host memory for the inputs",
                         total * sizeof *p);
+    /* A hash per element: 2^28 of them for each rank at 1 GiB, seconds on one thread */
+#pragma omp parallel for collapse(2) schedule(static)
     for (int r = 0; r < n; r++)
         for (int64_t i = 0; i < send; i++)
             p[(size_t)r * (size_t)send + (size_t)i] = input_value(seed, r, i);
