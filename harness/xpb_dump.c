@@ -16,6 +16,7 @@
 #include "xpb_input.h"
 #include "xpb_npy.h"
 #include "xpb_results.h"
+#include "xpb_source.h"
 
 #define PATH_LEN 1024
 #define REF_CHUNK_ELEMENTS ((size_t)1 << 20)
@@ -120,23 +121,16 @@ static void append_regex_quoted(char *buf, size_t n, size_t *o, const char *src)
     buf[*o] = '\0';
 }
 
-/* Appends ' --input 'FILE'' (shell-quoted) to buf[*o..n). */
+/* Appends ' --input FILE' (shell-quoted when it needs it) to buf[*o..n). */
 static void append_input(char *buf, size_t n, size_t *o, const char *file)
 {
-    *o += (size_t)snprintf(buf + *o, n - *o, " --input '");
-    for (; *file && *o + 6 < n; file++) {
-        if (*file == '\'')
-            *o += (size_t)snprintf(buf + *o, n - *o, "'\\''");
-        else
-            buf[(*o)++] = *file;
-    }
-    if (*o < n)
-        *o += (size_t)snprintf(buf + *o, n - *o, "'");
+    *o += (size_t)snprintf(buf + *o, n - *o, " --input ");
+    xpb_shell_word(buf, n, o, file);
 }
 
 void xpb_dump_rerun_command(const xpb_case *c, const char *device, uint64_t seed, char *buf, size_t n)
 {
-    size_t o = (size_t)snprintf(buf, n, "xpubench run --backend %s --workload %s", device ? device : "cpu",
+    size_t o = (size_t)snprintf(buf, n, XPB_DUMP_PROGRAM " run --backend %s --workload %s", device ? device : "cpu",
                                 c->workload->name);
     if (c->input && o < n)
         append_input(buf, n, &o, c->input);

@@ -1,4 +1,5 @@
 /* xpb_vectors.c - .npy and .fvecs readers (xpb_vectors.h). */
+#define _POSIX_C_SOURCE 200809L
 #include "xpb_vectors.h"
 
 #include <errno.h>
@@ -7,41 +8,51 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #define MAX_VALUES ((int64_t)1 << 31)
 #define MAX_HEADER (1 << 20)
 
-/* The whole file in memory (inputs are at most 8 GiB by MAX_VALUES; the caller copies to the
- * device anyway). */
-static xpb_status slurp(const char *path, unsigned char **buf, size_t *len, xpb_error *err)
+/* What is at path, checked before it is opened: fopen opens a directory too, and ftell then
+ * reports LONG_MAX bytes, so a directory, a device or an empty file is named for what it is. */
+static xpb_status check_file(const char *path, size_t *size, xpb_error *err)
+{
+    struct stat s;
+    if (stat(path, &s) != 0)
+        return xpb_fail(err, XPB_ERR_IO, "%s: cannot read: %s", path, strerror(errno));
+    if (S_ISDIR(s.st_mode))
+        return xpb_fail(err, XPB_ERR_USAGE, "%s: is a directory, not a .npy or .fvecs file", path);
+    if (!S_ISREG(s.st_mode)) /* a pipe could not be read twice (the case is checked, then run) */
+        return xpb_fail(err, XPB_ERR_USAGE, "%s: not a regular file (a pipe or a device)", path);
+    if (s.st_size == 0)
+        return xpb_fail(err, XPB_ERR_USAGE, "%s: empty file (0 bytes)", path);
+    if ((uint64_t)s.st_size > (uint64_t)MAX_VALUES * 4 + MAX_HEADER + 64)
+        return xpb_fail(err, XPB_ERR_USAGE, "%s: %lld bytes, more than 2^31 float32 values", path,
+                        (long long)s.st_size);
+    *size = (size_t)s.st_size;
+    return XPB_OK;
+}
+
+/* The whole file of `size` bytes (check_file's) in memory (inputs are at most 8 GiB by MAX_VALUES;
+ * the caller copies to the device anyway). */
+static xpb_status slurp(const char *path, size_t size, unsigned char **buf, xpb_error *err)
 {
     FILE *f = fopen(path, "rb");
     if (!f)
-        return xpb_fail(err, XPB_ERR_IO, "cannot read %s: %s", path, strerror(errno));
-    long size = -1;
-    if (fseek(f, 0, SEEK_END) == 0)
-        size = ftell(f);
-    if (size < 0 || fseek(f, 0, SEEK_SET) != 0) {
-        fclose(f);
-        return xpb_fail(err, XPB_ERR_IO, "cannot read %s: not a regular file", path);
-    }
-    if ((uint64_t)size > (uint64_t)MAX_VALUES * 4 + MAX_HEADER + 64) {
-        fclose(f);
-        return xpb_fail(err, XPB_ERR_USAGE, "%s: %ld bytes, more than 2^31 float32 values", path, size);
-    }
-    *buf = malloc(size ? (size_t)size : 1);
+        return xpb_fail(err, XPB_ERR_IO, "%s: cannot read: %s", path, strerror(errno));
+    *buf = malloc(size);
     if (!*buf) {
         fclose(f);
-        return xpb_fail(err, XPB_ERR_OUT_OF_MEMORY, "%s: cannot allocate %ld bytes", path, size);
+        return xpb_fail(err, XPB_ERR_OUT_OF_MEMORY, "%s: cannot allocate %zu bytes", path, size);
     }
-    size_t got = fread(*buf, 1, (size_t)size, f);
+    size_t got = fread(*buf, 1, size, f);
     fclose(f);
-    if (got != (size_t)size) {
+    if (got != size) {
         free(*buf);
         *buf = NULL;
-        return xpb_fail(err, XPB_ERR_IO, "cannot read %s: short read", path);
+        return xpb_fail(err, XPB_ERR_IO, "%s: cannot read: %zu of its %zu bytes read (did it change?)", path,
+                        got, size);
     }
-    *len = (size_t)size;
     return XPB_OK;
 }
 
@@ -157,9 +168,9 @@ static xpb_status read_npy(const char *path, const unsigned char *b, size_t len,
         return st;
     size_t bytes = (size_t)(dims[0] * dims[1]) * 4, data = start + hlen;
     if (len - data != bytes)
-        return xpb_fail(err, XPB_ERR_USAGE, "%s: %s: %zu data bytes for shape (%lld, %lld), which needs %zu", path,
-                        len - data < bytes ? "truncated" : "trailing bytes", len - data, (long long)dims[0],
-                        (long long)dims[1], bytes);
+        return xpb_fail(err, XPB_ERR_USAGE, "%s: %s: shape (%lld, %lld) needs %zu data bytes, the file has %zu", path,
+                        len - data < bytes ? "truncated .npy" : "trailing bytes after the .npy data",
+                        (long long)dims[0], (long long)dims[1], bytes, len - data);
     v->n = dims[0];
     v->d = dims[1];
     v->data = v->n ? malloc(bytes) : NULL;
@@ -170,28 +181,42 @@ static xpb_status read_npy(const char *path, const unsigned char *b, size_t len,
     return XPB_OK;
 }
 
+/* The dimension that every record of an .fvecs file repeats, walking them in order, so that a
+ * bad file is named by its first bad record: one of another dimension, or a short last one. */
+static xpb_status fvecs_shape(const char *path, const unsigned char *b, size_t len, int32_t *d, int64_t *n,
+                              xpb_error *err)
+{
+    if (len < 4)
+        return xpb_fail(err, XPB_ERR_USAGE, "%s: truncated .fvecs file: %zu bytes, not even a dimension", path, len);
+    *d = (int32_t)le32(b);
+    if (*d < 1 || *d > (1 << 24))
+        return xpb_fail(err, XPB_ERR_USAGE, "%s: vector 0 has dimension %d (want 1..2^24)", path, *d);
+    size_t rec = 4 + 4 * (size_t)*d, at = 0;
+    int64_t i = 0;
+    for (; at < len; at += rec, i++) {
+        if (len - at < 4 || (int32_t)le32(b + at) == *d) {
+            if (len - at < rec)
+                return xpb_fail(err, XPB_ERR_USAGE, "%s: truncated .fvecs file: vector %lld has %zu of its %zu bytes",
+                                path, (long long)i, len - at, rec);
+            continue;
+        }
+        return xpb_fail(err, XPB_ERR_USAGE, "%s: vector %lld has dimension %d, vector 0 has %d", path, (long long)i,
+                        (int32_t)le32(b + at), *d);
+    }
+    *n = i;
+    if (*n > MAX_VALUES / *d)
+        return xpb_fail(err, XPB_ERR_USAGE, "%s: more than 2^31 values", path);
+    return XPB_OK;
+}
+
 static xpb_status read_fvecs(const char *path, const unsigned char *b, size_t len, xpb_vectors *v, xpb_error *err)
 {
-    if (len == 0) {
-        v->n = 0, v->d = 0;
-        return xpb_fail(err, XPB_ERR_USAGE, "%s: empty .fvecs file (no dimension to read)", path);
-    }
-    if (len < 4)
-        return xpb_fail(err, XPB_ERR_USAGE, "%s: truncated .fvecs file", path);
-    int32_t d = (int32_t)le32(b);
-    if (d < 1 || d > (1 << 24))
-        return xpb_fail(err, XPB_ERR_USAGE, "%s: vector 0 has dimension %d (want 1..2^24)", path, d);
+    int32_t d = 0;
+    int64_t n = 0;
+    xpb_status st = fvecs_shape(path, b, len, &d, &n, err);
+    if (st)
+        return st;
     size_t rec = 4 + 4 * (size_t)d;
-    if (len % rec != 0)
-        return xpb_fail(err, XPB_ERR_USAGE, "%s: %zu bytes is not a whole number of %zu-byte records (d = %d): "
-                        "truncated, or vectors of different d", path, len, rec, d);
-    int64_t n = (int64_t)(len / rec);
-    if (n > MAX_VALUES / d)
-        return xpb_fail(err, XPB_ERR_USAGE, "%s: more than 2^31 values", path);
-    for (int64_t i = 0; i < n; i++)
-        if ((int32_t)le32(b + (size_t)i * rec) != d)
-            return xpb_fail(err, XPB_ERR_USAGE, "%s: vector %lld has dimension %d, vector 0 has %d", path,
-                            (long long)i, (int32_t)le32(b + (size_t)i * rec), d);
     v->n = n;
     v->d = d;
     v->data = malloc((size_t)(n * d) * 4);
@@ -212,12 +237,16 @@ static bool ends_with(const char *s, const char *suffix)
 xpb_status xpb_vectors_read(const char *path, xpb_vectors *out, xpb_error *err)
 {
     memset(out, 0, sizeof *out);
+    size_t len = 0;
+    xpb_status st = check_file(path, &len, err); /* first: "data/" is a directory, not a bad extension */
+    if (st)
+        return st;
     bool npy = ends_with(path, ".npy"), fvecs = ends_with(path, ".fvecs");
     if (!npy && !fvecs)
-        return xpb_fail(err, XPB_ERR_USAGE, "%s: unknown vector file type (.npy or .fvecs)", path);
+        return xpb_fail(err, XPB_ERR_USAGE, "%s: not a .npy or .fvecs file (the name's extension picks the format)",
+                        path);
     unsigned char *buf = NULL;
-    size_t len = 0;
-    xpb_status st = slurp(path, &buf, &len, err);
+    st = slurp(path, len, &buf, err);
     if (!st)
         st = npy ? read_npy(path, buf, len, out, err) : read_fvecs(path, buf, len, out, err);
     free(buf);

@@ -5,11 +5,12 @@
  *           shape (n, d)
  *   .fvecs  the ANN benchmark sets' format: per vector an int32 d (little-endian), then d float32
  *
- * The format is chosen by the file's extension. Anything else, and every malformed file (bad
- * magic, unreadable header, other dtype, Fortran order, another rank, truncated or trailing
- * bytes, vectors of different d, a non-finite value, more than 2^31 values) is XPB_ERR_USAGE
- * with a one-line message naming the file and what is wrong (exit 2 at the command line); an
- * unreadable file is XPB_ERR_IO. Never a crash, never a partial matrix. */
+ * The format is chosen by the file's extension. Anything else, and every malformed file (a
+ * directory, an empty file, not a regular file, bad magic, unreadable header, other dtype,
+ * Fortran order, another rank, truncated or trailing bytes, vectors of different d, a non-finite
+ * value, more than 2^31 values) is XPB_ERR_USAGE with a one-line message "PATH: what is wrong"
+ * (exit 2 at the command line); a missing or unreadable file is XPB_ERR_IO ("PATH: cannot read:
+ * <strerror>"). Never a crash, never a partial matrix. */
 #ifndef XPB_VECTORS_H
 #define XPB_VECTORS_H
 

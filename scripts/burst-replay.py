@@ -13,7 +13,13 @@ import json
 import os
 import sys
 
-import numpy as np
+try:
+    import numpy as np
+except ImportError:  # a fresh machine's python3: numpy lives in the project's .venv
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    print(f"burst-replay: numpy is not installed for {sys.executable}: run {root}/scripts/replay SIDECAR.json, "
+          f"which picks a Python that has it (after {root}/scripts/report-env.sh)", file=sys.stderr)
+    sys.exit(2)
 
 U32 = np.uint32
 

@@ -13,6 +13,16 @@ expect() { # expect CODE PATTERN ARGS... : exit code and a stderr line matching 
     fail=$((fail + 1)); echo "FAIL: xpubench $* -> exit $rc (want $code), stderr: $err"
   fi
 }
+expect_line() { # expect_line CODE LINE ARGS... : exit code, and stderr exactly that one line
+  local code=$1 want=$2; shift 2
+  local err rc
+  err=$("$bin" "$@" 2>&1 >/dev/null); rc=$?
+  if [ "$rc" -eq "$code" ] && [ "$err" = "$want" ]; then
+    pass=$((pass + 1))
+  else
+    fail=$((fail + 1)); echo "FAIL: xpubench $* -> exit $rc (want $code), stderr: '$err', want '$want'"
+  fi
+}
 expect 2 "unknown backend 'nosuch'" run --backend nosuch
 expect 2 "unknown workload 'nosuch'" run --workload nosuch
 expect 2 "unknown variant 'nosuch'" run --variant nosuch --size n=10
@@ -66,15 +76,49 @@ expect 2 "bad size m=0" run --backend cpu --workload sharded --size m=0,n=4,k=4
 data=$(dirname "$0")/data
 expect 0 "" run --backend cpu --input "$data/blobs500x16.npy" --size m=8 --validate-only
 expect 0 "" run --backend cpu --input "$data/blobs500x16.fvecs" --size m=8 --validate-only
-expect 2 "cannot read" run --backend cpu --input "$data/no-such-file.npy"
-expect 2 "float32" run --backend cpu --input "$data/bad_float64.npy"
 expect 2 "2-D|rank|shape" run --backend cpu --input "$data/bad_rank3.npy"
 expect 2 "truncated|trailing|bytes" run --backend cpu --input "$data/bad_truncated.fvecs"
 expect 2 "does not read input files" run --backend cpu --workload gemm --input "$data/blobs500x16.npy"
-expect 2 "bad anneal size" run --backend cpu --input "$data/blobs500x16.npy" --size m=501
+expect_line 2 "xpubench: --input $data/blobs500x16.npy: 500 rows, fewer than m=501 anchors (use --size m=500 or fewer)" \
+  run --backend cpu --input "$data/blobs500x16.npy" --size m=501
 # queries=Q holds out the file's last Q rows for the retrieval report; at least one point must stay
 expect 0 "" run --backend cpu --input "$data/blobs500x16.npy" --size m=8,queries=50 --validate-only
-expect 2 "bad anneal size" run --backend cpu --input "$data/blobs500x16.npy" --size m=8,queries=500
+expect_line 2 "xpubench: --input $data/blobs500x16.npy: 500 rows, so queries=500 leaves no points (use --size queries=499 or fewer)" \
+  run --backend cpu --input "$data/blobs500x16.npy" --size m=8,queries=500
+expect_line 2 "xpubench: --input $data/blobs500x16.npy: 500 rows less queries=50 leave 450 points, fewer than m=451 anchors (use --size m=450 or fewer)" \
+  run --backend cpu --input "$data/blobs500x16.npy" --size m=451,queries=50
+# every other file error: one line, naming the file and the one thing wrong with it, exit 2
+in=$(mktemp -d)
+mkdir "$in/dir" "$in/dir.npy"
+: > "$in/empty.npy"
+: > "$in/empty.fvecs"
+head -c 1000 "$data/blobs500x16.npy" > "$in/trunc.npy" # its header is 128 bytes
+npy_header() { # npy_header SHAPE: the .npy 1.0 header of a float32 array of that shape
+  local h="{'descr': '<f4', 'fortran_order': False, 'shape': $1, }"
+  while (( (10 + ${#h} + 1) % 64 )); do h+=" "; done
+  printf '\x93NUMPY\x01\x00'"\\x$(printf %02x $((${#h} + 1)))"'\x00%s\n' "$h"
+}
+{ npy_header "(8,)"; head -c 32 /dev/zero; } > "$in/rank1.npy"
+{ head -c 68 "$data/blobs500x16.fvecs"; printf '\x02\x00\x00\x00'; head -c 8 /dev/zero; } > "$in/mixed.fvecs"
+echo "1,2,3" > "$in/points.csv"
+for f in "$in/dir/" "$in/dir" "$in/dir.npy"; do
+  expect_line 2 "xpubench: --input $f: is a directory, not a .npy or .fvecs file" run --backend cpu --input "$f"
+done
+expect_line 2 "xpubench: --input $data/no-such-file.npy: cannot read: No such file or directory" \
+  run --backend cpu --input "$data/no-such-file.npy"
+expect_line 2 "xpubench: --input $in/empty.npy: empty file (0 bytes)" run --backend cpu --input "$in/empty.npy"
+expect_line 2 "xpubench: --input $in/empty.fvecs: empty file (0 bytes)" run --backend cpu --input "$in/empty.fvecs"
+expect_line 2 "xpubench: --input $in/trunc.npy: truncated .npy: shape (500, 16) needs 32000 data bytes, the file has 872" \
+  run --backend cpu --input "$in/trunc.npy"
+expect_line 2 "xpubench: --input $data/bad_float64.npy: dtype '<f8'; xpubench reads float32 ('<f4')" \
+  run --backend cpu --input "$data/bad_float64.npy"
+expect_line 2 "xpubench: --input $in/rank1.npy: a 1-D array; xpubench reads 2-D (n vectors x d)" \
+  run --backend cpu --input "$in/rank1.npy"
+expect_line 2 "xpubench: --input $in/mixed.fvecs: vector 1 has dimension 2, vector 0 has 16" \
+  run --backend cpu --input "$in/mixed.fvecs"
+expect_line 2 "xpubench: --input $in/points.csv: not a .npy or .fvecs file (the name's extension picks the format)" \
+  run --backend cpu --input "$in/points.csv"
+rm -rf "$in"
 # real embeddings (300 rows of scripts/embed-docs.py's all-MiniLM-L6-v2 store): one of their 384
 # dimensions is ~1e-35 everywhere, so its variance underflows fp32 (the stats bound's FLT_MIN floor)
 expect 0 "" run --backend cpu --input "$data/docs300x384.npy" --size m=8,queries=30 --validate-only

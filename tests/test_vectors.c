@@ -1,9 +1,11 @@
 /* test_vectors.c DIR - the .npy and .fvecs readers (harness/xpb_vectors.h): good files round-trip
  * exactly; every malformed file is a one-line XPB_ERR_USAGE naming what is wrong (and a missing
  * one XPB_ERR_IO), never a crash or a partial matrix. Files are written into DIR. */
+#define _POSIX_C_SOURCE 200809L
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "xpb_npy.h"
 #include "xpb_test.h"
@@ -115,7 +117,7 @@ int main(int argc, char **argv)
     write_bytes(at("short.npy"), "\x93NUMPY\x01\x00\xff\x00", 10);
     expect_error(at("short.npy"), XPB_ERR_USAGE, "truncated .npy header");
     write_bytes(at("empty.npy"), "", 0);
-    expect_error(at("empty.npy"), XPB_ERR_USAGE, "bad magic");
+    expect_error(at("empty.npy"), XPB_ERR_USAGE, "empty.npy: empty file (0 bytes)");
     float nan_x[N * D];
     memcpy(nan_x, x, sizeof x);
     nan_x[7] = NAN;
@@ -124,7 +126,10 @@ int main(int argc, char **argv)
 
     /* malformed .fvecs */
     write_bytes(at("trunc.fvecs"), fv, sizeof fv - 2);
-    expect_error(at("trunc.fvecs"), XPB_ERR_USAGE, "not a whole number");
+    expect_error(at("trunc.fvecs"), XPB_ERR_USAGE,
+                 "trunc.fvecs: truncated .fvecs file: vector 4 has 14 of its 16 bytes");
+    write_bytes(at("short.fvecs"), fv, 2);
+    expect_error(at("short.fvecs"), XPB_ERR_USAGE, "truncated .fvecs file: 2 bytes, not even a dimension");
     unsigned char mixed[sizeof fv];
     memcpy(mixed, fv, sizeof fv);
     int32_t other = 2;
@@ -135,10 +140,22 @@ int main(int argc, char **argv)
     write_bytes(at("zero.fvecs"), &zero, 4);
     expect_error(at("zero.fvecs"), XPB_ERR_USAGE, "dimension 0");
     write_bytes(at("empty.fvecs"), "", 0);
-    expect_error(at("empty.fvecs"), XPB_ERR_USAGE, "empty");
+    expect_error(at("empty.fvecs"), XPB_ERR_USAGE, "empty.fvecs: empty file (0 bytes)");
+    /* a vector of another d is named as such, not as a length that is no whole number of vector
+     * 0's records (one of d = 2, then one of d = 3: 12 + 16 bytes) */
+    unsigned char two[28] = {0};
+    two[0] = 2, two[12] = 3;
+    write_bytes(at("two.fvecs"), two, sizeof two);
+    expect_error(at("two.fvecs"), XPB_ERR_USAGE, "two.fvecs: vector 1 has dimension 3, vector 0 has 2");
 
-    /* not a vector file, and a missing one */
-    expect_error(at("vectors.csv"), XPB_ERR_USAGE, "unknown vector file type");
-    expect_error(at("missing.npy"), XPB_ERR_IO, "cannot read");
+    /* not a vector file, a missing one, and a directory (also one named like a vector file) */
+    write_bytes(at("vectors.csv"), "1,2,3\n", 6);
+    expect_error(at("vectors.csv"), XPB_ERR_USAGE, "vectors.csv: not a .npy or .fvecs file");
+    expect_error(at("missing.npy"), XPB_ERR_IO, "missing.npy: cannot read: No such file or directory");
+    expect_error(dir, XPB_ERR_USAGE, ": is a directory, not a .npy or .fvecs file");
+    char sub[1100];
+    snprintf(sub, sizeof sub, "%s/dir.npy", dir);
+    mkdir(sub, 0777);
+    expect_error(sub, XPB_ERR_USAGE, "dir.npy: is a directory, not a .npy or .fvecs file");
     XPB_TEST_END();
 }

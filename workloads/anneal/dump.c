@@ -18,6 +18,7 @@
 #include "anneal_case.h"
 #include "xpb_dump.h"
 #include "xpb_npy.h"
+#include "xpb_source.h"
 
 #define SIDECAR_VERSION 2
 #define NAME_LEN 1024
@@ -52,7 +53,8 @@ static void put_config(cJSON *root, const xpb_case *c, uint64_t seed)
 
 /* The command that replays the run from the dumped points: case c as an --input case of them
  * (its params but k, which only shapes the blobs, and queries, held out of the points and not
- * dumped; plus file=1: the id such a case gets). */
+ * dumped; plus file=1: the id such a case gets), run by this binary's absolute path: xpubench is
+ * not on PATH after the quick start (build/xpubench). */
 static void replay_command(const xpb_case *c, const char *points, const xpb_run_origin *origin, char *buf,
                            size_t n)
 {
@@ -64,7 +66,13 @@ static void replay_command(const xpb_case *c, const char *points, const xpb_run_
             r.params[r.n_params++] = c->params[i];
     xpb_case_set_param(&r, "file", 1);
     xpb_case_make_id(&r);
-    xpb_dump_rerun_command(&r, origin->device, origin->seed, buf, n);
+    char rerun[CMD_LEN], self[CMD_LEN];
+    xpb_dump_rerun_command(&r, origin->device, origin->seed, rerun, sizeof rerun);
+    xpb_self_path(self, sizeof self);
+    size_t o = 0;
+    xpb_shell_word(buf, n, &o, self);
+    if (o < n) /* the rerun command, its first word XPB_DUMP_PROGRAM replaced by self */
+        snprintf(buf + o, n - o, "%s", rerun + strlen(XPB_DUMP_PROGRAM));
 }
 
 /* dir/<stem><suffix>: the file name into file, and whether dir/file fits in NAME_LEN. */

@@ -106,18 +106,37 @@ static xpb_status check_shape(const shape *s, int64_t queries, xpb_error *err)
     return XPB_OK;
 }
 
+/* The file's rows against m and queries, and its columns against d's limit: named by the file and
+ * the one number that does not fit, with the --size that does (check_shape then covers what --size
+ * alone can get wrong). */
+static xpb_status check_file_shape(const char *path, int64_t rows, const shape *s, int64_t queries, xpb_error *err)
+{
+    if (queries > 0 && queries >= rows)
+        return xpb_fail(err, XPB_ERR_USAGE, "--input %s: %lld rows, so queries=%lld leaves no points (use --size "
+                        "queries=%lld or fewer)", path, (long long)rows, (long long)queries, (long long)rows - 1);
+    if (s->m > s->n && queries > 0)
+        return xpb_fail(err, XPB_ERR_USAGE, "--input %s: %lld rows less queries=%lld leave %lld points, fewer than "
+                        "m=%lld anchors (use --size m=%lld or fewer)", path, (long long)rows, (long long)queries,
+                        (long long)s->n, (long long)s->m, (long long)s->n);
+    if (s->m > s->n)
+        return xpb_fail(err, XPB_ERR_USAGE, "--input %s: %lld rows, fewer than m=%lld anchors (use --size m=%lld "
+                        "or fewer)", path, (long long)rows, (long long)s->m, (long long)s->n);
+    if (s->d > 4096)
+        return xpb_fail(err, XPB_ERR_USAGE, "--input %s: vectors of d=%lld, more than the anneal workload's 4096",
+                        path, (long long)s->d);
+    return XPB_OK;
+}
+
 /* --input FILE: one case over the file's vectors (read once here to check it and learn n, d). */
 static xpb_status add_file_case(const xpb_sizes *sizes, xpb_case_list *l, xpb_error *err)
 {
     xpb_vectors v;
     xpb_status st = xpb_vectors_read(sizes->input, &v, err);
-    if (st == XPB_ERR_IO) { /* an unreadable --input is a usage error (exit 2), like a malformed one */
+    if (st) { /* "PATH: what": named as the option; an unreadable --input is a usage error (exit 2) too */
         char msg[XPB_ERROR_MSG_LEN];
         snprintf(msg, sizeof msg, "%s", err->msg);
-        return xpb_fail(err, XPB_ERR_USAGE, "%s", msg);
+        return xpb_fail(err, st == XPB_ERR_OUT_OF_MEMORY ? st : XPB_ERR_USAGE, "--input %s", msg);
     }
-    if (st)
-        return st;
     /* held out: the last `queries` rows, when --size names them; the rest are compressed */
     int64_t queries = 0;
     xpb_sizes_get(sizes, "queries", &queries);
@@ -130,7 +149,7 @@ static xpb_status add_file_case(const xpb_sizes *sizes, xpb_case_list *l, xpb_er
         s.orig = val != 0;
     if (xpb_sizes_get(sizes, "iters", &val))
         s.iters = val < 0 || val > 1000000 ? -1 : (int)val;
-    if ((st = check_shape(&s, queries, err)))
+    if ((st = check_file_shape(sizes->input, s.n + queries, &s, queries, err)) || (st = check_shape(&s, queries, err)))
         return st;
     return push(&s, queries, sizes->input, l, err);
 }

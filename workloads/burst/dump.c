@@ -24,6 +24,7 @@
 #include "burst_case.h"
 #include "xpb_dump.h"
 #include "xpb_npy.h"
+#include "xpb_source.h"
 
 #define SIDECAR_VERSION 2
 #define NAME_LEN 1024
@@ -120,6 +121,21 @@ static xpb_status put_network(const char *dir, const char *stem, const burst_hos
     return st;
 }
 
+/* The command that replays the dump: scripts/replay by absolute path (it runs from wherever
+ * xpubench ran), which finds a Python with numpy (.venv's, else python3) or says what to install;
+ * a bare `python3 scripts/burst-replay.py` works only from the repository root, with numpy in the
+ * system's Python. */
+static void replay_command(const char *sidecar, char *buf, size_t n)
+{
+    char tool[CMD_LEN];
+    size_t o = 0;
+    xpb_source_path("scripts/replay", tool, sizeof tool);
+    xpb_shell_word(buf, n, &o, tool);
+    if (o < n)
+        o += (size_t)snprintf(buf + o, n - o, " ");
+    xpb_shell_word(buf, n, &o, sidecar);
+}
+
 static xpb_status put_run(const char *dir, const char *stem, const char *sidecar, const xpb_case *c,
                           const xpb_run_outcome *o, const xpb_run_origin *origin, cJSON *runs, xpb_error *err)
 {
@@ -155,7 +171,7 @@ static xpb_status put_run(const char *dir, const char *stem, const char *sidecar
                                                           "bursts)" : "every burst");
     xpb_dump_rerun_command(c, origin->device, origin->seed, cmd, sizeof cmd);
     cJSON_AddStringToObject(e, "rerun", cmd);
-    snprintf(cmd, sizeof cmd, "python3 scripts/burst-replay.py '%s'", sidecar);
+    replay_command(sidecar, cmd, sizeof cmd);
     cJSON_AddStringToObject(e, "replay", cmd);
     cJSON *v = cJSON_AddObjectToObject(e, "check");
     cJSON_AddBoolToObject(v, "ops_passed", o->ops_passed);
