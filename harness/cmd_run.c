@@ -59,6 +59,8 @@ static void usage(FILE *f)
             "  --sample-min S      a timed sample is back-to-back launches lasting at least S seconds\n"
             "                      (default 0.0002; on a device group 0.002 and at least 20 launches, as\n"
             "                      nccl-tests times a collective); results: launches_per_sample\n"
+            "  --graph             capture each sample's launches into a graph replayed by one launch\n"
+            "                      per device (CUDA graphs; nccl-tests' -G); other backends: unsupported\n"
             "  --seed N            input generator seed (default 1)\n"
             "  --validate-only     validate every case, skip timing\n"
             "  --validate MODE     full (default) or sampled (first, last and 4096 random rows)\n"
@@ -143,7 +145,7 @@ static int parse_double(const char *flag, const char *s, double lo, double hi, d
 static int parse_args(int argc, char **argv, run_opts *o)
 {
     enum { O_BACKEND = 256, O_WORKLOAD, O_FILTER, O_PRESET, O_SIZE, O_REPS, O_MINTIME, O_WARMUP,
-           O_SEED, O_SAMPLEMIN, O_OUT, O_CSV, O_MD, O_VONLY, O_VALIDATE, O_FAULT, O_HELP, O_DUMP, O_POWER, O_INPUT, O_VARIANT, O_ROUNDS, O_DEVICES };
+           O_SEED, O_SAMPLEMIN, O_GRAPH, O_OUT, O_CSV, O_MD, O_VONLY, O_VALIDATE, O_FAULT, O_HELP, O_DUMP, O_POWER, O_INPUT, O_VARIANT, O_ROUNDS, O_DEVICES };
     static const struct option opts[] = {
         {"backend", required_argument, 0, O_BACKEND}, {"workload", required_argument, 0, O_WORKLOAD},
         {"filter", required_argument, 0, O_FILTER},   {"preset", required_argument, 0, O_PRESET},
@@ -156,6 +158,7 @@ static int parse_args(int argc, char **argv, run_opts *o)
         {"dump", required_argument, 0, O_DUMP},       {"power", no_argument, 0, O_POWER},
         {"variant", required_argument, 0, O_VARIANT}, {"rounds", required_argument, 0, O_ROUNDS},
         {"devices", required_argument, 0, O_DEVICES}, {"sample-min", required_argument, 0, O_SAMPLEMIN},
+        {"graph", no_argument, 0, O_GRAPH},
         {0, 0, 0, 0}};
     int c, rc = 0;
     double d = 0;
@@ -189,6 +192,7 @@ static int parse_args(int argc, char **argv, run_opts *o)
             o->cfg.min_time = d;
             o->min_time_set = true;
             break;
+        case O_GRAPH: o->cfg.graph = true; break;
         case O_SAMPLEMIN:
             rc = parse_double("--sample-min", optarg, 1e-6, 60, &d);
             o->cfg.sample_min = d;

@@ -128,6 +128,16 @@ typedef struct xpb_backend_i {
     /* Waits for the work since timer_begin and returns its device time in seconds. */
     xpb_status (*timer_end)(void *ctx, double *seconds, xpb_error *err);
 
+    /* Optional (NULL = no graphs: run --graph is then each case's `unsupported`): record instead
+     * of run. Launches between capture_begin and capture_end are captured into a graph (a CUDA
+     * graph per device of the context, as nccl-tests' -G); graph_launch replays all of them with
+     * one launch per device; graph_free releases it. A launch that cannot be captured makes
+     * capture_end fail with the reason. */
+    xpb_status (*capture_begin)(void *ctx, xpb_error *err);
+    xpb_status (*capture_end)(void *ctx, void **graph, xpb_error *err);
+    xpb_status (*graph_launch)(void *ctx, void *graph, xpb_error *err);
+    void (*graph_free)(void *ctx, void *graph);
+
     /* Optional (NULL = no power readings): the board's power draw now, in watts. Called from a
      * sampling thread while kernels run, so it must not use the ctx's stream or queue.
      * XPB_ERR_UNAVAILABLE with the reason when no sensor can be read (e.g. no NVML). */

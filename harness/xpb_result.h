@@ -57,6 +57,7 @@ typedef struct xpb_result {
     xpb_conditions cond_before, cond_after;
     unsigned long long reasons_seen; /* XPB_REASONS_THROTTLE bits seen in any reading */
     int launches_per_sample;    /* back-to-back launches in one timed sample */
+    bool graph;                 /* those launches replayed from a captured graph (run --graph) */
     int n_rank_s;               /* a device group's ranks with a time in rank_s */
     double rank_s[XPB_MAX_GROUP]; /* each rank's own mean time per launch (the case's is the slowest's) */
     xpb_samples e2e_samples;    /* host clock: upload + launch + sync + download */

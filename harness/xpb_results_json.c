@@ -329,6 +329,8 @@ static cJSON *case_json(const xpb_result *r)
         cJSON_AddStringToObject(t, "timer", r->device->info.timer);
         cJSON_AddStringToObject(t, "cache", "warm (same buffers every launch)");
         cJSON_AddNumberToObject(t, "launches_per_sample", r->launches_per_sample);
+        if (r->graph) /* the launches of each sample replayed from a captured graph (run --graph) */
+            cJSON_AddBoolToObject(t, "graph", true);
         cJSON_AddItemToObject(t, "kernel", stats_json(&r->kernel, &r->kernel_samples));
         if (r->has_conditions) { /* what can explain a difference (xpb_conditions.c) */
             cJSON *k = cJSON_AddObjectToObject(o, "conditions");
@@ -473,6 +475,7 @@ static cJSON *run_json(const xpb_run *run, const xpb_run_meta *m)
     cJSON_AddNumberToObject(c, "repetitions", m->cfg->repetitions);
     cJSON_AddNumberToObject(c, "min_time_s", m->cfg->min_time);
     cJSON_AddNumberToObject(c, "warmup_s", m->cfg->warmup_time);
+    cJSON_AddBoolToObject(c, "graph", m->cfg->graph);
     if (m->cfg->sample_min > 0) /* else each device's default (xpb_runner_batch) */
         cJSON_AddNumberToObject(c, "sample_min_s", m->cfg->sample_min);
     cJSON_AddBoolToObject(c, "validate_only", m->cfg->validate_only);

@@ -254,6 +254,7 @@ typedef struct launch_ctx {
     void *state;
     int batch;    /* launches per timed sample */
     int extra;    /* XPB_SLOWDOWN (xpb_runner.h): extra launches in every sample, 0 normally */
+    void *graph;  /* run --graph: the batch captured (xpb_backend_i.capture_begin), or NULL */
 } launch_ctx;
 
 /* One timed sample: `batch` launches between the device timer's marks; returns the sample's
@@ -263,11 +264,36 @@ static xpb_status timed_launch(void *user, double *seconds, xpb_error *err)
     launch_ctx *l = user;
     const xpb_backend_i *b = l->dev->backend;
     xpb_status st = b->timer_begin(l->dev->ctx, err);
-    for (int i = 0; i < l->batch + l->extra && !st; i++)
+    if (l->graph && !st)
+        st = b->graph_launch(l->dev->ctx, l->graph, err);
+    for (int i = 0; !l->graph && i < l->batch + l->extra && !st; i++)
         st = l->k->launch(l->dev->ctx, l->args, l->state, err);
     if (!st)
         st = b->timer_end(l->dev->ctx, seconds, err);
     return st;
+}
+
+/* run --graph: the sample's batch of launches captured once, to be replayed by one launch. */
+static xpb_status capture(launch_ctx *l, xpb_error *err)
+{
+    const xpb_backend_i *b = l->dev->backend;
+    if (!b->capture_begin)
+        return xpb_fail(err, XPB_ERR_UNSUPPORTED, "--graph: the %s backend has no graphs (cuda has: CUDA graphs)",
+                        b->name);
+    if (l->extra)
+        return xpb_fail(err, XPB_ERR_USAGE, "--graph with XPB_SLOWDOWN: the slowdown's extra launches are not captured");
+    xpb_status st = b->capture_begin(l->dev->ctx, err);
+    for (int i = 0; i < l->batch && !st; i++)
+        st = l->k->launch(l->dev->ctx, l->args, l->state, err);
+    void *g = NULL;
+    xpb_status end = b->capture_end(l->dev->ctx, &g, st ? NULL : err); /* always: no stream left capturing */
+    if (st) {
+        if (g)
+            b->graph_free(l->dev->ctx, g);
+        return st;
+    }
+    l->graph = g;
+    return end;
 }
 
 /* Launches per timed sample for launches of `best` seconds on dev: the sample's target over
@@ -391,7 +417,7 @@ xpb_status xpb_runner_close_round(xpb_result *r, size_t from, xpb_error *err)
 static xpb_status time_kernel(case_buffers *cb, const xpb_kernel *k, const xpb_case *c, const void *args,
                               void *state, const xpb_run_config *cfg, bool first, xpb_result *r, xpb_error *err)
 {
-    launch_ctx l = {cb->dev, k, args, state, 1, 0};
+    launch_ctx l = {cb->dev, k, args, state, 1, 0, NULL};
     xpb_status st = warm_up(&l, cfg->warmup_time, cfg->sample_min, err);
     if (cfg->slowdown && regexec(&cfg->slowdown_re, c->id, 0, NULL, 0) == 0) {
         /* every sample slowed alike (a median ignores a few slow ones): a batch of a multiple of q
@@ -400,9 +426,13 @@ static xpb_status time_kernel(case_buffers *cb, const xpb_kernel *k, const xpb_c
         l.batch = (l.batch + q - 1) / q * q;
         l.extra = l.batch / q;
     }
+    if (!st && cfg->graph)
+        st = capture(&l, err);
     xpb_gbench_config gc = {cfg->repetitions, cfg->min_time, l.batch};
-    if (first)
+    if (first) {
         r->launches_per_sample = l.batch;
+        r->graph = l.graph != NULL;
+    }
     bool power = first && cfg->power;
     xpb_power_sampler sampler = {0};
     if (!st && power)
@@ -424,6 +454,9 @@ static xpb_status time_kernel(case_buffers *cb, const xpb_kernel *k, const xpb_c
     xpb_runner_read_conditions(cb->dev, r, false);
     if (power)
         xpb_power_stop(&sampler, r);
+    if (l.graph)
+        b->graph_free(cb->dev->ctx, l.graph);
+    l.graph = NULL; /* the end-to-end time below launches one by one */
     if (!st)
         st = xpb_runner_close_round(r, from, err);
     if (!st && first)

@@ -16,6 +16,7 @@ typedef struct xpb_run_config {
     int repetitions;     /* Google Benchmark repetitions per case in each round */
     double min_time;     /* seconds per repetition */
     double warmup_time;  /* seconds of untimed launches first */
+    bool graph;          /* --graph: each sample's launches replayed from a graph (CUDA graphs) */
     double sample_min;   /* --sample-min: a timed sample's least device time; 0: the default (xpb_runner_batch) */
     int e2e_iterations;  /* end-to-end (host clock) iterations */
     bool validate_only;  /* validate, skip timing */

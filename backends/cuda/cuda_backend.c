@@ -88,6 +88,10 @@ const xpb_backend_i xpb_backend_cuda = {
     .timer_end = xpb_cuda_timer_end,
     .power_watts = xpb_cuda_power_watts,
     .conditions = xpb_cuda_conditions,
+    .capture_begin = xpb_cuda_capture_begin,
+    .capture_end = xpb_cuda_capture_end,
+    .graph_launch = xpb_cuda_graph_launch,
+    .graph_free = xpb_cuda_graph_free,
 #ifdef XPB_HAVE_NCCL
     .open_group = xpb_cuda_open_group,
     .group_info = xpb_cuda_group_info,

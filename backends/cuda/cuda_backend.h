@@ -141,6 +141,11 @@ xpb_status xpb_cuda_timer_begin(void *ctx, xpb_error *err);
 xpb_status xpb_cuda_timer_end(void *ctx, double *seconds, xpb_error *err);
 xpb_status xpb_cuda_power_watts(void *ctx, double *watts, xpb_error *err);
 xpb_status xpb_cuda_conditions(void *ctx, xpb_conditions *out, xpb_error *err);
+/* run --graph (cuda_graph.c): xpb_backend_i.capture_begin, capture_end, graph_launch, graph_free */
+xpb_status xpb_cuda_capture_begin(void *ctx, xpb_error *err);
+xpb_status xpb_cuda_capture_end(void *ctx, void **graph, xpb_error *err);
+xpb_status xpb_cuda_graph_launch(void *ctx, void *graph, xpb_error *err);
+void xpb_cuda_graph_free(void *ctx, void *graph);
 /* The kernel driver's version ("580.159.04") through NVML; false when NVML is not there. */
 bool xpb_cuda_nvml_driver_version(char *buf, size_t len);
 
