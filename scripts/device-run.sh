@@ -37,7 +37,8 @@
 # instruction's ceiling, tests/hmma_peak.cu, and cuBLAS fp16 with coopmat2 at 8192 in the same call).
 # nodeps (issue 32: a build without NCCL and MPI, the CUDA conformance preset on it, and its
 # --devices refusal). auto (issue 32: `run` without --preset on cpu, cuda and vulkan: every
-# hardware device gets the default suite; tests/preset_auto.sh).
+# hardware device gets the default suite; tests/preset_auto.sh). graph (issue 33: run --graph
+# beside plain launches on cuda, the quick elementwise copy, add and softmax).
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
 out=${OUT:-$PWD/out}
@@ -110,6 +111,14 @@ if has auto; then # issue 32: run's default preset (auto) on a GPU machine gives
   python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print('auto presets:', ', '.join('%s %s=%s' % (x['id'], x['name'], x.get('preset')) for x in d['system']['devices']), '| note:', d.get('preset_note', '(none)'))" \
       "$out/auto.json" | tee -a "$out/bench.txt"
   tests/preset_auto.sh $bin "$out/preset-auto" 2>&1 | tail -4 | tee -a "$out/bench.txt" || status=1
+fi
+if has graph; then # issue 33: run --graph (CUDA graphs) against plain launches, same cases, same call
+  for g in "" --graph; do
+    stamp "graph: cuda elementwise quick copy/add/softmax ${g:-(launches)}"
+    $bin run --backend cuda --workload elementwise --preset quick --filter '/(copy|add|softmax)/' $g \
+        --out "$out/graph${g:+-on}.json" > "$out/graph${g:+-on}.txt" 2>&1 || status=1
+    grep -E "^(copy|add|softmax) " "$out/graph${g:+-on}.txt" | sed "s/^/${g:-launches} /" | cut -c1-150 | tee -a "$out/bench.txt"
+  done
 fi
 if has test; then
   stamp "ctest (conformance on cpu, cuda, vulkan under the validation layer; CLI; fault injection)"
