@@ -38,7 +38,9 @@
 # nodeps (issue 32: a build without NCCL and MPI, the CUDA conformance preset on it, and its
 # --devices refusal). auto (issue 32: `run` without --preset on cpu, cuda and vulkan: every
 # hardware device gets the default suite; tests/preset_auto.sh). graph (issue 33: run --graph
-# beside plain launches on cuda, the quick elementwise copy, add and softmax).
+# beside plain launches on cuda, the quick elementwise copy, add and softmax). sweep (issue 33: the
+# collectives' XPB_SWEEP_PRESET (default) timed on every GPU, one process with and without --graph
+# and under mpirun, each cut at XPB_SWEEP_LIMIT_S (120) and kept partial, torch.distributed beside).
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
 out=${OUT:-$PWD/out}
@@ -119,6 +121,32 @@ if has graph; then # issue 33: run --graph (CUDA graphs) against plain launches,
         --out "$out/graph${g:+-on}.json" > "$out/graph${g:+-on}.txt" 2>&1 || status=1
     grep -E "^(copy|add|softmax) " "$out/graph${g:+-on}.txt" | sed "s/^/${g:-launches} /" | cut -c1-150 | tee -a "$out/bench.txt"
   done
+fi
+if has sweep; then # issue 33: the collectives' default preset timed on every GPU here, one process (with and
+  # without --graph) and under mpirun, each within XPB_SWEEP_LIMIT_S (a run cut short keeps its
+  # finished cases, marked partial), then torch.distributed's busbw beside each, same call
+  export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+  np=$(nvidia-smi -L | grep -c "^GPU") lim=${XPB_SWEEP_LIMIT_S:-120} sp=${XPB_SWEEP_PRESET:-default}
+  for g in "" --graph; do
+    stamp "sweep: collectives $sp on --devices all ($np GPUs) ${g:-(launches)}"
+    t=$(date +%s)
+    # each progress line stamped with the seconds since the start: where the time goes, per case
+    timeout -s TERM "$lim" $bin run --backend cuda --devices all --workload collectives --preset "$sp" $g \
+        --out "$out/sweep${g:+-graph}.json" 2>&1 >"$out/sweep${g:+-graph}.txt" \
+        | while IFS= read -r line; do echo "$(( $(date +%s%N) / 1000000 - t * 1000 )) ms $line"; done > "$out/sweep${g:+-graph}-progress.txt"
+    echo "sweep${g:+-graph}: exit ${PIPESTATUS[0]}, $(( $(date +%s) - t )) s; $(grep 'results:' "$out/sweep${g:+-graph}.txt" | tail -1)" | tee -a "$out/bench.txt"
+  done
+  stamp "sweep: collectives $sp under mpirun -np $np"
+  t=$(date +%s)
+  timeout -s TERM "$lim" mpirun -np "$np" $bin run --backend cuda --workload collectives --preset "$sp" \
+      --out "$out/sweep-mpi.json" > "$out/sweep-mpi.txt" 2>&1
+  echo "sweep-mpi: exit $?, $(( $(date +%s) - t )) s; $(grep 'results:' "$out/sweep-mpi.txt" | tail -1)" | tee -a "$out/bench.txt"
+  stamp "sweep: torch.distributed beside them"
+  files=()
+  for f in sweep sweep-graph sweep-mpi; do [ -s "$out/$f.json" ] && files+=("$out/$f.json"); done
+  timeout 150 python3 scripts/torch-peer-collectives.py --preset "$sp" --json "$out/torch-collectives.json" \
+      "${files[@]}" > "$out/torch-collectives.txt" 2>&1 || status=1
+  cat "$out/torch-collectives.txt" >> "$out/bench.txt"
 fi
 if has test; then
   stamp "ctest (conformance on cpu, cuda, vulkan under the validation layer; CLI; fault injection)"
@@ -424,7 +452,7 @@ has rowsab && cut -c1-170 "$out/rowsab.txt" 2>/dev/null
 if has burst; then # the short table last: per burst, events/s, and the peer
   grep -E "^burst burst/|^torch index_add_" "$out/bench.txt" | sed 's|burst/run/||; s|/fp32||' | cut -c1-200
 fi
-if has multi; then # the collectives' ratio to torch.distributed, per op and size
-  tail -n 60 "$out/torch-collectives.txt"
+if has multi || has sweep; then # the collectives' ratio to torch.distributed, per op and size
+  tail -n 90 "$out/torch-collectives.txt"
 fi
 exit $status

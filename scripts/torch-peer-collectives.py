@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
-"""torch-peer-collectives.py [--preset quick|default|full] [--json OUT] [XPUBENCH_RESULTS.json]
+"""torch-peer-collectives.py [--preset quick|default|full] [--json OUT] [XPUBENCH_RESULTS.json ...]
 
 The peer of xpubench's collectives workload (docs/multi-gpu.md) on the same GPUs in the same
 device call: torch.distributed with NCCL, one process per GPU (torch.multiprocessing), the same
 ops, sizes (nccl-tests' size: the larger of a rank's send and receive buffer) and definitions:
 time = the slowest rank's (CUDA events around 20 launches, median of 10 such samples after a
 warm-up, then the max over ranks), algbw = size / time, busbw = algbw x nccl-tests' bus factor.
-Out of place, fp32, except all_reduce, which torch does in place. With an xpubench results file, prints the ratio xpubench busbw / torch busbw
-per op and size (a ratio from one call beats two absolute figures)."""
+Out of place, fp32, except all_reduce, which torch does in place. With xpubench results files
+(e.g. one process and mpirun, or with and without --graph), prints for each the ratio xpubench
+busbw / torch busbw per op and size (a ratio from one call beats two absolute figures)."""
 import argparse
 import json
 import os
@@ -19,7 +20,7 @@ import torch.distributed as dist
 import torch.multiprocessing as mp
 
 OPS = ["all_reduce", "all_gather", "reduce_scatter", "broadcast", "all_to_all", "sendrecv"]
-PRESETS = {"quick": (4, 23), "default": (2, 30), "full": (1, 33)}  # every 2^step bytes up to 2^top
+PRESETS = {"quick": (3, 4, 23), "default": (4, 2, 30), "full": (3, 1, 33)}  # 2^first, every 2^step, up to 2^top (collectives.c)
 
 
 def bus_factor(op, n):
@@ -65,10 +66,10 @@ def worker(rank, n, preset, queue):
     os.environ.setdefault("MASTER_PORT", "29517")
     torch.cuda.set_device(rank)
     dist.init_process_group("nccl", rank=rank, world_size=n, device_id=torch.device("cuda", rank))
-    step, top = PRESETS[preset]
+    first, step, top = PRESETS[preset]
     rows = []
     for op in OPS:
-        for k in range(3, top + 1, step):
+        for k in range(first, top + 1, step):
             b = buffers(op, n, 1 << k)
             if b is None:
                 continue
@@ -104,7 +105,7 @@ def main():
     p = argparse.ArgumentParser()
     p.add_argument("--preset", default="quick", choices=sorted(PRESETS))
     p.add_argument("--json")
-    p.add_argument("results", nargs="?", help="an xpubench results file with collectives cases")
+    p.add_argument("results", nargs="*", help="xpubench results files with collectives cases")
     a = p.parse_args()
     n = torch.cuda.device_count()
     print(f"torch {torch.__version__}, NCCL {torch.cuda.nccl.version()}, {n} x {torch.cuda.get_device_name(0)}")
@@ -118,20 +119,29 @@ def main():
         q.join()
     if a.json:
         json.dump(rows, open(a.json, "w"), indent=1)
-    ours = {}
-    if a.results:
-        for c in json.load(open(a.results))["cases"]:
-            th = c.get("throughput", {})
-            if c["workload"] == "collectives" and c["status"] == "ok" and "busbw_gbps" in th:
-                ours[(c["op"], c["params"]["bytes"], c["params"]["gpus"], c["variant"])] = th["busbw_gbps"]
-    print(f"{'op':15s} {'bytes':>12s} {'gpus':>4s} {'torch us':>10s} {'torch busbw':>12s} {'xpubench':>10s} {'ratio':>7s}")
+    ours = [read_busbw(f) for f in a.results]
+    names = [os.path.basename(f).removesuffix(".json")[-12:] for f in a.results]
+    print(f"{'op':15s} {'bytes':>12s} {'gpus':>4s} {'torch us':>10s} {'torch busbw':>12s}"
+          + "".join(f" {x:>12s} {'ratio':>7s}" for x in names))
     for r in rows:
         # the same mode as torch's call: all_reduce and broadcast in place, the others out of place
         key = (r["op"], r["bytes"], r["gpus"])
-        mine = ours.get(key + (IN_PLACE.get(r["op"], "nccl"),)) or ours.get(key + ("nccl",))
-        ratio = f"{mine / r['busbw_gbps']:.3f}" if mine and r["busbw_gbps"] > 0 else "-"
-        print(f"{r['op']:15s} {r['bytes']:12d} {r['gpus']:4d} {r['time_s'] * 1e6:10.1f} {r['busbw_gbps']:12.2f} "
-              f"{(f'{mine:.2f}' if mine else '-'):>10s} {ratio:>7s}")
+        line = f"{r['op']:15s} {r['bytes']:12d} {r['gpus']:4d} {r['time_s'] * 1e6:10.1f} {r['busbw_gbps']:12.2f}"
+        for o in ours:
+            mine = o.get(key + (IN_PLACE.get(r["op"], "nccl"),)) or o.get(key + ("nccl",))
+            ratio = f"{mine / r['busbw_gbps']:.3f}" if mine and r["busbw_gbps"] > 0 else "-"
+            line += f" {(f'{mine:.2f}' if mine else '-'):>12s} {ratio:>7s}"
+        print(line)
+
+
+def read_busbw(path):
+    """(op, bytes, gpus, variant) -> busbw of the validated collectives cases of a results file."""
+    ours = {}
+    for c in json.load(open(path))["cases"]:
+        th = c.get("throughput", {})
+        if c["workload"] == "collectives" and c["status"] == "ok" and "busbw_gbps" in th:
+            ours[(c["op"], c["params"]["bytes"], c["params"]["gpus"], c["variant"])] = th["busbw_gbps"]
+    return ours
 
 
 if __name__ == "__main__":
