@@ -64,34 +64,41 @@ void xpb_cuda_graph_free(void *ctx, void *gp)
     free(g);
 }
 
-/* Ends the capture on every stream (also after a failure, so none is left capturing) and makes
- * each one's graph replayable; the first failure is the one reported. */
+/* Ends the capture on every stream first (also after a failure, so none is left capturing; no
+ * graph can be instantiated while another stream of this thread still captures), then makes each
+ * one's graph replayable; the first failure is the one reported. */
 xpb_status xpb_cuda_capture_end(void *ctx, void **out, xpb_error *err)
 {
     *out = NULL;
     graph *g = calloc(1, sizeof *g);
     int device[XPB_MAX_GROUP];
     cudaStream_t stream[XPB_MAX_GROUP];
+    cudaGraph_t captured[XPB_MAX_GROUP] = {0};
     int n = streams_of(ctx, device, stream);
-    xpb_status st = g ? XPB_OK : xpb_fail(err, XPB_ERR_OUT_OF_MEMORY, "cuda: out of host memory for a graph");
+    cudaError_t e = cudaSuccess;
     for (int i = 0; i < n; i++) {
-        cudaGraph_t captured = NULL;
-        cudaError_t e = cudaSetDevice(device[i]);
+        cudaError_t ei = cudaSetDevice(device[i]);
+        if (ei == cudaSuccess)
+            ei = cudaStreamEndCapture(stream[i], &captured[i]);
         if (e == cudaSuccess)
-            e = cudaStreamEndCapture(stream[i], &captured);
-        if (e == cudaSuccess && g)
-            e = cudaGraphInstantiate(&g->exec[i], captured, 0);
-        if (captured)
-            (void)cudaGraphDestroy(captured);
-        if (e != cudaSuccess && !st)
-            st = xpb_cuda_fail(err, e, "capturing the launches of a sample into a CUDA graph", __FILE__, __LINE__);
-        if (g) {
-            g->device[i] = device[i];
-            g->stream[i] = stream[i];
-            g->n = i + 1;
-        }
+            e = ei;
     }
+    for (int i = 0; i < n && g && e == cudaSuccess; i++) {
+        g->device[i] = device[i];
+        g->stream[i] = stream[i];
+        g->n = i + 1;
+        e = cudaSetDevice(device[i]);
+        if (e == cudaSuccess)
+            e = cudaGraphInstantiate(&g->exec[i], captured[i], 0);
+    }
+    for (int i = 0; i < n; i++)
+        if (captured[i])
+            (void)cudaGraphDestroy(captured[i]);
     (void)cudaGetLastError(); /* a failed capture leaves its error behind */
+    xpb_status st = !g ? xpb_fail(err, XPB_ERR_OUT_OF_MEMORY, "cuda: out of host memory for a graph")
+                  : e != cudaSuccess ? xpb_cuda_fail(err, e, "capturing the launches of a sample into a CUDA graph",
+                                                     __FILE__, __LINE__)
+                                     : XPB_OK;
     if (st) {
         xpb_cuda_graph_free(ctx, g);
         return st;
