@@ -152,7 +152,7 @@ if has nettransport; then # issue 33: the code that runs across nodes, on one ho
   export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
   np=$(nvidia-smi -L | grep -c "^GPU")
   stamp "nettransport: collectives conformance under mpirun -np $np, NCCL_P2P_DISABLE=1 NCCL_SHM_DISABLE=1 (sockets on lo)"
-  timeout -s TERM 120 mpirun -np "$np" -x NCCL_P2P_DISABLE=1 -x NCCL_SHM_DISABLE=1 -x NCCL_SOCKET_IFNAME=lo \
+  timeout -s TERM "${XPB_NETTRANSPORT_LIMIT_S:-120}" mpirun -np "$np" -x NCCL_P2P_DISABLE=1 -x NCCL_SHM_DISABLE=1 -x NCCL_SOCKET_IFNAME=lo \
       -x NCCL_DEBUG=INFO -x NCCL_DEBUG_SUBSYS=INIT,NET $bin run --backend cuda --workload collectives --preset conformance \
       --validate-only --out "$out/nettransport.json" > "$out/nettransport.txt" 2>&1 || status=1
   echo "nettransport: $(grep 'results:' "$out/nettransport.txt" | tail -1); NCCL: $(grep -oE 'via NET/[A-Za-z]+[^ ]*|Using network [A-Za-z]+' \
