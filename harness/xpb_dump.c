@@ -130,8 +130,13 @@ static void append_input(char *buf, size_t n, size_t *o, const char *file)
 
 void xpb_dump_rerun_command(const xpb_case *c, const char *device, uint64_t seed, char *buf, size_t n)
 {
-    size_t o = (size_t)snprintf(buf, n, XPB_DUMP_PROGRAM " run --backend %s --workload %s", device ? device : "cpu",
-                                c->workload->name);
+    char self[1024]; /* this binary by its absolute path: the quick start puts no xpubench on PATH */
+    xpb_self_path(self, sizeof self);
+    size_t o = 0;
+    xpb_shell_word(buf, n, &o, self);
+    if (o < n)
+        o += (size_t)snprintf(buf + o, n - o, " run --backend %s --workload %s", device ? device : "cpu",
+                              c->workload->name);
     if (c->input && o < n)
         append_input(buf, n, &o, c->input);
     bool first = true;

@@ -82,11 +82,9 @@ xpb_status xpb_dump_sidecar_commit(const char *dir, const char *stem, const stru
  * [A-Za-z0-9._-] -> '_'. e.g. "elementwise__softmax__rows-4096_cols-4096__fp32". */
 void xpb_dump_stem(const char *case_id, char *buf, size_t n);
 
-/* The first word of the commands below: the program as a user types it (on PATH). */
-#define XPB_DUMP_PROGRAM "xpubench"
-
-/* The shell command that reruns exactly case c on device (e.g. "cuda:0") with seed:
- *   xpubench run --backend cuda:0 --workload elementwise --size rows=4096,cols=4096
+/* The shell command that reruns exactly case c on device (e.g. "cuda:0") with seed, its first
+ * word this binary's absolute path (xpb_self_path: it works as printed, xpubench on PATH or not):
+ *   /home/u/xpubench/build/xpubench run --backend cuda:0 --workload elementwise --size rows=4096,cols=4096
  *                --filter '^elementwise/softmax/rows=4096,cols=4096/fp32$' --seed 1
  * (one line; the id is regex-escaped and shell-quoted). A case whose data come from a file
  * (c->input) gets --input FILE, and --size only the params that are size keys. */

@@ -164,7 +164,7 @@ rc = xpubench(["run", "--workload", "anneal", "--size", "n=300,d=64,m=10", "--ba
                "--inject-fault", "value", "--out", "fail.json"], "fail.log")
 log = open(os.path.join(work, "fail.log")).read()
 check(rc == 1, f"a failing case: exit {rc}, want 1")
-check(f"rerun: xpubench run --backend {backend}:0 --workload anneal --size n=300,d=64,m=10 --filter "
+check(f"rerun: {os.path.realpath(binary)} run --backend {backend}:0 --workload anneal --size n=300,d=64,m=10 --filter "
       "'^anneal/compress/n=300,d=64,m=10/fp32$' --seed 1" in log, f"no rerun line: {log[-800:]}")
 check("dump: fail.dump/anneal__compress__n-300_d-64_m-10__fp32.json (inputs, configuration, "
       "the run's state and trajectory as .npy)" in log, f"no automatic dump line: {log[-800:]}")

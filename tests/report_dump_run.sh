@@ -20,7 +20,7 @@ ls "$stem".out.cpu_0__*.npy >/dev/null 2>&1 && ok || bad "no output .npy for cpu
 "$bin" run --backend cpu --size n=1000 --filter 'add' --validate-only --inject-fault value --out r.json >fail.log 2>&1
 rc=$?
 [ $rc -eq 1 ] && ok || bad "a failing case: exit $rc, want 1"
-grep -q "rerun: xpubench run --backend cpu:0 --workload elementwise --size n=1000 --filter '^elementwise/add/n=1000/fp32\$' --seed" fail.log \
+grep -q "rerun: $(readlink -f "$bin") run --backend cpu:0 --workload elementwise --size n=1000 --filter '^elementwise/add/n=1000/fp32\$' --seed" fail.log \
   && ok || bad "no rerun line: $(cat fail.log)"
 grep -q "dump: .*elementwise__add__n-1000__fp32.json" fail.log && ok || bad "no automatic dump line: $(cat fail.log)"
 echo "$pass passed, $fail failed"

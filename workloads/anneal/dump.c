@@ -66,13 +66,7 @@ static void replay_command(const xpb_case *c, const char *points, const xpb_run_
             r.params[r.n_params++] = c->params[i];
     xpb_case_set_param(&r, "file", 1);
     xpb_case_make_id(&r);
-    char rerun[CMD_LEN], self[CMD_LEN];
-    xpb_dump_rerun_command(&r, origin->device, origin->seed, rerun, sizeof rerun);
-    xpb_self_path(self, sizeof self);
-    size_t o = 0;
-    xpb_shell_word(buf, n, &o, self);
-    if (o < n) /* the rerun command, its first word XPB_DUMP_PROGRAM replaced by self */
-        snprintf(buf + o, n - o, "%s", rerun + strlen(XPB_DUMP_PROGRAM));
+    xpb_dump_rerun_command(&r, origin->device, origin->seed, buf, n); /* this binary by its absolute path */
 }
 
 /* dir/<stem><suffix>: the file name into file, and whether dir/file fits in NAME_LEN. */
