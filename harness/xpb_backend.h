@@ -123,6 +123,12 @@ typedef struct xpb_backend_i {
     xpb_status (*buffer_download)(void *ctx, xpb_buffer *src, size_t offset, void *dst,
                                   size_t bytes, xpb_error *err);
 
+    /* Optional, device groups: uploads to each rank r only part r of src (part_bytes at
+     * offset + r part_bytes), for inputs whose ranks read their own part alone
+     * (xpb_workload_i.input_rank_part). */
+    xpb_status (*buffer_upload_parts)(void *ctx, xpb_buffer *dst, size_t offset, const void *src, size_t bytes,
+                                      size_t part_bytes, xpb_error *err);
+
     xpb_status (*synchronize)(void *ctx, xpb_error *err);
     xpb_status (*timer_begin)(void *ctx, xpb_error *err);
     /* Waits for the work since timer_begin and returns its device time in seconds. */

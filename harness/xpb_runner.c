@@ -157,12 +157,16 @@ static void buffers_free(case_buffers *cb)
     memset(cb, 0, sizeof *cb);
 }
 
-static xpb_status upload_inputs(case_buffers *cb, xpb_error *err)
+static xpb_status upload_inputs(case_buffers *cb, const xpb_case *c, xpb_error *err)
 {
     const xpb_backend_i *b = cb->dev->backend;
     for (int i = 0; i < cb->data->n_in; i++) {
-        xpb_status st = b->buffer_upload(cb->dev->ctx, cb->in[i], G, cb->data->in[i],
-                                         cb->data->in_bytes[i], err);
+        /* a group's rank that reads only its part of an input gets only that part */
+        size_t part = cb->dev->n_group && b->buffer_upload_parts && c->workload->input_rank_part
+                          ? c->workload->input_rank_part(c, i) : 0;
+        xpb_status st = part ? b->buffer_upload_parts(cb->dev->ctx, cb->in[i], G, cb->data->in[i],
+                                                      cb->data->in_bytes[i], part, err)
+                             : b->buffer_upload(cb->dev->ctx, cb->in[i], G, cb->data->in[i], cb->data->in_bytes[i], err);
         if (st)
             return st;
     }
@@ -337,7 +341,7 @@ static xpb_status measure_e2e(case_buffers *cb, launch_ctx *l, int iters, xpb_re
     xpb_status st = XPB_OK;
     for (int it = 0; it < iters && !st; it++) {
         double t0 = xpb_clock_now();
-        st = upload_inputs(cb, err);
+        st = upload_inputs(cb, &r->c, err);
         double t1 = xpb_clock_now();
         if (!st)
             st = l->k->launch(cb->dev->ctx, l->args, l->state, err);
@@ -418,7 +422,9 @@ static xpb_status time_kernel(case_buffers *cb, const xpb_kernel *k, const xpb_c
                               void *state, const xpb_run_config *cfg, bool first, xpb_result *r, xpb_error *err)
 {
     launch_ctx l = {cb->dev, k, args, state, 1, 0, NULL};
-    xpb_status st = warm_up(&l, cfg->warmup_time, cfg->sample_min, err);
+    /* a device group's later rounds follow its first on the same buffers (run_kernel): warm */
+    double warmup = !first && cb->dev->n_group ? 0 : cfg->warmup_time;
+    xpb_status st = warm_up(&l, warmup, cfg->sample_min, err);
     if (cfg->slowdown && regexec(&cfg->slowdown_re, c->id, 0, NULL, 0) == 0) {
         /* every sample slowed alike (a median ignores a few slow ones): a batch of a multiple of q
          * launches, q = 1/fraction, and one extra launch per q; per launch: 1 + 1/q */
@@ -487,7 +493,7 @@ static void time_kernel_again(xpb_device *dev, const xpb_case *c, const xpb_case
     xpb_status st = buffers_alloc(&cb, &err);
     if (!st) {
         c->workload->make_args(c, cb.in_view, cb.out_view, args);
-        st = upload_inputs(&cb, &err);
+        st = upload_inputs(&cb, c, &err);
     }
     if (!st && k->prepare && !(st = k->prepare(dev->ctx, args, &state, &err)))
         prepared = true;
@@ -518,7 +524,7 @@ static void run_kernel(xpb_device *dev, const xpb_kernel *k, const xpb_case *c,
         st = buffers_alloc(&cb, &err);
     if (!st) {
         c->workload->make_args(c, cb.in_view, cb.out_view, args);
-        st = upload_inputs(&cb, &err);
+        st = upload_inputs(&cb, c, &err);
     }
     if (!st)
         st = poison_outputs(&cb, &err);

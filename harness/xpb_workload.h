@@ -141,6 +141,11 @@ struct xpb_workload_i {
     /* True when its cases run on device groups (--devices; the collectives): left out of the
      * default "every workload" unless a group was asked for, and the only ones run on a group. */
     bool group;
+    /* Group workloads, optional: when input i holds every rank's part, rank-major, and rank r
+     * reads only its own (part r of this many bytes), the bytes of one part; 0 or NULL: every
+     * rank reads the whole input. A group's upload then writes each rank its part alone
+     * (xpb_backend_i.buffer_upload_parts) instead of the whole array to every rank. */
+    size_t (*input_rank_part)(const xpb_case *c, int i);
     /* Stateful workloads, optional: the dump of one run (`--dump DIR`, or the automatic dump of
      * a failed case; docs/reports.md): writes into dir, as files named <stem>.*, the case's
      * inputs and configuration and what the validated run o produced on origin's device and

@@ -93,6 +93,7 @@ const xpb_backend_i xpb_backend_cuda = {
     .graph_launch = xpb_cuda_graph_launch,
     .graph_free = xpb_cuda_graph_free,
 #ifdef XPB_HAVE_NCCL
+    .buffer_upload_parts = xpb_cuda_buffer_upload_parts,
     .open_group = xpb_cuda_open_group,
     .group_info = xpb_cuda_group_info,
     .open_group_mpi = xpb_cuda_open_group_mpi,

@@ -173,6 +173,9 @@ xpb_status xpb_cuda_group_buffer_alloc(xpb_cuda_ctx *g, size_t bytes, xpb_buffer
 void xpb_cuda_group_buffer_free(xpb_cuda_ctx *g, xpb_buffer *buf);
 xpb_status xpb_cuda_group_buffer_upload(xpb_cuda_ctx *g, xpb_buffer *dst, size_t offset, const void *src,
                                         size_t bytes, xpb_error *err);
+/* xpb_backend_i.buffer_upload_parts: each rank its own part of src (one device: the whole). */
+xpb_status xpb_cuda_buffer_upload_parts(void *ctx, xpb_buffer *dst, size_t offset, const void *src, size_t bytes,
+                                        size_t part_bytes, xpb_error *err);
 xpb_status xpb_cuda_group_buffer_download(xpb_cuda_ctx *g, xpb_buffer *src, size_t offset, void *dst, size_t bytes,
                                           xpb_error *err);
 /* For the group kernels: the group's ranks over every process (0 for a one-device ctx), the ranks

@@ -343,19 +343,25 @@ static xpb_buffer rank_view(const xpb_buffer *b, int l)
     return v;
 }
 
-xpb_status xpb_cuda_group_buffer_upload(xpb_cuda_ctx *g, xpb_buffer *dst, size_t offset, const void *src,
-                                        size_t bytes, xpb_error *err)
+/* Uploads to every rank at once, one host thread each: copies from pageable memory are bound by
+ * the copying thread (~10 GB/s). Rank l gets [offset, offset + bytes) of src, or with part_bytes
+ * only its group rank r's part [offset + r part_bytes, + part_bytes). */
+static xpb_status upload_ranks(xpb_cuda_ctx *g, xpb_buffer *dst, size_t offset, const void *src, size_t bytes,
+                               size_t part_bytes, xpb_error *err)
 {
-    /* every rank at once, one host thread each: the copies from pageable memory are bound by the
-     * copying thread (~10 GB/s), and each rank gets the whole array (4 GiB each at the 1 GiB
-     * all_reduce on 4 GPUs) */
     xpb_status st = XPB_OK;
     int n = g->group->local;
 #pragma omp parallel for num_threads(n) schedule(static, 1) if (n > 1)
     for (int l = 0; l < n; l++) {
         xpb_error mine = {{0}};
         xpb_buffer v = rank_view(dst, l);
-        xpb_status s = xpb_cuda_buffer_upload(g->group->rank[l], &v, offset, src, bytes, &mine);
+        size_t skip = part_bytes ? (size_t)(g->group->first + l) * part_bytes : 0;
+        size_t len = part_bytes ? part_bytes : bytes;
+        xpb_status s = skip + len > bytes
+                           ? xpb_fail(&mine, XPB_ERR_USAGE, "cuda: rank %d's part ends past the %zu-byte input",
+                                      g->group->first + l, bytes)
+                           : xpb_cuda_buffer_upload(g->group->rank[l], &v, offset + skip, (const char *)src + skip, len,
+                                                    &mine);
         if (s) {
 #pragma omp critical(xpb_cuda_group_upload)
             if (!st) {
@@ -365,6 +371,21 @@ xpb_status xpb_cuda_group_buffer_upload(xpb_cuda_ctx *g, xpb_buffer *dst, size_t
         }
     }
     return xpb_mpi_agree(st, err);
+}
+
+xpb_status xpb_cuda_group_buffer_upload(xpb_cuda_ctx *g, xpb_buffer *dst, size_t offset, const void *src,
+                                        size_t bytes, xpb_error *err)
+{
+    return upload_ranks(g, dst, offset, src, bytes, 0, err);
+}
+
+xpb_status xpb_cuda_buffer_upload_parts(void *ctx, xpb_buffer *dst, size_t offset, const void *src, size_t bytes,
+                                        size_t part_bytes, xpb_error *err)
+{
+    xpb_cuda_ctx *g = ctx;
+    if (!g->group)
+        return xpb_cuda_buffer_upload(ctx, dst, offset, src, bytes, err); /* one device reads the whole input */
+    return upload_ranks(g, dst, offset, src, bytes, part_bytes, err);
 }
 
 void xpb_cuda_group_set_parts(xpb_buffer *buf, size_t offset, size_t part_bytes)
