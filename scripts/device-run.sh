@@ -127,7 +127,7 @@ if has sweep; then # issue 33: the collectives' default preset timed on every GP
   # finished cases, marked partial), then torch.distributed's busbw beside each, same call
   export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
   np=$(nvidia-smi -L | grep -c "^GPU") lim=${XPB_SWEEP_LIMIT_S:-120} sp=${XPB_SWEEP_PRESET:-default}
-  for g in "" --graph; do
+  for g in "" ${XPB_SWEEP_GRAPH---graph}; do # XPB_SWEEP_GRAPH= leaves out the --graph run
     stamp "sweep: collectives $sp on --devices all ($np GPUs) ${g:-(launches)}"
     t=$(date +%s)
     # each progress line stamped with the seconds since the start: where the time goes, per case
