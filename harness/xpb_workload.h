@@ -4,7 +4,7 @@
  * op's argument struct with device views, and provides the fp64 reference with a per-element
  * error bound. The runner does everything else the same way for every workload: buffers with
  * guard regions, poisoning, upload, launch, validation, timing and throughput (nvbench style: a
- * case declares elements and bytes moved; throughput is derived in one place, xpb_runner.c). */
+ * case declares elements and bytes moved; throughput is derived in one place, xpb_derive.c). */
 #ifndef XPB_WORKLOAD_H
 #define XPB_WORKLOAD_H
 
