@@ -14,6 +14,7 @@
 #include <stdlib.h>
 
 #include "vk_ops.h"
+#include "xpb_knob.h"
 
 #define GEMV_BLOCK 256
 #define GEMV_LANES 64
@@ -42,23 +43,25 @@ typedef struct gemv_state {
     xpb_buffer *part; /* splits x n floats; NULL when splits == 1 */
 } gemv_state;
 
-/* XPB_VULKAN_GEMV_ROWS, or 0 when unset or invalid. */
-static uint32_t chunk_rows_env(void)
+/* XPB_VULKAN_GEMV_ROWS=R (1..2^24): rows of K per workgroup, or 0 when unset (then chosen below);
+ * a value outside is the case's usage error naming the knob (xpb_knob.h). */
+static xpb_status chunk_rows_knob(uint32_t *rows, xpb_error *err)
 {
-    const char *v = getenv("XPB_VULKAN_GEMV_ROWS");
-    long r = v ? strtol(v, NULL, 10) : 0;
-    return r >= 1 && r <= (1L << 24) ? (uint32_t)r : 0;
+    long r = 0;
+    xpb_status st = xpb_knob_long("XPB_VULKAN_GEMV_ROWS", 1, 1L << 24, false, 0, &r, err);
+    *rows = (uint32_t)r;
+    return st;
 }
 
 static uint32_t ceil_div(int64_t a, uint32_t b) { return (uint32_t)((a + b - 1) / b); }
 
-static gemv_cfg choose(const vkb_ctx *c, const xpb_gemm_args *a)
+static gemv_cfg choose(const vkb_ctx *c, const xpb_gemm_args *a, uint32_t chunk_rows)
 {
     gemv_cfg g;
     g.block = vkb_block_size(c, GEMV_BLOCK);
     g.lanes = g.block < GEMV_LANES ? g.block : GEMV_LANES;
     g.strips = ceil_div(a->n, 4 * g.lanes);
-    g.chunk = chunk_rows_env();
+    g.chunk = chunk_rows;
     if (!g.chunk) { /* 128 rows; down to 32 while there are fewer than 4 workgroups per SM */
         uint64_t units = c->caps.sm_count ? c->caps.sm_count : 64;
         g.chunk = GEMV_ROWS;
@@ -73,10 +76,13 @@ static xpb_status check(vkb_ctx *c, const xpb_gemm_args *a, xpb_error *why)
 {
     if (a->m != 1)
         return xpb_fail(why, XPB_ERR_USAGE, "gemv needs m = 1 (got %lld)", (long long)a->m);
+    uint32_t rows = 0;
     xpb_status st = vkb_gemm_check(c, a, why);
+    if (!st)
+        st = chunk_rows_knob(&rows, why);
     if (st || a->n == 0)
         return st;
-    gemv_cfg g = choose(c, a);
+    gemv_cfg g = choose(c, a, rows);
     if ((uint64_t)g.strips * g.splits > UINT32_MAX)
         return xpb_fail(why, XPB_ERR_UNSUPPORTED, "gemv: %u strips x %u chunks is too many", g.strips,
                         g.splits);
@@ -98,10 +104,13 @@ static xpb_status prepare(void *ctx, const void *args, void **state, xpb_error *
     xpb_status st = check(ctx, args, err);
     if (st)
         return st;
+    uint32_t rows = 0;
+    if ((st = chunk_rows_knob(&rows, err)))
+        return st;
     gemv_state *s = calloc(1, sizeof *s);
     if (!s)
         return xpb_fail(err, XPB_ERR_OUT_OF_MEMORY, "out of host memory for the gemv state");
-    s->cfg = choose(ctx, a);
+    s->cfg = choose(ctx, a, rows);
     s->n = a->n;
     s->k = a->k;
     if (a->n > 0 && s->cfg.splits > 1 &&

@@ -24,16 +24,35 @@
 #include <string.h>
 
 #include "vk_ops.h"
+#include "xpb_knob.h"
 
 #define GROUP_M 8 /* row tiles that sweep the columns together (L2 reuse of B) */
 
-/* XPB_VULKAN_TILED_GROUP_M=G (1..1024) changes GROUP_M, for tuning; 1 visits the tiles row by row
- * (CUDA's grid order). */
-static uint32_t group_m(void)
+/* The tuning knobs, read for each case (docs: backends/vulkan/README.md): XPB_VULKAN_TILED_GROUP_M=G
+ * (1..1024, default GROUP_M; 1 visits the tiles row by row, CUDA's grid order),
+ * XPB_VULKAN_TILED_LANES=warp|rows (rows: the row-by-row lane order instead of warp-shaped lanes,
+ * for A/B runs) and XPB_VULKAN_TILED_STORE=mid|end (where the register-staged next slice is stored,
+ * shaders/tiled.comp MID_STORE: halfway through the current slice, or after it as before session
+ * 11). A value outside these is the case's usage error naming the knob (xpb_knob.h). */
+typedef struct tiled_knobs {
+    uint32_t group_m;
+    bool lanes_rows, store_end;
+} tiled_knobs;
+
+static xpb_status read_knobs(tiled_knobs *k, xpb_error *err)
 {
-    const char *env = getenv("XPB_VULKAN_TILED_GROUP_M");
-    long g = env ? strtol(env, NULL, 10) : 0;
-    return g >= 1 && g <= 1024 ? (uint32_t)g : GROUP_M;
+    static const char *const lanes[] = {"warp", "rows"}, *const store[] = {"mid", "end"};
+    long g = GROUP_M;
+    int l = 0, e = 0;
+    xpb_status st = xpb_knob_long("XPB_VULKAN_TILED_GROUP_M", 1, 1024, false, GROUP_M, &g, err);
+    if (!st)
+        st = xpb_knob_choice("XPB_VULKAN_TILED_LANES", lanes, 2, 0, &l, err);
+    if (!st)
+        st = xpb_knob_choice("XPB_VULKAN_TILED_STORE", store, 2, 0, &e, err);
+    k->group_m = (uint32_t)g;
+    k->lanes_rows = l == 1;
+    k->store_end = e == 1;
+    return st;
 }
 
 typedef struct tiled_push {
@@ -55,22 +74,12 @@ typedef struct tiled_cfg {
 static uint32_t cfg_threads(const tiled_cfg *t) { return (t->bm / t->tm) * (t->bn / t->tn); }
 
 /* Warp-shaped lanes (shaders/tiled.comp, WARP_LANES) where the microtile grid allows it, unless
- * XPB_VULKAN_TILED_LANES=rows asks for the row-by-row order (tuning, A/B of the two). */
-static uint32_t warp_lanes(const tiled_cfg *t)
+ * the knob asks for the row-by-row order. */
+static uint32_t warp_lanes(const tiled_cfg *t, const tiled_knobs *k)
 {
-    const char *env = getenv("XPB_VULKAN_TILED_LANES");
-    if (env && strcmp(env, "rows") == 0)
+    if (k->lanes_rows)
         return 0;
     return (t->bn / t->tn) % 8 == 0 && (t->bm / t->tm) % 4 == 0 && cfg_threads(t) % 32 == 0;
-}
-
-/* Where the register-staged next slice is stored (shaders/tiled.comp, MID_STORE): halfway
- * through the current slice by default; XPB_VULKAN_TILED_STORE=end after it (the layout before
- * session 11), for A/B runs. */
-static uint32_t mid_store(void)
-{
-    const char *env = getenv("XPB_VULKAN_TILED_STORE");
-    return !(env && strcmp(env, "end") == 0);
 }
 
 static uint64_t cfg_shared_bytes(const tiled_cfg *t)
@@ -149,6 +158,9 @@ static xpb_status supports(void *ctx, const void *args, xpb_error *why)
     const xpb_gemm_args *a = args;
     xpb_status st = vkb_gemm_check(c, a, why);
     tiled_cfg t = {0, 0, 0, 0, 0, 0};
+    tiled_knobs k;
+    if (!st)
+        st = read_knobs(&k, why);
     return st ? st : choose(c, a, &t, why);
 }
 
@@ -158,9 +170,10 @@ static xpb_status launch(void *ctx, const void *args, void *state, xpb_error *er
     const xpb_gemm_args *a = args;
     (void)state;
     tiled_cfg t = {0, 0, 0, 0, 0, 0};
+    tiled_knobs k;
     vkb_binding b[4];
     xpb_status st;
-    if ((st = vkb_gemm_check(c, a, err)) || (st = choose(c, a, &t, err)))
+    if ((st = vkb_gemm_check(c, a, err)) || (st = read_knobs(&k, err)) || (st = choose(c, a, &t, err)))
         return st;
     if (a->m == 0 || a->n == 0)
         return vkb_ctx_status(c, err);
@@ -170,14 +183,14 @@ static xpb_status launch(void *ctx, const void *args, void *state, xpb_error *er
         .m = (uint32_t)a->m, .n = (uint32_t)a->n, .k = (uint32_t)a->k,
         .tiles_m = (uint32_t)((a->m + t.bm - 1) / t.bm),
         .tiles_n = (uint32_t)((a->n + t.bn - 1) / t.bn),
-        .group_m = group_m(),
+        .group_m = k.group_m,
         .alpha = a->alpha, .beta = a->beta,
     };
     /* Whole tiles everywhere: the shader's EDGES constant drops its bounds checks. */
     const uint32_t edges = !(a->m % t.bm == 0 && a->n % t.bn == 0 && a->k % t.bk == 0 &&
                              a->k % 4 == 0 && a->n % 4 == 0);
     vkb_spec spec = {12, {cfg_threads(&t), t.bm, t.bn, t.bk, t.tm, t.tn, a->k % 4 == 0, a->n % 4 == 0,
-                          warp_lanes(&t), t.pad, edges, mid_store()}};
+                          warp_lanes(&t, &k), t.pad, edges, !k.store_end}};
     uint64_t tiles = (uint64_t)push.tiles_m * push.tiles_n;
     return vkb_dispatch(c, &shader, &spec, b, &push, vkb_group_count(c, tiles), err);
 }

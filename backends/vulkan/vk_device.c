@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "vk_internal.h"
+#include "xpb_knob.h"
 
 static bool push_descriptor_disabled(void)
 {
@@ -21,12 +22,15 @@ static bool push_descriptor_disabled(void)
     return v && *v && strcmp(v, "0") != 0;
 }
 
-static uint32_t max_groups(const vkb_caps *caps)
+/* The grid's cap: the device's limit, or XPB_VULKAN_MAX_GROUPS=N below it (to test the kernels'
+ * grid-stride loops); a value that is not a positive integer is an error naming the knob. */
+static xpb_status max_groups(const vkb_caps *caps, uint32_t *out, xpb_error *err)
 {
     uint32_t max = caps->props.limits.maxComputeWorkGroupCount[0];
-    const char *v = getenv("XPB_VULKAN_MAX_GROUPS");
-    long n = v ? strtol(v, NULL, 10) : 0;
-    return n > 0 && (unsigned long)n < max ? (uint32_t)n : max;
+    long n = 0;
+    xpb_status st = xpb_knob_long("XPB_VULKAN_MAX_GROUPS", 1, 1L << 31, false, 0, &n, err);
+    *out = n > 0 && (unsigned long)n < max ? (uint32_t)n : max;
+    return st;
 }
 
 static xpb_status create_device(vkb_ctx *c, xpb_error *err)
@@ -146,7 +150,8 @@ static xpb_status open_ctx(vkb_ctx *c, int device, xpb_error *err)
     if (st)
         return st;
     vkGetPhysicalDeviceMemoryProperties(c->phys, &c->mem_props);
-    c->max_groups = max_groups(&c->caps);
+    if ((st = max_groups(&c->caps, &c->max_groups, err)))
+        return st;
     vkb_coopmat_query(c);
     if ((st = create_device(c, err)) || (st = vkb_cmd_init(c, err)) || (st = vkb_timer_init(c, err)))
         return st;
