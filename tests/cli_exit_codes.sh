@@ -37,6 +37,9 @@ expect 2 "unknown preset" run --backend cpu --preset nosuch
 expect 2 "bad --filter regex" run --backend cpu --filter '('
 expect 2 "no case matches" run --backend cpu --preset quick --filter nothing-matches-this
 expect 2 "bad --repetitions" run --repetitions 0
+expect 2 "bad --sample-min" run --sample-min 0
+expect 2 "bad --sample-min" run --sample-min fast
+expect 2 "bad --preset|unknown preset" run --backend cpu --preset nosuch
 expect 2 "unknown command" frobnicate
 expect 3 "device cpu:5 does not exist" run --backend cpu:5 --preset quick
 expect 2 "cannot write --out" run --backend cpu --size n=10 --validate-only --out /nonexistent-dir/r.json
