@@ -16,13 +16,14 @@ static pthread_mutex_t run_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static const int stop_signals[] = {SIGINT, SIGTERM, SIGHUP};
 #define N_STOP_SIGNALS (sizeof stop_signals / sizeof stop_signals[0])
-static int signal_pipe = -1; /* the write end, for the handler */
+static volatile sig_atomic_t signal_pipe = -1; /* the write end, for the handler; -1: none */
 
 static void on_signal(int sig)
 {
     int saved = errno;
     unsigned char b = (unsigned char)sig;
-    if (write(signal_pipe, &b, 1) < 0) { /* a full pipe: a signal is waiting to be read already */
+    int fd = signal_pipe;
+    if (fd >= 0 && write(fd, &b, 1) < 0) { /* a full pipe: a signal is waiting to be read already */
     }
     errno = saved;
 }
@@ -141,13 +142,15 @@ void xpb_watch_stop(xpb_watch *w)
 {
     if (!w->started)
         return;
-    take_signals(false);
     pthread_mutex_lock(&run_lock); /* a signal being handled finishes (and ends the process) first */
     atomic_store(&w->stop, true);
     pthread_mutex_unlock(&run_lock);
     pthread_join(w->thread, NULL);
     w->run->lock = NULL;
     w->started = false;
+    /* The handlers stay: a signal from here on, while the whole run's files are written, is
+     * ignored rather than killing the process before it wrote them. No handler writes to the
+     * pipe once it is closed. */
     signal_pipe = -1;
     close(w->pipe[0]);
     close(w->pipe[1]);

@@ -39,8 +39,8 @@ typedef struct xpb_watch {
  * false: no watcher (the run goes on without one; a signal then ends it as before, no file). */
 bool xpb_watch_start(xpb_watch *w, xpb_run *run, xpb_progress *prog, size_t cases_planned,
                      xpb_watch_write_fn write, void *user);
-/* The run is over: the watcher stops and the signals act as they did before (a file being
- * written then is never left half-written: xpb_file_begin writes a temporary and renames it). */
+/* The run is over: the watcher stops. A signal from here on is ignored, so that the whole run's
+ * files get written (each atomically: xpb_file_begin writes a temporary and renames it). */
 void xpb_watch_stop(xpb_watch *w);
 
 /* The settled results of run, copied (shallow: their samples stay run's) into snapshot, marked
