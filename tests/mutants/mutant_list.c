@@ -1,5 +1,6 @@
-/* mutant_list.c - every mutant of the mutation test, with the bug in words, and where no input
- * can show it (mutants.h). Adding one: a kernel in the op's *_mutants.c and a line here. */
+/* mutant_list.c - every mutant of the mutation test, with the bug in words, where no input can
+ * show it, and the input classes that do (mutants.h). Adding one: a kernel in the op's
+ * *_mutants.c and a line here; the mutants of an op stay together, its control first. */
 #include "mutants.h"
 
 #define K(name) extern const xpb_kernel xpb_mutant_##name;
@@ -33,31 +34,32 @@ static bool one_point(const xpb_case *c, const char **why)
     return xpb_case_param(c, "n", 0) < 2;
 }
 
-#define M(name, bug) static const xpb_mutant m_##name = {#name, bug, &xpb_mutant_##name, false, NULL};
-#define M_IF(name, bug, unc) static const xpb_mutant m_##name = {#name, bug, &xpb_mutant_##name, false, unc};
-#define CONTROL(name) static const xpb_mutant m_##name = {#name, "none (control)", &xpb_mutant_##name, true, NULL};
+/* M(name, bug in words, the classes that show it); M_IF: and where no input can show it. */
+#define M(name, bug, by) static const xpb_mutant m_##name = {#name, bug, &xpb_mutant_##name, false, NULL, by};
+#define M_IF(name, bug, unc, by) static const xpb_mutant m_##name = {#name, bug, &xpb_mutant_##name, false, unc, by};
+#define CONTROL(name) static const xpb_mutant m_##name = {#name, "none (control)", &xpb_mutant_##name, true, NULL, NULL};
 
 CONTROL(softmax_control)
-M(softmax_sum_skips_last, "the row sum leaves out the last element")
-M(softmax_no_max, "no max subtraction: exp overflows for x > 88")
+M(softmax_sum_skips_last, "the row sum leaves out the last element", "exact")
+M(softmax_no_max, "no max subtraction: exp overflows for x > 88", "large")
 CONTROL(rmsnorm_control)
-M(rmsnorm_mean_n_minus_1, "mean of squares over n - 1")
-M(rmsnorm_no_eps, "eps left out")
+M(rmsnorm_mean_n_minus_1, "mean of squares over n - 1", "exact")
+M(rmsnorm_no_eps, "eps left out", "exact")
 CONTROL(layernorm_control)
-M(layernorm_sample_var, "sample variance (divide by n - 1)")
-M_IF(layernorm_eps_outside_sqrt, "eps added outside the square root", one_column)
-M_IF(layernorm_one_pass_fp32, "one-pass variance E[x^2] - E[x]^2 in fp32", one_column)
+M(layernorm_sample_var, "sample variance (divide by n - 1)", "exact")
+M_IF(layernorm_eps_outside_sqrt, "eps added outside the square root", one_column, "exact")
+M_IF(layernorm_one_pass_fp32, "one-pass variance E[x^2] - E[x]^2 in fp32", one_column, "const,offset")
 CONTROL(gemm_control)
-M(gemm_skips_last_k, "every dot product leaves out its last k term")
-M(gemm_skips_last_k_tile, "the k loop in tiles of 16 drops the last tile")
+M(gemm_skips_last_k, "every dot product leaves out its last k term", "exact")
+M(gemm_skips_last_k_tile, "the k loop in tiles of 16 drops the last tile", "exact")
 CONTROL(gemv_control)
-M(gemv_row_short, "one row of A (B^T) read one element short: the last output misses a term")
+M(gemv_row_short, "one row of A (B^T) read one element short: the last output misses a term", "exact")
 CONTROL(rope_control)
-M(rope_position_plus_1, "the position is off by one (p + 1)")
+M(rope_position_plus_1, "the position is off by one (p + 1)", "random")
 CONTROL(anneal_stats_control)
-M_IF(anneal_stats_trim_top_extra, "the trimmed mean drops one point too many at the top", one_point)
-M_IF(anneal_stats_order_by_index, "the points are trimmed in index order, not by distance", no_trim)
-M_IF(anneal_stats_var_over_c, "the variance is divided by c, not c - 1", one_point)
+M_IF(anneal_stats_trim_top_extra, "the trimmed mean drops one point too many at the top", one_point, "random")
+M_IF(anneal_stats_order_by_index, "the points are trimmed in index order, not by distance", no_trim, "random")
+M_IF(anneal_stats_var_over_c, "the variance is divided by c, not c - 1", one_point, "random")
 
 const xpb_mutant *const xpb_mutants[] = {
     &m_softmax_control,   &m_softmax_sum_skips_last, &m_softmax_no_max,

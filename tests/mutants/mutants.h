@@ -1,7 +1,8 @@
 /* mutants.h - deliberately broken CPU kernels, built only into the mutation test (test_mutants.c),
  * never into xpubench. Each carries one bug a kernel author makes; the test runs it over the
- * conformance and default sizes of its op, with every input class, and fails unless the checker
- * reports a validation failure at every size (docs/validation.md, "What the checker catches").
+ * conformance and default sizes of its op, with every input class (the largest cases: the classes
+ * named in shown_by), and fails unless the checker reports a validation failure at every size
+ * (docs/validation.md, "What the checker catches").
  * Each op also has a control: the same plain kernel without the bug, which must pass everywhere,
  * so that a "caught" never comes from the mutants' own code. */
 #ifndef XPB_MUTANTS_H
@@ -19,6 +20,10 @@ typedef struct xpb_mutant {
     bool control;        /* the unbroken kernel: must pass at every size              */
     /* Optional: true when no input can show this bug in case c, with the reason. */
     bool (*uncatchable)(const xpb_case *c, const char **why);
+    /* The input classes that show this bug ("exact", "const,offset"), as docs/validation.md's
+     * table has them: the only classes the largest cases run (test_mutants.c). A class named
+     * here that does not catch the mutant there fails the test (MISSED). */
+    const char *shown_by;
 } xpb_mutant;
 
 /* NULL-terminated: every mutant and control (mutant_list.c). */

@@ -12,11 +12,14 @@ static void softmax_row(const float *x, float *y, int64_t n, mutant_bug bug)
         m = x[j] > m ? x[j] : m;
     if (bug == BUG_SOFTMAX_NO_MAX)
         m = 0;
+    /* each exp once, kept in y (the same bits as computing it again for the output) */
+    for (int64_t j = 0; j < n; j++)
+        y[j] = expf(x[j] - m);
     double s = 0;
     for (int64_t j = 0; j < n - (bug == BUG_SOFTMAX_SUM_SKIPS_LAST); j++)
-        s += expf(x[j] - m);
+        s += y[j];
     for (int64_t j = 0; j < n; j++)
-        y[j] = (float)(expf(x[j] - m) / s);
+        y[j] = (float)(y[j] / s);
 }
 
 static void rmsnorm_row(const float *x, const float *w, float *y, int64_t n, float eps, mutant_bug bug)
