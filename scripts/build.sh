@@ -13,9 +13,10 @@
 # 80-virtual 18 s.
 #
 # Configure runs only when the build folder has no CMakeCache.txt or when the preset, the
-# arguments or CMakePresets.json changed since this script last configured it (the stamp
-# .build.sh-configured in the folder); `cmake --build` reconfigures by itself when a
-# CMakeLists.txt changed, and builds only what changed. Remove the stamp to configure again.
+# arguments, CMakePresets.json or the commit (and whether the tree is modified) changed since
+# this script last configured it (the stamp .build.sh-configured in the folder); `cmake --build`
+# reconfigures by itself when a CMakeLists.txt changed, and builds only what changed. Remove the
+# stamp to configure again (e.g. after installing a toolkit that AUTO should now find).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 preset=${1:-release}
@@ -51,8 +52,14 @@ case " ${args[*]} " in
     ;;
 esac
 
+# The commit that configure bakes into the binary (results record it: CMakeLists.txt,
+# XPB_GIT_COMMIT), so that a new commit configures again.
+commit=${XPB_GIT_COMMIT:-$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)}
+if [ -z "${XPB_GIT_COMMIT:-}" ] && [ -n "$(git status --porcelain --untracked-files=no 2>/dev/null)" ]; then
+  commit=$commit-dirty
+fi
 stamp=$dir/.build.sh-configured
-want="cmake --preset $preset ${args[*]} (CMakePresets.json $(cksum < CMakePresets.json | cut -d' ' -f1))"
+want="cmake --preset $preset ${args[*]} (CMakePresets.json $(cksum < CMakePresets.json | cut -d' ' -f1), commit $commit)"
 if [ -f "$dir/CMakeCache.txt" ] && [ -f "$stamp" ] && [ "$(head -1 "$stamp")" = "$want" ]; then
   echo "build.sh: $dir is configured already: $want"
   tail -n +2 "$stamp"

@@ -36,7 +36,7 @@ if [ $cuda = ON ]; then builds+=(nodeps); fi
 declare -A pid
 for b in "${builds[@]}"; do
   args=()
-  [ "$b" = ci ] && args=(-DXPB_CUDA=$cuda)
+  [ "$b" = ci ] && args=("-DXPB_CUDA=$cuda")
   scripts/build.sh "$b" "${args[@]}" > "$logs/$b.log" 2>&1 &
   pid[$b]=$!
 done

@@ -1,6 +1,7 @@
 /* test_mutants.c - the mutation test of the checker (docs/validation.md, "What the checker
  * catches"). Every mutant of mutants/ runs as a kernel of a copy of the CPU backend over the
- * conformance and default sizes of its op, with every input class; the test fails unless each
+ * conformance and default sizes of its op, with every input class (at the largest sizes those
+ * that show a mutant, below); the test fails unless each
  * mutant fails validation at every size (some class catching it), except where it is declared
  * uncatchable with a reason, and unless each control passes everywhere it runs.
  *
