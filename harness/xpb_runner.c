@@ -308,7 +308,8 @@ int xpb_runner_batch(const xpb_device *dev, double sample_min, double best)
     double target = sample_min > 0 ? sample_min : group ? GROUP_SAMPLE_TARGET_S : SAMPLE_TARGET_S;
     int least = group ? GROUP_MIN_LAUNCHES : 1;
     double want = best > 0 ? target / best : MAX_LAUNCHES_PER_SAMPLE;
-    int batch = want >= MAX_LAUNCHES_PER_SAMPLE ? MAX_LAUNCHES_PER_SAMPLE : (int)ceil(want);
+    /* ceil, less the last bits' rounding: 200 us over launches of 1 us is 200, not 201 */
+    int batch = want >= MAX_LAUNCHES_PER_SAMPLE ? MAX_LAUNCHES_PER_SAMPLE : (int)ceil(want - 1e-9);
     return batch < least ? least : batch;
 }
 
