@@ -36,7 +36,7 @@ case " ${args[*]} " in
   *" -DCMAKE_CUDA_ARCHITECTURES="*) ;;
   *)
     arch="" why=""
-    if [ "$preset" = release ] || [ "$preset" = ci ] || [ "$preset" = nodeps ]; then
+    if command -v nvcc >/dev/null && { [ "$preset" = release ] || [ "$preset" = ci ] || [ "$preset" = nodeps ]; }; then
       if command -v nvidia-smi >/dev/null && nvidia-smi -L 2>/dev/null | grep -q '^GPU '; then
         arch=native why="this machine's GPU (nvidia-smi -L)"
       elif [ "$preset" = ci ]; then
