@@ -36,6 +36,9 @@ static const xpb_op_info ops[XPB_OP_COUNT] = {
     [XPB_OP_ALL_TO_ALL] = {XPB_OP_ALL_TO_ALL, "all_to_all", "collectives", true},
     [XPB_OP_SENDRECV] = {XPB_OP_SENDRECV, "sendrecv", "collectives", true},
     [XPB_OP_GEMM_SHARDED] = {XPB_OP_GEMM_SHARDED, "gemm_sharded", "sharded", true},
+    [XPB_OP_BURST_SHARD] = {XPB_OP_BURST_SHARD, "shard", "burst", true},
+    [XPB_OP_BURST_SHARDED] = {XPB_OP_BURST_SHARDED, "sharded", "burst", true},
+    [XPB_OP_ANNEAL_ASSIGN_SHARDED] = {XPB_OP_ANNEAL_ASSIGN_SHARDED, "anneal_assign_sharded", "sharded", true},
 };
 
 const xpb_op_info *xpb_op_get(xpb_op op)

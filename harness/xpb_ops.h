@@ -59,6 +59,13 @@ typedef enum xpb_op {
     XPB_OP_SENDRECV,       /* rank r sends to r+1 and receives from r-1 (a ring)  */
     /* sharded workloads across a device group: xpb_gemm_args, C = A B split by columns of B */
     XPB_OP_GEMM_SHARDED,
+    /* burst propagation across a device group (xpb_burst_args, the shard_* views): each rank
+     * takes the synapses that target its neurons, then bursts as `batch`, the fired sets
+     * exchanged every burst (docs/multi-gpu.md) */
+    XPB_OP_BURST_SHARD,
+    XPB_OP_BURST_SHARDED,
+    /* annealing `assign` across a device group, the points split by rank: xpb_anneal_assign_args */
+    XPB_OP_ANNEAL_ASSIGN_SHARDED,
     XPB_OP_COUNT
 } xpb_op;
 
@@ -253,7 +260,25 @@ typedef struct xpb_burst_counters {
  *   {count, dispatch, events = degree_scan[count]}.
  *  batch: bursts b = burst .. burst + bursts - 1 (the args' `bursts`), each propagate, dynamics, compact as above, in
  *   one submission (one command buffer with indirect dispatches on Vulkan; a CUDA graph or
- *   stream launches without a host wait on CUDA): the host reads nothing between bursts. */
+ *   stream launches without a host wait on CUDA): the host reads nothing between bursts.
+ * On a device group of `ranks` GPUs (docs/multi-gpu.md), every buffer exists on every rank:
+ *  shard: rank r keeps, of every row s of the network, the synapses whose target is one of its
+ *   neurons, in their order: shard_offsets (n + 1 rows, as offsets), shard_targets, _weight,
+ *   _psp; and zeroes shard_bits. Once, after the network's upload.
+ *  sharded: as batch, across the group. Per burst, each rank propagates the whole fired list
+ *   through its shard (so it adds only into its own neurons' input), updates its own neurons
+ *   (dynamics, with their global ids in the draws), sets their bits in its slot of shard_bits,
+ *   all_gather of the slots (NCCL), then compacts the gathered bits into the fired list, the
+ *   same on every rank. counters[b + 1] = {fired, dispatch, events of the whole group,
+ *   reserved[0] = this rank's own events}. v, countdown and count hold each neuron's state on
+ *   its owner's copy (a download reads each range from its owner); fired and counters are the
+ *   same on every rank. Integer sums and the same per-neuron steps: the fired sets and v equal
+ *   one device's bit for bit. */
+/* Rank r's slot in shard_bits: XPB_BURST_SHARD_WORDS(n, ranks) words, bit k = neuron
+ * xpb_burst_shard_first(r) + k, unused bits zero. */
+#define XPB_BURST_SHARD_WORDS(n, ranks) ((((size_t)(n) + (size_t)(ranks) - 1u) / (size_t)(ranks) + 31u) / 32u)
+#define XPB_BURST_SHARD_BITS_BYTES(n, ranks) ((size_t)(ranks) * XPB_BURST_SHARD_WORDS(n, ranks) * 4u)
+static inline int64_t xpb_burst_shard_first(int r, int ranks, int64_t n) { return (int64_t)r * n / ranks; }
 typedef struct xpb_burst_args {
     /* the network (in) */
     xpb_view offsets, targets, weight, psp, inhibitory;
@@ -267,6 +292,13 @@ typedef struct xpb_burst_args {
     xpb_view degree_scan;         /* n + 1 uint32                                     */
     xpb_view counters;            /* (bursts + 1) xpb_burst_counters                  */
     xpb_view scratch;             /* XPB_BURST_SCRATCH_BYTES(n)                       */
+    /* shard and sharded only (a device group of `ranks`; unused on one device): rank r owns the
+     * neurons [r n / ranks, (r + 1) n / ranks) (xpb_burst_shard_first) */
+    xpb_view shard_offsets;       /* n + 1 uint32: rank r's synapses by source           */
+    xpb_view shard_targets;       /* synapses uint32 (room for all; rank r uses its own) */
+    xpb_view shard_weight, shard_psp; /* synapses uint8 each, as targets                 */
+    xpb_view shard_bits;          /* XPB_BURST_SHARD_BITS_BYTES(n, ranks): fired bits    */
+    int ranks;
     int64_t n;
     uint64_t synapses;
     uint32_t burst;     /* b: the (first) burst                   */

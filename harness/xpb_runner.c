@@ -629,7 +629,9 @@ static xpb_status run_on_device(xpb_run *run, xpb_device *dev, const xpb_case *c
     if (dev->preset && c->preset && strcmp(dev->preset, c->preset) != 0)
         return XPB_OK; /* --preset auto: this case is another preset's, not this device's */
     const xpb_kernel *ks[MAX_VARIANTS];
-    xpb_op op = c->workload->run ? c->workload->variant_op : c->op;
+    xpb_op op = !c->workload->run                                ? c->op
+                : dev->n_group && c->workload->group_variant_op ? c->workload->group_variant_op
+                                                                : c->workload->variant_op;
     size_t nk = xpb_backend_kernels_for(dev->backend, op, ks, MAX_VARIANTS), kept = 0;
     for (size_t i = 0; i < nk; i++) /* --variant: the user's choice, so the others leave no result */
         if (xpb_name_in_list(cfg->variants, ks[i]->variant))

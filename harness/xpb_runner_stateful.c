@@ -56,6 +56,7 @@ static void session_init(xpb_session *s, xpb_device *dev, const xpb_kernel *k)
 {
     memset(s, 0, sizeof *s);
     s->dev = dev;
+    s->ranks = dev->n_group;
     for (int op = 0; op < XPB_OP_COUNT; op++) {
         const xpb_kernel *first = NULL;
         xpb_backend_kernels_for(dev->backend, (xpb_op)op, &first, 1);

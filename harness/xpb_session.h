@@ -27,6 +27,7 @@ typedef struct xpb_device xpb_device;
 
 typedef struct xpb_session {
     xpb_device *dev;
+    int ranks;                              /* a device group's ranks; 0 on one device    */
     const xpb_kernel *kernel[XPB_OP_COUNT]; /* the kernel used for each op (NULL: none) */
     bool time_ops;                          /* device timer around every launch          */
     bool validating;                        /* this run checks its ops (workload's choice) */

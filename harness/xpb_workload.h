@@ -136,10 +136,14 @@ struct xpb_workload_i {
     /* Stateful workloads: the op whose kernel variants make a case's results (each variant of
      * it is one result; the other ops use their backend's first kernel). */
     xpb_op variant_op;
+    /* Stateful workloads that also run across a device group (--devices): the op whose
+     * variants make a case's results there (a group op, xpb_op_info.group); 0: one device only. */
+    xpb_op group_variant_op;
     /* True when the workload takes its data from --input FILE (xpb_vectors.h). */
     bool reads_input;
-    /* True when its cases run on device groups (--devices; the collectives): left out of the
-     * default "every workload" unless a group was asked for, and the only ones run on a group. */
+    /* True when its cases run on device groups only (--devices; the collectives): left out of the
+     * default "every workload" unless a group was asked for, and the only ones "every workload"
+     * runs on a group (a workload with a group_variant_op runs there when named). */
     bool group;
     /* Group workloads, optional: when input i holds every rank's part, rank-major, and rank r
      * reads only its own (part r of this many bytes), the bytes of one part; 0 or NULL: every
