@@ -41,6 +41,9 @@
 # beside plain launches on cuda, the quick elementwise copy, add and softmax). sweep (issue 33: the
 # collectives' XPB_SWEEP_PRESET (default) timed on every GPU, one process with and without --graph
 # and under mpirun, each cut at XPB_SWEEP_LIMIT_S (120) and kept partial, torch.distributed beside).
+# shardburst (issue 33: sharded burst validated on groups of 1, 2 and all GPUs at
+# XPB_SHARDBURST_PRESETS and under mpirun, timed at XPB_SHARDBURST_SIZES on one GPU and each group,
+# the scaling table last).
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
 out=${OUT:-$PWD/out}
@@ -250,6 +253,37 @@ if has burst; then # burst propagation: bit-exact everywhere, then timed, PyTorc
   [ -n "${XPB_BURST_FULL:-}" ] && bench burst-full --workload burst --backend cuda,vulkan --preset full --min-time 0.02
   python3 scripts/torch-peer-burst.py > "$out/torch-burst.txt" 2>&1 || status=1
   cat "$out/torch-burst.txt" >> "$out/bench.txt"
+fi
+if has shardburst; then # issue 33: sharded burst bit-exact on groups of 1, 2 and all GPUs and under mpirun, then
+  # timed at XPB_SHARDBURST_SIZES (space-separated --size values) on one GPU (the single-device
+  # kernels) and on each group, the scaling table last (scripts/burst-scaling.py)
+  export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+  np=$(nvidia-smi -L | grep -c "^GPU")
+  groups="0 all"; [ "$np" -gt 2 ] && groups="0 0,1 all"
+  for devs in $groups; do
+    for p in ${XPB_SHARDBURST_PRESETS:-conformance quick default}; do
+      stamp "shardburst: $p on --devices $devs, validate-only"
+      $bin run --backend cuda --devices $devs --workload burst --preset $p --validate-only \
+          --out "$out/shardburst-validate-$p-$devs.json" > "$out/shardburst-validate-$p-$devs.txt" 2>&1 || status=1
+      tail -1 "$out/shardburst-validate-$p-$devs.txt" | sed "s/^/shardburst $p --devices $devs: /" | tee -a "$out/bench.txt"
+      grep -E "failed-validation|error|FAIL" "$out/shardburst-validate-$p-$devs.txt" | grep -v "^\[" | head -5 | tee -a "$out/bench.txt"
+    done
+  done
+  stamp "shardburst: conformance under mpirun -np $np, validate-only"
+  mpirun -np "$np" $bin run --backend cuda --workload burst --preset conformance --validate-only \
+      > "$out/shardburst-validate-mpi.txt" 2>&1 || status=1
+  tail -1 "$out/shardburst-validate-mpi.txt" | sed "s/^/shardburst conformance mpirun: /" | tee -a "$out/bench.txt"
+  for sz in ${XPB_SHARDBURST_SIZES:-neurons=5000000,fanout=100,bursts=100}; do
+    tag=$(echo "$sz" | tr -c 'a-z0-9' '-' | cut -c1-40)
+    bench "shardburst-$tag-1gpu" --backend cuda:0 --workload burst --size "$sz" --min-time 0.02
+    for devs in $groups; do
+      bench "shardburst-$tag-$devs" --backend cuda --devices $devs --workload burst --size "$sz" --min-time 0.02
+    done
+    stamp "shardburst: $sz under mpirun -np $np"
+    mpirun -np "$np" $bin run --backend cuda --workload burst --size "$sz" --min-time 0.02 \
+        --out "$out/shardburst-$tag-mpi.json" >> "$out/shardburst-mpi.txt" 2>&1 || status=1
+  done
+  python3 scripts/burst-scaling.py "$out"/shardburst-*.json | tee "$out/shardburst-scaling.txt" >> "$out/bench.txt"
 fi
 if has multi; then # issue 11: device groups on every GPU here (nvidia-h200-x2), NCCL, torch.distributed beside
   # validated at every default size (which holds every quick size) and the conformance sizes

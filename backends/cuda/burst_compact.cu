@@ -14,7 +14,13 @@
  *      flagged neurons; the last block writes counters[b + 1] and degree_scan[count] = events.
  * Two launches. Above 2048 chunks the quadratic prefix reads would cost more than a launch, so a
  * scan launch goes between the two: one 1024-thread block turns the chunk sums into exclusive
- * prefixes in place, 4096 a round, and writes the counters; the write launch reads its prefix. */
+ * prefixes in place, 4096 a round, and writes the counters; the write launch reads its prefix.
+ *
+ * The same kernels serve a device group's rank (burst_sharded.cu) through their flag source: on
+ * one device position i of fired_flag is neuron i (xpb_flag_src); on a rank, positions run over
+ * the gathered bits of every rank's slot (xpb_bit_src: 8 positions are one byte of a word), the
+ * degrees are the rank's shard's, and a second per-chunk sum counts the events of the whole
+ * network (its own rows), which the counters report as the burst's events. */
 #include "cuda_burst.cuh"
 
 #define XPB_COMPACT_THREADS 512
@@ -24,41 +30,83 @@
 #define XPB_SCAN_THREADS 1024
 #define XPB_SCAN_PER_THREAD 4
 
-/* The thread's neurons i0 .. i0 + 7 (those < n): their flags as bits of the result's `mask` and,
- * for the flagged ones, their out-degrees in deg[]; returns the packed pair sum. */
-template <bool VEC>
-__device__ __forceinline__ unsigned long long xpb_burst_chunk_pairs(const uint32_t *__restrict__ flags,
-                                                                     const uint32_t *__restrict__ offsets,
-                                                                     uint64_t i0, uint32_t n, uint32_t *mask,
-                                                                     uint32_t deg[XPB_COMPACT_PER_THREAD])
-{
-    uint32_t m = 0;
-    if (VEC && i0 + XPB_COMPACT_PER_THREAD <= n) {
-        const uint4 *q = reinterpret_cast<const uint4 *>(flags + i0);
+/* One device: position i is neuron i of fired_flag; VEC: two 16-byte loads where aligned. */
+template <bool VEC> struct xpb_flag_src {
+    static constexpr bool GLOBAL = false;
+    const uint32_t *flags, *global_offsets; /* global_offsets unused */
+    uint64_t positions;                     /* n */
+    /* The flags of positions i0 .. i0 + 7 (those < n) as bits 0..7. */
+    __device__ __forceinline__ uint32_t mask(uint64_t i0) const
+    {
+        uint32_t m = 0;
+        if (VEC && i0 + XPB_COMPACT_PER_THREAD <= positions) {
+            const uint4 *q = reinterpret_cast<const uint4 *>(flags + i0);
 #pragma unroll
-        for (int h = 0; h < XPB_COMPACT_PER_THREAD / 4; h++) {
-            const uint4 w = __ldg(q + h);
-            m |= (uint32_t)(w.x != 0) << (4 * h) | (uint32_t)(w.y != 0) << (4 * h + 1) |
-                 (uint32_t)(w.z != 0) << (4 * h + 2) | (uint32_t)(w.w != 0) << (4 * h + 3);
+            for (int h = 0; h < XPB_COMPACT_PER_THREAD / 4; h++) {
+                const uint4 w = __ldg(q + h);
+                m |= (uint32_t)(w.x != 0) << (4 * h) | (uint32_t)(w.y != 0) << (4 * h + 1) |
+                     (uint32_t)(w.z != 0) << (4 * h + 2) | (uint32_t)(w.w != 0) << (4 * h + 3);
+            }
+        } else {
+#pragma unroll
+            for (int r = 0; r < XPB_COMPACT_PER_THREAD; r++)
+                m |= (uint32_t)(i0 + r < positions && __ldg(flags + i0 + r) != 0) << r;
         }
-    } else {
-#pragma unroll
-        for (int r = 0; r < XPB_COMPACT_PER_THREAD; r++)
-            m |= (uint32_t)(i0 + r < n && __ldg(flags + i0 + r) != 0) << r;
+        return m;
     }
-    unsigned long long pair = 0;
+    __device__ __forceinline__ uint32_t id(uint64_t p) const { return (uint32_t)p; }
+};
+
+/* A rank of a device group: `ranks` slots of slot_bits positions; slot r's bit k is neuron
+ * r n / ranks + k (xpb_burst_shard_first), its unused bits zero. */
+struct xpb_bit_src {
+    static constexpr bool GLOBAL = true;
+    const uint32_t *bits, *global_offsets;
+    uint64_t positions; /* ranks * slot_bits */
+    uint64_t n;
+    uint32_t ranks, slot_bits;
+    __device__ __forceinline__ uint32_t mask(uint64_t i0) const
+    {
+        return (__ldg(bits + (i0 >> 5)) >> (i0 & 31u)) & 0xFFu; /* i0 is a multiple of 8 */
+    }
+    __device__ __forceinline__ uint32_t id(uint64_t p) const
+    {
+        const uint64_t r = p / slot_bits;
+        return (uint32_t)(r * n / ranks + (p - r * slot_bits));
+    }
+};
+
+/* The thread's positions i0 .. i0 + 7: their flags as bits of *mask, the out-degrees (offsets'
+ * rows) of the flagged ones in deg[] and their first id in *id0 (8 positions are 8 consecutive
+ * neurons); returns the packed pair sum. GLOBAL sources also sum the flagged neurons' rows of
+ * the whole network into *global. */
+template <class Src>
+__device__ __forceinline__ unsigned long long xpb_burst_chunk_pairs(const Src &src, const uint32_t *__restrict__ offsets,
+                                                                     uint64_t i0, uint32_t *mask, uint32_t *id0,
+                                                                     uint32_t deg[XPB_COMPACT_PER_THREAD],
+                                                                     unsigned long long *global)
+{
+    const uint32_t m = src.mask(i0);
+    const uint32_t first = m ? src.id(i0) : 0u;
+    unsigned long long pair = 0, g = 0;
 #pragma unroll
     for (int r = 0; r < XPB_COMPACT_PER_THREAD; r++) {
-        deg[r] = (m >> r & 1u) ? __ldg(offsets + i0 + r + 1) - __ldg(offsets + i0 + r) : 0u;
+        const bool on = m >> r & 1u;
+        deg[r] = on ? __ldg(offsets + first + r + 1) - __ldg(offsets + first + r) : 0u;
         pair += deg[r];
+        if (Src::GLOBAL && on)
+            g += __ldg(src.global_offsets + first + r + 1) - __ldg(src.global_offsets + first + r);
     }
     *mask = m;
+    *id0 = first;
+    *global = g;
     return pair + ((unsigned long long)__popc(m) << 32);
 }
 
 /* counters[b + 1] = {count, {groups, 1, 1}, events, 0} and degree_scan[count] = events, from the
- * packed total of every chunk. */
-__device__ __forceinline__ void xpb_burst_write_counters(unsigned long long total, uint32_t *__restrict__ counters,
+ * packed total of every chunk; on a group's rank events = `global` and reserved[0] its own. */
+__device__ __forceinline__ void xpb_burst_write_counters(unsigned long long total, bool group,
+                                                         unsigned long long global, uint32_t *__restrict__ counters,
                                                          uint32_t *__restrict__ degree_scan, uint32_t b)
 {
     const uint32_t count = (uint32_t)(total >> 32), events = (uint32_t)total;
@@ -69,42 +117,63 @@ __device__ __forceinline__ void xpb_burst_write_counters(unsigned long long tota
     c[1] = groups; /* dispatch {groups, 1, 1} */
     c[2] = 1;
     c[3] = 1;
-    c[4] = events;
-    c[5] = 0; /* reserved */
+    c[4] = group ? (uint32_t)global : events; /* a group's rank: the whole network's events */
+    c[5] = group ? events : 0u;               /* reserved[0]: the rank's own, for its propagate */
     c[6] = 0;
     c[7] = 0;
     degree_scan[count] = events;
 }
 
-/* 1. sums[chunk] = the chunk's packed pair sum. */
-template <bool VEC>
+/* Sum of v over the block (every thread calls it; the result in every thread). */
+__device__ __forceinline__ unsigned long long xpb_burst_block_sum(unsigned long long v, unsigned long long *red)
+{
+    unsigned long long total;
+    xpb_burst_block_scan(v, red, &total);
+    return total;
+}
+
+/* 1. sums[chunk] = the chunk's packed pair sum (GLOBAL sources: gsums[chunk] = its events over
+ * the whole network). */
+template <class Src>
 __global__ void __launch_bounds__(XPB_COMPACT_THREADS)
-xpb_burst_compact_count(const uint32_t *__restrict__ flags, const uint32_t *__restrict__ offsets, uint32_t n,
-                        unsigned long long *__restrict__ sums)
+xpb_burst_compact_count(const Src src, const uint32_t *__restrict__ offsets, unsigned long long *__restrict__ sums,
+                        unsigned long long *__restrict__ gsums)
 {
     __shared__ unsigned long long red[32];
     const uint64_t i0 = (uint64_t)blockIdx.x * XPB_COMPACT_CHUNK + (uint64_t)threadIdx.x * XPB_COMPACT_PER_THREAD;
-    uint32_t mask, deg[XPB_COMPACT_PER_THREAD];
-    unsigned long long pair = xpb_burst_chunk_pairs<VEC>(flags, offsets, i0, n, &mask, deg);
-#pragma unroll
-    for (int o = 16; o > 0; o >>= 1)
-        pair += __shfl_xor_sync(XPB_FULL_MASK, pair, o);
-    if ((threadIdx.x & 31) == 0)
-        red[threadIdx.x >> 5] = pair;
-    __syncthreads();
-    if (threadIdx.x == 0) {
-        unsigned long long s = 0;
-        for (int w = 0; w < XPB_COMPACT_THREADS / 32; w++)
-            s += red[w];
+    uint32_t mask, id0, deg[XPB_COMPACT_PER_THREAD];
+    unsigned long long g;
+    const unsigned long long pair = xpb_burst_chunk_pairs(src, offsets, i0, &mask, &id0, deg, &g);
+    const unsigned long long s = xpb_burst_block_sum(pair, red);
+    if (threadIdx.x == 0)
         sums[blockIdx.x] = s;
+    if (Src::GLOBAL) {
+        const unsigned long long gs = xpb_burst_block_sum(g, red);
+        if (threadIdx.x == 0)
+            gsums[blockIdx.x] = gs;
     }
+}
+
+/* The whole network's events of the burst: gsums[0..chunks) summed by the block. */
+template <class Src>
+__device__ __forceinline__ unsigned long long xpb_burst_global_total(const unsigned long long *__restrict__ gsums,
+                                                                      uint32_t chunks, unsigned long long *red)
+{
+    if (!Src::GLOBAL)
+        return 0;
+    unsigned long long g = 0;
+    for (uint32_t c = threadIdx.x; c < chunks; c += blockDim.x)
+        g += __ldg(gsums + c);
+    return xpb_burst_block_sum(g, red);
 }
 
 /* (more than XPB_COMPACT_FUSED_CHUNKS chunks) sums[0..chunks) -> exclusive prefixes; counters[b + 1]
  * and degree_scan[count]. One block. */
+template <class Src>
 __global__ void __launch_bounds__(XPB_SCAN_THREADS)
-xpb_burst_compact_scan(unsigned long long *__restrict__ sums, uint32_t chunks, uint32_t *__restrict__ counters,
-                       uint32_t *__restrict__ degree_scan, const uint32_t *__restrict__ bdev, uint32_t boff)
+xpb_burst_compact_scan(unsigned long long *__restrict__ sums, const unsigned long long *__restrict__ gsums,
+                       uint32_t chunks, uint32_t *__restrict__ counters, uint32_t *__restrict__ degree_scan,
+                       const uint32_t *__restrict__ bdev, uint32_t boff)
 {
     __shared__ unsigned long long red[32];
     unsigned long long carry = 0;
@@ -126,33 +195,33 @@ xpb_burst_compact_scan(unsigned long long *__restrict__ sums, uint32_t chunks, u
         }
         carry += total;
     }
+    const unsigned long long global = xpb_burst_global_total<Src>(gsums, chunks, red);
     if (threadIdx.x == 0)
-        xpb_burst_write_counters(carry, counters, degree_scan, xpb_burst_index(bdev, boff));
+        xpb_burst_write_counters(carry, Src::GLOBAL, global, counters, degree_scan, xpb_burst_index(bdev, boff));
 }
 
 /* 2. fired[] and degree_scan[] for the chunk's flagged neurons. FUSED: the chunk's prefix is the
  * sum of sums[0..chunk), added up here, and the last chunk's block writes the counters; else
  * sums[chunk] already holds the prefix (xpb_burst_compact_scan). */
-template <bool VEC, bool FUSED>
+template <class Src, bool FUSED>
 __global__ void __launch_bounds__(XPB_COMPACT_THREADS)
-xpb_burst_compact_write(const uint32_t *__restrict__ flags, const uint32_t *__restrict__ offsets, uint32_t n,
-                        const unsigned long long *__restrict__ sums, uint32_t *__restrict__ fired,
-                        uint32_t *__restrict__ degree_scan, uint32_t *__restrict__ counters,
-                        const uint32_t *__restrict__ bdev, uint32_t boff)
+xpb_burst_compact_write(const Src src, const uint32_t *__restrict__ offsets,
+                        const unsigned long long *__restrict__ sums, const unsigned long long *__restrict__ gsums,
+                        uint32_t *__restrict__ fired, uint32_t *__restrict__ degree_scan,
+                        uint32_t *__restrict__ counters, const uint32_t *__restrict__ bdev, uint32_t boff)
 {
     __shared__ unsigned long long red[32];
     const uint64_t i0 = (uint64_t)blockIdx.x * XPB_COMPACT_CHUNK + (uint64_t)threadIdx.x * XPB_COMPACT_PER_THREAD;
-    uint32_t mask, deg[XPB_COMPACT_PER_THREAD];
-    const unsigned long long pair = xpb_burst_chunk_pairs<VEC>(flags, offsets, i0, n, &mask, deg);
+    uint32_t mask, id0, deg[XPB_COMPACT_PER_THREAD];
+    unsigned long long g;
+    const unsigned long long pair = xpb_burst_chunk_pairs(src, offsets, i0, &mask, &id0, deg, &g);
     unsigned long long base;
     if (FUSED) {
         unsigned long long before = 0;
 #pragma unroll 4
         for (uint32_t c = threadIdx.x; c < blockIdx.x; c += XPB_COMPACT_THREADS)
             before += __ldg(sums + c);
-        unsigned long long all;
-        xpb_burst_block_scan(before, red, &all);
-        base = all;
+        base = xpb_burst_block_sum(before, red);
     } else {
         base = __ldg(sums + blockIdx.x);
     }
@@ -162,36 +231,42 @@ xpb_burst_compact_write(const uint32_t *__restrict__ flags, const uint32_t *__re
 #pragma unroll
     for (int r = 0; r < XPB_COMPACT_PER_THREAD; r++) {
         if (mask >> r & 1u) {
-            fired[k] = (uint32_t)(i0 + r);
+            fired[k] = id0 + (uint32_t)r;
             degree_scan[k] = dsum;
             k++;
             dsum += deg[r];
         }
     }
-    if (FUSED && blockIdx.x == gridDim.x - 1 && threadIdx.x == 0)
-        xpb_burst_write_counters(base + total, counters, degree_scan, xpb_burst_index(bdev, boff));
+    if (FUSED && blockIdx.x == gridDim.x - 1) {
+        const unsigned long long global = xpb_burst_global_total<Src>(gsums, gridDim.x, red);
+        if (threadIdx.x == 0)
+            xpb_burst_write_counters(base + total, Src::GLOBAL, global, counters, degree_scan,
+                                     xpb_burst_index(bdev, boff));
+    }
 }
 
-template <bool VEC>
-static xpb_status compact_enqueue(const xpb_cuda_ctx *ctx, const xpb_burst_dev *d, const uint32_t *bdev,
-                                  uint32_t boff, xpb_error *err)
+/* The compaction of src's positions: 2 launches, 3 past XPB_COMPACT_FUSED_CHUNKS chunks. */
+template <class Src>
+static xpb_status compact_enqueue(const xpb_cuda_ctx *ctx, const Src &src, const xpb_burst_dev *d,
+                                  const uint32_t *bdev, uint32_t boff, xpb_error *err)
 {
-    const uint32_t chunks = (uint32_t)(((uint64_t)d->n + XPB_COMPACT_CHUNK - 1) / XPB_COMPACT_CHUNK);
-    unsigned long long *sums = xpb_burst_sums(d->scratch);
-    xpb_burst_compact_count<VEC><<<chunks, XPB_COMPACT_THREADS, 0, ctx->stream>>>(d->fired_flag, d->offsets, d->n,
-                                                                                  sums);
+    const uint32_t chunks = (uint32_t)((src.positions + XPB_COMPACT_CHUNK - 1) / XPB_COMPACT_CHUNK);
+    if (chunks == 0)
+        return xpb_fail(err, XPB_ERR_USAGE, "burst/compact: no neurons");
+    unsigned long long *sums = xpb_burst_sums(d->scratch), *gsums = sums + chunks;
+    xpb_burst_compact_count<Src><<<chunks, XPB_COMPACT_THREADS, 0, ctx->stream>>>(src, d->offsets, sums, gsums);
     XPB_CUDA_CHECK_LAUNCH(err, "burst/compact (count)");
     if (chunks <= XPB_COMPACT_FUSED_CHUNKS) {
-        xpb_burst_compact_write<VEC, true><<<chunks, XPB_COMPACT_THREADS, 0, ctx->stream>>>(
-            d->fired_flag, d->offsets, d->n, sums, d->fired, d->degree_scan, d->counters, bdev, boff);
+        xpb_burst_compact_write<Src, true><<<chunks, XPB_COMPACT_THREADS, 0, ctx->stream>>>(
+            src, d->offsets, sums, gsums, d->fired, d->degree_scan, d->counters, bdev, boff);
         XPB_CUDA_CHECK_LAUNCH(err, "burst/compact (write)");
         return XPB_OK;
     }
-    xpb_burst_compact_scan<<<1, XPB_SCAN_THREADS, 0, ctx->stream>>>(sums, chunks, d->counters, d->degree_scan, bdev,
-                                                                    boff);
+    xpb_burst_compact_scan<Src><<<1, XPB_SCAN_THREADS, 0, ctx->stream>>>(sums, gsums, chunks, d->counters,
+                                                                         d->degree_scan, bdev, boff);
     XPB_CUDA_CHECK_LAUNCH(err, "burst/compact (scan)");
-    xpb_burst_compact_write<VEC, false><<<chunks, XPB_COMPACT_THREADS, 0, ctx->stream>>>(
-        d->fired_flag, d->offsets, d->n, sums, d->fired, d->degree_scan, d->counters, bdev, boff);
+    xpb_burst_compact_write<Src, false><<<chunks, XPB_COMPACT_THREADS, 0, ctx->stream>>>(
+        src, d->offsets, sums, gsums, d->fired, d->degree_scan, d->counters, bdev, boff);
     XPB_CUDA_CHECK_LAUNCH(err, "burst/compact (write)");
     return XPB_OK;
 }
@@ -199,8 +274,21 @@ static xpb_status compact_enqueue(const xpb_cuda_ctx *ctx, const xpb_burst_dev *
 xpb_status xpb_burst_compact_enqueue(const xpb_cuda_ctx *ctx, const xpb_burst_dev *d, const uint32_t *bdev,
                                      uint32_t boff, xpb_error *err)
 {
-    return xpb_cuda_aligned16(d->fired_flag) ? compact_enqueue<true>(ctx, d, bdev, boff, err)
-                                             : compact_enqueue<false>(ctx, d, bdev, boff, err);
+    if (xpb_cuda_aligned16(d->fired_flag)) {
+        const xpb_flag_src<true> src = {d->fired_flag, NULL, d->n};
+        return compact_enqueue(ctx, src, d, bdev, boff, err);
+    }
+    const xpb_flag_src<false> src = {d->fired_flag, NULL, d->n};
+    return compact_enqueue(ctx, src, d, bdev, boff, err);
+}
+
+xpb_status xpb_burst_compact_bits_enqueue(const xpb_cuda_ctx *ctx, const xpb_burst_dev *d, const uint32_t *bits,
+                                          int ranks, const uint32_t *global_offsets, const uint32_t *bdev,
+                                          uint32_t boff, xpb_error *err)
+{
+    const uint32_t slot_bits = (uint32_t)(XPB_BURST_SHARD_WORDS(d->n, ranks) * 32u);
+    const xpb_bit_src src = {bits, global_offsets, (uint64_t)ranks * slot_bits, d->n, (uint32_t)ranks, slot_bits};
+    return compact_enqueue(ctx, src, d, bdev, boff, err);
 }
 
 static xpb_status compact_supports(void *ctx, const void *vargs, xpb_error *why)

@@ -46,12 +46,13 @@ xpb_burst_propagate_kernel(const uint32_t *__restrict__ offsets, const uint32_t 
                            const uint8_t *__restrict__ weight, const uint8_t *__restrict__ psp,
                            const uint8_t *__restrict__ inhibitory, const uint32_t *__restrict__ fired,
                            const uint32_t *__restrict__ ds, const uint32_t *__restrict__ counters,
-                           const uint32_t *__restrict__ bdev, uint32_t boff, int32_t *__restrict__ input)
+                           const uint32_t *__restrict__ bdev, uint32_t boff, uint32_t events_word,
+                           int32_t *__restrict__ input)
 {
     __shared__ uint32_t window[2][2]; /* [tile parity][first, last source] */
     const uint32_t b = xpb_burst_index(bdev, boff);
     const uint32_t *c = counters + (size_t)b * XPB_BURST_COUNTER_WORDS;
-    const uint32_t nfired = c[0], events = c[4];
+    const uint32_t nfired = c[0], events = c[events_word]; /* a rank of a group: its own events */
     if (nfired == 0 || events == 0)
         return;
     const uint32_t tiles = events / XPB_PROP_TILE + (events % XPB_PROP_TILE != 0);
@@ -131,7 +132,7 @@ xpb_status xpb_burst_propagate_enqueue(const xpb_cuda_ctx *ctx, const xpb_burst_
         grid = ctx->max_grid_x;
     xpb_burst_propagate_kernel<<<(unsigned)grid, XPB_PROP_THREADS, 0, ctx->stream>>>(
         d->offsets, d->targets, d->weight, d->psp, d->inhibitory, d->fired, d->degree_scan, d->counters, bdev, boff,
-        d->input);
+        d->events_word, d->input);
     XPB_CUDA_CHECK_LAUNCH(err, "burst/propagate");
     return XPB_OK;
 }

@@ -46,7 +46,8 @@
     X(xpb_cuda_burst_batch)                                                                     \
     XPB_CUDA_GROUP_KERNELS(X)
 
-/* The collectives (collectives.c) and the sharded workloads (gemm_sharded.c): on device groups,
+/* The collectives (collectives.c) and the sharded workloads (gemm_sharded.c, burst_shard.cu,
+ * burst_sharded.cu): on device groups,
  * built with NCCL only. */
 #ifdef XPB_HAVE_NCCL
 #define XPB_CUDA_GROUP_KERNELS(X)                                                               \
@@ -60,7 +61,9 @@
     X(xpb_cuda_all_gather_inplace)                                                              \
     X(xpb_cuda_broadcast_inplace)                                                               \
     X(xpb_cuda_gemm_sharded)                                                                    \
-    X(xpb_cuda_gemm_sharded_gather)
+    X(xpb_cuda_gemm_sharded_gather)                                                             \
+    X(xpb_cuda_burst_shard)                                                                     \
+    X(xpb_cuda_burst_sharded)
 #else
 #define XPB_CUDA_GROUP_KERNELS(X)
 #endif

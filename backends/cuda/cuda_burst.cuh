@@ -51,6 +51,14 @@ typedef struct xpb_burst_dev {
     int32_t stim;
     uint32_t stim_floor;
     float scale;
+    /* On a device group (burst_sharded.cu) a rank's dynamics runs on its own neurons: the views
+     * above start at its first neuron, n is its count, `first` its first neuron's global id (the
+     * draws take global ids), and it writes its fired flags as bits (a ballot word per 32
+     * neurons) into `bits` instead of fired_flag. propagate reads its event count from counters
+     * word `events_word` (4: events; 5: reserved[0], a rank's own events). One device: 0, NULL, 4. */
+    uint32_t first;
+    uint32_t *bits;
+    uint32_t events_word;
 } xpb_burst_dev;
 
 /* The contract's sizes, and what this backend supports: 1 <= n < 2^32 - 1 and synapses < 2^32
@@ -140,10 +148,73 @@ static inline xpb_status xpb_burst_resolve(const xpb_burst_args *a, unsigned nee
         XPB_BURST_VIEW(scratch, XPB_BURST_SCRATCH_BYTES(n), 4);
 #undef XPB_BURST_VIEW
     d->n = (uint32_t)a->n;
+    d->events_word = 4;
     d->stim = a->stim;
     d->stim_floor = a->stim_floor;
     d->scale = a->scale;
     return XPB_OK;
+}
+
+/* ---- a device group's rank (burst_shard.cu, burst_sharded.cu) --------------------------------- */
+
+/* The group's ops run only on a group whose size the args name. */
+static inline xpb_status xpb_burst_group_check(const xpb_cuda_ctx *g, const xpb_burst_args *a, const char *what,
+                                               uint64_t bursts, xpb_error *err)
+{
+    if (xpb_cuda_group_size(g) == 0)
+        return xpb_fail(err, XPB_ERR_UNSUPPORTED, "%s runs on a device group (--devices)", what);
+    if (a->ranks != xpb_cuda_group_size(g))
+        return xpb_fail(err, XPB_ERR_USAGE, "%s: the args name %d ranks, the group has %d", what, a->ranks,
+                        xpb_cuda_group_size(g));
+    return xpb_burst_check(a, what, bursts, err);
+}
+
+/* Every view of the args on this process's l-th rank of a group, size-checked: `net` as one
+ * device's (the whole network and state, counters for `entries` bursts), and the shard's. */
+typedef struct xpb_burst_rank {
+    xpb_burst_dev net;
+    uint32_t *shard_offsets, *shard_targets;
+    uint8_t *shard_weight, *shard_psp;
+    uint32_t *bits;
+    size_t bits_bytes, scratch_bytes;
+} xpb_burst_rank;
+
+static inline xpb_status xpb_burst_rank_resolve(const xpb_burst_args *a, int l, uint64_t entries, const char *op,
+                                                xpb_burst_rank *k, xpb_error *err)
+{
+    xpb_burst_args r = *a;
+    xpb_view *views[] = {&r.offsets,       &r.targets,    &r.weight,        &r.psp,          &r.inhibitory,
+                         &r.threshold,     &r.threshold_limit, &r.leak,     &r.excitability, &r.refractory,
+                         &r.fire_limit,    &r.snooze,     &r.v,             &r.countdown,    &r.count,
+                         &r.input,         &r.fired_flag, &r.fired,         &r.degree_scan,  &r.counters,
+                         &r.scratch,       &r.shard_offsets, &r.shard_targets, &r.shard_weight, &r.shard_psp,
+                         &r.shard_bits};
+    xpb_buffer stand_in[sizeof views / sizeof views[0]];
+    for (size_t i = 0; i < sizeof views / sizeof views[0]; i++) { /* rank l's copy of each buffer */
+        const xpb_buffer *b = views[i]->buf;
+        if (!b || !b->rank_ptr || l >= b->ranks)
+            continue;
+        stand_in[i] = *b;
+        stand_in[i].ptr = b->rank_ptr[l];
+        views[i]->buf = &stand_in[i];
+    }
+    memset(k, 0, sizeof *k);
+    xpb_status st = xpb_burst_resolve(&r, XPB_BURST_NEED_ALL, entries, op, &k->net, err);
+    const size_t n = (size_t)a->n, syn = (size_t)a->synapses;
+    void *p = NULL;
+    if (st == XPB_OK && (st = xpb_burst_view(&r.shard_offsets, (n + 1) * 4, 4, op, "shard_offsets", &p, err)) == XPB_OK)
+        k->shard_offsets = static_cast<uint32_t *>(p);
+    if (st == XPB_OK && (st = xpb_burst_view(&r.shard_targets, syn * 4, 4, op, "shard_targets", &p, err)) == XPB_OK)
+        k->shard_targets = static_cast<uint32_t *>(p);
+    if (st == XPB_OK && (st = xpb_burst_view(&r.shard_weight, syn, 1, op, "shard_weight", &p, err)) == XPB_OK)
+        k->shard_weight = static_cast<uint8_t *>(p);
+    if (st == XPB_OK && (st = xpb_burst_view(&r.shard_psp, syn, 1, op, "shard_psp", &p, err)) == XPB_OK)
+        k->shard_psp = static_cast<uint8_t *>(p);
+    k->bits_bytes = XPB_BURST_SHARD_BITS_BYTES(n, a->ranks);
+    if (st == XPB_OK && (st = xpb_burst_view(&r.shard_bits, k->bits_bytes, 4, op, "shard_bits", &p, err)) == XPB_OK)
+        k->bits = static_cast<uint32_t *>(p);
+    k->scratch_bytes = XPB_BURST_SCRATCH_BYTES(n);
+    return st;
 }
 
 /* ---- the ops' enqueue functions (one per file; no checks, no activation: the callers do both) */
@@ -158,6 +229,16 @@ xpb_status xpb_burst_dynamics_enqueue(const xpb_cuda_ctx *ctx, const xpb_burst_d
  * above 8M neurons). */
 xpb_status xpb_burst_compact_enqueue(const xpb_cuda_ctx *ctx, const xpb_burst_dev *d, const uint32_t *bdev,
                                      uint32_t boff, xpb_error *err);
+
+/* The sharded run's compact (burst_compact.cu): from the gathered fired bits of every rank
+ * (XPB_BURST_SHARD_WORDS(n, ranks) words a rank; rank r's bit k is neuron
+ * xpb_burst_shard_first(r, ranks, n) + k), the fired list of the whole group ascending, its
+ * degree scan over this rank's shard (d->offsets: shard_offsets), and counters[b + 1] = {count,
+ * dispatch, events over the group (global_offsets: the whole network's rows), reserved[0] = this
+ * rank's events}. d->n is the whole network's neuron count. */
+xpb_status xpb_burst_compact_bits_enqueue(const xpb_cuda_ctx *ctx, const xpb_burst_dev *d, const uint32_t *bits,
+                                          int ranks, const uint32_t *global_offsets, const uint32_t *bdev,
+                                          uint32_t boff, xpb_error *err);
 
 /* ---- device helpers -------------------------------------------------------------------------- */
 

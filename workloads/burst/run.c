@@ -9,6 +9,10 @@
  * counters[b] (xpb_ops.h) is what compact leaves after burst b - 1: counters[b].events are the
  * synaptic events burst b propagates.
  *
+ * On a device group (s->ranks > 0; docs/multi-gpu.md) the `shard` op first splits the synapses by
+ * target over the ranks, and every burst goes through `sharded` (one burst a launch per burst, or
+ * all B in one): the same counters and checks, against the same reference.
+ *
  * When the runner validates (s->validating), per burst: the fired list (and v, when the reference
  * traced it) come back and are compared with the reference run bit for bit, from burst 0; the
  * ops of the first burst that propagates anything are checked one by one against exact oracles
@@ -51,33 +55,42 @@ static xpb_status setup(xpb_session *s, const burst_network *net, int64_t bursts
         size_t bytes;
         const void *src; /* NULL: zeros (zbytes of them, enough for every such upload) */
         size_t src_bytes;
+        bool group; /* a device group's only */
     } b[] = {
-        {&a->offsets, (n + 1) * 4, net->offsets32, (n + 1) * 4},
-        {&a->targets, syn * 4, net->targets, syn * 4},
-        {&a->weight, ROUND4(syn), net->weight, syn},
-        {&a->psp, ROUND4(syn), net->psp, syn},
-        {&a->inhibitory, ROUND4(n), net->inhibitory, n},
-        {&a->threshold, n * 4, net->threshold, n * 4},
-        {&a->threshold_limit, n * 4, net->threshold_limit, n * 4},
-        {&a->leak, n * 4, net->leak, n * 4},
-        {&a->excitability, n * 4, net->excitability, n * 4},
-        {&a->refractory, n * 4, net->refractory, n * 4},
-        {&a->fire_limit, n * 4, net->fire_limit, n * 4},
-        {&a->snooze, n * 4, net->snooze, n * 4},
-        {&a->v, n * 4, NULL, n * 4},
-        {&a->countdown, n * 4, NULL, n * 4},
-        {&a->count, n * 4, NULL, n * 4},
-        {&a->input, n * 4, NULL, n * 4},
-        {&a->fired_flag, n * 4, NULL, 0},
-        {&a->fired, n * 4, NULL, 0},
-        {&a->degree_scan, (n + 1) * 4, NULL, 0},
-        {&a->counters, ((size_t)bursts + 1) * sizeof(xpb_burst_counters), NULL, sizeof(xpb_burst_counters)},
-        {&a->scratch, XPB_BURST_SCRATCH_BYTES(n), NULL, 0},
+        {&a->offsets, (n + 1) * 4, net->offsets32, (n + 1) * 4, false},
+        {&a->targets, syn * 4, net->targets, syn * 4, false},
+        {&a->weight, ROUND4(syn), net->weight, syn, false},
+        {&a->psp, ROUND4(syn), net->psp, syn, false},
+        {&a->inhibitory, ROUND4(n), net->inhibitory, n, false},
+        {&a->threshold, n * 4, net->threshold, n * 4, false},
+        {&a->threshold_limit, n * 4, net->threshold_limit, n * 4, false},
+        {&a->leak, n * 4, net->leak, n * 4, false},
+        {&a->excitability, n * 4, net->excitability, n * 4, false},
+        {&a->refractory, n * 4, net->refractory, n * 4, false},
+        {&a->fire_limit, n * 4, net->fire_limit, n * 4, false},
+        {&a->snooze, n * 4, net->snooze, n * 4, false},
+        {&a->v, n * 4, NULL, n * 4, false},
+        {&a->countdown, n * 4, NULL, n * 4, false},
+        {&a->count, n * 4, NULL, n * 4, false},
+        {&a->input, n * 4, NULL, n * 4, false},
+        {&a->fired_flag, n * 4, NULL, 0, false},
+        {&a->fired, n * 4, NULL, 0, false},
+        {&a->degree_scan, (n + 1) * 4, NULL, 0, false},
+        {&a->counters, ((size_t)bursts + 1) * sizeof(xpb_burst_counters), NULL, sizeof(xpb_burst_counters), false},
+        {&a->scratch, XPB_BURST_SCRATCH_BYTES(n), NULL, 0, false},
+        /* a device group's: each rank's shard of the synapses (room for all), the fired bits */
+        {&a->shard_offsets, (n + 1) * 4, NULL, 0, true},
+        {&a->shard_targets, syn * 4, NULL, 0, true},
+        {&a->shard_weight, ROUND4(syn), NULL, 0, true},
+        {&a->shard_psp, ROUND4(syn), NULL, 0, true},
+        {&a->shard_bits, s->ranks ? XPB_BURST_SHARD_BITS_BYTES(n, s->ranks) : 0, NULL, 0, true},
     };
     size_t zbytes = (n + 1) * 4 > sizeof(xpb_burst_counters) ? (n + 1) * 4 : sizeof(xpb_burst_counters);
     void *zeros = NULL;
     xpb_status st = XPB_OK;
     for (size_t i = 0; i < sizeof b / sizeof b[0] && !st; i++) {
+        if (b[i].group && !s->ranks)
+            continue;
         if (!(st = xpb_session_alloc(s, b[i].bytes ? b[i].bytes : 4, b[i].v, err)) && b[i].src_bytes) {
             const void *src = b[i].src ? b[i].src : zeros ? zeros : (zeros = alloc_host(zbytes, &st, err));
             if (!st)
@@ -87,6 +100,7 @@ static xpb_status setup(xpb_session *s, const burst_network *net, int64_t bursts
     free(zeros);
     a->n = net->n;
     a->synapses = net->synapses;
+    a->ranks = s->ranks;
     a->bursts = 1;
     a->stim = net->stim;
     a->stim_floor = net->stim_floor;
@@ -291,13 +305,23 @@ xpb_status burst_run_case(const xpb_case *c, const xpb_case_data *d, xpb_session
     out->upload_s = s->h2d_s - h2d0;
     out->upload_bytes = s->h2d_bytes - b2d0;
     xpb_op ops[] = {XPB_OP_BURST_PROPAGATE, XPB_OP_BURST_DYNAMICS, XPB_OP_BURST_COMPACT};
-    if (batched) {
-        a.bursts = (uint32_t)bursts;
+    /* a device group runs every burst through `sharded` (one burst a launch, or all at once),
+     * after `shard` has split the synapses by target (set-up, not the run) */
+    const bool group = s->ranks > 0;
+    const xpb_op batch_op = group ? XPB_OP_BURST_SHARDED : XPB_OP_BURST_BATCH;
+    if (batched || group) {
+        a.bursts = batched ? (uint32_t)bursts : 1u;
         if (!st)
-            st = xpb_session_supports(s, XPB_OP_BURST_BATCH, &a, err);
+            st = xpb_session_supports(s, batch_op, &a, err);
     }
-    for (size_t i = 0; i < 3 && !st && !batched; i++)
+    for (size_t i = 0; i < 3 && !st && !batched && !group; i++)
         st = xpb_session_supports(s, ops[i], &a, err);
+    if (group && !st)
+        st = xpb_session_supports(s, XPB_OP_BURST_SHARD, &a, err);
+    if (group && !st)
+        st = xpb_session_launch(s, XPB_OP_BURST_SHARD, &a, err);
+    if (group && !st)
+        st = xpb_session_sync(s, err);
 
     xpb_burst_counters *cnt = alloc_host(((size_t)bursts + 1) * sizeof *cnt, &st, err);
     dev_run dr;
@@ -310,13 +334,15 @@ xpb_status burst_run_case(const xpb_case *c, const xpb_case_data *d, xpb_session
     if (batched) {
         a.burst = 0;
         if (!st)
-            st = xpb_session_launch(s, XPB_OP_BURST_BATCH, &a, err);
+            st = xpb_session_launch(s, batch_op, &a, err);
         if (!st)
             st = get(s, a.counters, 0, cnt, ((size_t)bursts + 1) * sizeof *cnt, err);
     }
     for (int64_t b = 0; !batched && !st && b < bursts; b++) {
         a.burst = (uint32_t)b;
-        if (validating && check_at < 0 && b > 0 && cnt[b].fired > 0) {
+        if (group) {
+            st = xpb_session_launch(s, batch_op, &a, err);
+        } else if (validating && check_at < 0 && b > 0 && cnt[b].fired > 0) {
             check_at = b;
             st = checked_burst(s, &a, net, (uint32_t)b, &chk, inject, err);
         } else {
@@ -361,7 +387,9 @@ xpb_status burst_run_case(const xpb_case *c, const xpb_case_data *d, xpb_session
     check_run(&host->ref, &dr, batched, ob->fired_per_burst, ob->events_per_burst, inject, out);
     out->ops_passed = chk.first_fail[0] == 0;
     char opmsg[400];
-    if (batched)
+    if (group)
+        snprintf(opmsg, sizeof opmsg, "ops: sharded over %d ranks (the per-op checks run on one device)", s->ranks);
+    else if (batched)
         snprintf(opmsg, sizeof opmsg, "ops: batched (the per-op checks run on the per-burst case)");
     else if (chk.first_fail[0])
         snprintf(opmsg, sizeof opmsg, "ops FAIL: %s", chk.first_fail);

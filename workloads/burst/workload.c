@@ -187,5 +187,6 @@ const xpb_workload_i xpb_workload_burst = {
     .tolerance_text = tolerance_text,
     .run = burst_run_case,
     .variant_op = XPB_OP_BURST_PROPAGATE,
+    .group_variant_op = XPB_OP_BURST_SHARDED,
     .dump_run = burst_dump_run,
 };

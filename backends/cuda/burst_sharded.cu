@@ -1,0 +1,288 @@
+/* burst_sharded.cu - burst sharded (harness/xpb_ops.h, xpb_burst_args) on a device group: bursts
+ * b = burst .. burst + bursts - 1 as `batch` runs them on one device, with the neurons split by
+ * range, rank r of P owning [r n / P, (r + 1) n / P) and the synapses that target them (its
+ * shard, burst_shard.cu). Per burst, on every rank:
+ *   1. propagate: the whole fired list of burst b - 1 through the shard: events j < the rank's
+ *      own count (counters word 5), so it adds only into its own neurons' input;
+ *   2. dynamics on its own neurons (their global ids in the draws), their fired flags written as
+ *      bits into the rank's slot of shard_bits (a warp's ballot a word);
+ *   3. all_gather of the slots (NCCL, in place): every rank has every neuron's bit;
+ *   4. compact of the gathered bits: the fired list of the whole group ascending (the same on
+ *      every rank), its degree scan over the rank's shard, counters[b + 1] with the group's
+ *      events (from the whole network's rows) and the rank's own.
+ * Only the bits cross GPUs: n / 8 bytes a burst, whatever the rates. Integer sums and the same
+ * per-neuron steps as one device, so fired sets and v are one device's bit for bit.
+ *
+ * Launches: 5 a rank a burst plus the collective. One process driving P GPUs would spend more
+ * host time issuing them than the GPUs take, so spans of up to XPB_SHARDED_SPAN bursts are
+ * captured as one CUDA graph per rank (NCCL's calls captured with them, as nccl-tests -G does),
+ * cached like batch's (burst_batch.cu): the first launch with a key runs as stream launches and
+ * marks the key, the second captures; the graph takes its first burst from scratch word 0. */
+#include "cuda_burst.cuh"
+#include "cuda_nccl.h"
+
+#include <mutex>
+
+#define XPB_SHARDED_SPAN 64      /* bursts in one graph */
+#define XPB_SHARDED_KEYS 4
+#define XPB_SHARDED_GRAPH_RANKS 8 /* graphs for up to this many ranks in a process */
+
+/* What one rank runs: its three views of the burst (propagate through the shard, dynamics on its
+ * own neurons, compact of the gathered bits), resolved once per launch. */
+typedef struct rank_plan {
+    xpb_burst_dev prop, dyn, cmp;
+    const uint32_t *global_offsets;
+    uint32_t *bits;     /* every rank's slot */
+    uint32_t *own_bits; /* this rank's slot  */
+    size_t slot_words;
+} rank_plan;
+
+static xpb_status plan_rank(const xpb_burst_args *a, int l, int r, int p, uint64_t entries, rank_plan *q,
+                            xpb_error *err)
+{
+    xpb_burst_rank k;
+    const xpb_status st = xpb_burst_rank_resolve(a, l, entries, "burst/sharded", &k, err);
+    if (st != XPB_OK)
+        return st;
+    const int64_t lo = xpb_burst_shard_first(r, p, a->n), hi = xpb_burst_shard_first(r + 1, p, a->n);
+    memset(q, 0, sizeof *q);
+    q->slot_words = XPB_BURST_SHARD_WORDS(a->n, p);
+    q->bits = k.bits;
+    q->own_bits = k.bits + (size_t)r * q->slot_words;
+    q->global_offsets = k.net.offsets;
+    q->prop = k.net;
+    q->prop.offsets = k.shard_offsets;
+    q->prop.targets = k.shard_targets;
+    q->prop.weight = k.shard_weight;
+    q->prop.psp = k.shard_psp;
+    q->prop.events_word = 5; /* reserved[0]: the rank's own events */
+    q->cmp = q->prop;
+    q->dyn = k.net; /* its own neurons: the per-neuron views from lo on */
+    q->dyn.threshold += lo, q->dyn.threshold_limit += lo, q->dyn.leak += lo, q->dyn.excitability += lo;
+    q->dyn.refractory += lo, q->dyn.fire_limit += lo, q->dyn.snooze += lo;
+    q->dyn.v += lo, q->dyn.countdown += lo, q->dyn.count += lo, q->dyn.input += lo;
+    q->dyn.n = (uint32_t)(hi - lo);
+    q->dyn.first = (uint32_t)lo;
+    q->dyn.bits = q->own_bits;
+    return XPB_OK;
+}
+
+/* `count` bursts, numbered (base ? *base : 0) + first + i, on every rank of this process. */
+static xpb_status enqueue_bursts(const xpb_cuda_ctx *g, const rank_plan *plan, bool graph, uint32_t first,
+                                 uint32_t count, xpb_error *err)
+{
+    const int local = xpb_cuda_group_local(g);
+    for (uint32_t i = 0; i < count; i++) {
+        const uint32_t boff = first + i;
+        xpb_status st = XPB_OK;
+        for (int l = 0; l < local && st == XPB_OK; l++) {
+            const xpb_cuda_ctx *rank = xpb_cuda_group_rank_ctx(g, l);
+            const uint32_t *base = graph ? reinterpret_cast<const uint32_t *>(plan[l].prop.scratch) : NULL;
+            if ((st = xpb_cuda_activate(rank, err)) == XPB_OK &&
+                (st = xpb_burst_propagate_enqueue(rank, &plan[l].prop, base, boff, err)) == XPB_OK &&
+                plan[l].dyn.n > 0)
+                st = xpb_burst_dynamics_enqueue(rank, &plan[l].dyn, base, boff, err);
+        }
+        if (st != XPB_OK)
+            return st;
+        XPB_NCCL_CHECK(err, ncclGroupStart());
+        for (int l = 0; l < local && st == XPB_OK; l++) {
+            const ncclResult_t nr = ncclAllGather(plan[l].own_bits, plan[l].bits, plan[l].slot_words, ncclUint32,
+                                                  xpb_cuda_group_comm(g, l), xpb_cuda_group_stream(g, l));
+            if (nr != ncclSuccess)
+                st = xpb_nccl_fail(err, nr, "ncclAllGather(burst/sharded bits)", __FILE__, __LINE__);
+        }
+        const ncclResult_t end = ncclGroupEnd(); /* always closes the group, even after a failed call */
+        if (st == XPB_OK && end != ncclSuccess)
+            st = xpb_nccl_fail(err, end, "ncclGroupEnd", __FILE__, __LINE__);
+        for (int l = 0; l < local && st == XPB_OK; l++) {
+            const xpb_cuda_ctx *rank = xpb_cuda_group_rank_ctx(g, l);
+            const uint32_t *base = graph ? reinterpret_cast<const uint32_t *>(plan[l].prop.scratch) : NULL;
+            if ((st = xpb_cuda_activate(rank, err)) == XPB_OK)
+                st = xpb_burst_compact_bits_enqueue(rank, &plan[l].cmp, plan[l].bits, xpb_cuda_group_size(g),
+                                                    plan[l].global_offsets, base, boff, err);
+        }
+        if (st != XPB_OK)
+            return st;
+    }
+    return XPB_OK;
+}
+
+/* ---- the graph cache ------------------------------------------------------------------------------ */
+
+typedef struct span_key {
+    int local, ranks;
+    uint32_t count, pad;
+    int device[XPB_SHARDED_GRAPH_RANKS];
+    void *comm[XPB_SHARDED_GRAPH_RANKS];
+    rank_plan plan[XPB_SHARDED_GRAPH_RANKS]; /* every pointer and scalar the launches take */
+} span_key;
+
+typedef struct span_entry {
+    bool valid, captured;
+    span_key key;
+    cudaGraphExec_t exec[XPB_SHARDED_GRAPH_RANKS];
+    uint64_t used;
+} span_entry;
+
+static std::mutex span_lock;
+static span_entry span_cache[XPB_SHARDED_KEYS];
+static uint64_t span_clock;
+
+__global__ void xpb_burst_sharded_set_base(uint32_t *base, uint32_t burst) { *base = burst; }
+
+static void span_entry_clear(const xpb_cuda_ctx *g, span_entry *e)
+{
+    for (int l = 0; l < e->key.local; l++) {
+        if (e->exec[l]) {
+            (void)xpb_cuda_activate(xpb_cuda_group_rank_ctx(g, l), NULL);
+            cudaGraphExecDestroy(e->exec[l]); /* CUDA frees one still in flight when it completes */
+        }
+        e->exec[l] = NULL;
+    }
+    e->captured = false;
+}
+
+/* Captures e's span: every rank's stream at once, so the grouped all_gathers land in each. */
+static xpb_status span_capture(const xpb_cuda_ctx *g, span_entry *e, xpb_error *err)
+{
+    const int local = e->key.local;
+    cudaGraph_t graph[XPB_SHARDED_GRAPH_RANKS] = {};
+    xpb_status st = XPB_OK;
+    int begun = 0;
+    for (; begun < local && st == XPB_OK; begun++) {
+        const xpb_cuda_ctx *rank = xpb_cuda_group_rank_ctx(g, begun);
+        if ((st = xpb_cuda_activate(rank, err)) != XPB_OK)
+            break;
+        const cudaError_t ce = cudaStreamBeginCapture(rank->stream, cudaStreamCaptureModeRelaxed);
+        if (ce != cudaSuccess) {
+            st = xpb_cuda_fail(err, ce, "cudaStreamBeginCapture(burst/sharded)", __FILE__, __LINE__);
+            break;
+        }
+    }
+    if (st == XPB_OK)
+        st = enqueue_bursts(g, e->key.plan, true, 0, e->key.count, err);
+    for (int l = 0; l < begun; l++) { /* every capture ends, whatever failed */
+        const xpb_cuda_ctx *rank = xpb_cuda_group_rank_ctx(g, l);
+        (void)xpb_cuda_activate(rank, NULL);
+        const cudaError_t ce = cudaStreamEndCapture(rank->stream, &graph[l]);
+        if (st == XPB_OK && ce != cudaSuccess)
+            st = xpb_cuda_fail(err, ce, "cudaStreamEndCapture(burst/sharded)", __FILE__, __LINE__);
+    }
+    for (int l = 0; l < local && st == XPB_OK; l++) {
+        (void)xpb_cuda_activate(xpb_cuda_group_rank_ctx(g, l), NULL);
+        const cudaError_t ce = cudaGraphInstantiate(&e->exec[l], graph[l], 0);
+        if (ce != cudaSuccess) {
+            e->exec[l] = NULL;
+            st = xpb_cuda_fail(err, ce, "cudaGraphInstantiate(burst/sharded)", __FILE__, __LINE__);
+        }
+    }
+    for (int l = 0; l < local; l++)
+        if (graph[l])
+            cudaGraphDestroy(graph[l]);
+    if (st != XPB_OK)
+        span_entry_clear(g, e);
+    e->captured = st == XPB_OK;
+    return st;
+}
+
+/* Bursts first .. first + count - 1 through the cached graphs of key, captured now when the key
+ * was seen before, or as stream launches when it is new. Call with span_lock held. */
+static xpb_status span_run(const xpb_cuda_ctx *g, span_key *key, uint32_t first, xpb_error *err)
+{
+    span_entry *slot = NULL, *hit = NULL;
+    for (int i = 0; i < XPB_SHARDED_KEYS && !hit; i++) {
+        span_entry *e = &span_cache[i];
+        if (e->valid && memcmp(&e->key, key, sizeof *key) == 0)
+            hit = e;
+        else if (!slot || (slot->valid && (!e->valid || e->used < slot->used)))
+            slot = e;
+    }
+    if (!hit) { /* remember the key; this span runs as plain launches */
+        span_entry_clear(g, slot);
+        memcpy(&slot->key, key, sizeof *key); /* padding too: keys compare by memcmp */
+        slot->valid = true;
+        slot->used = ++span_clock;
+        return enqueue_bursts(g, key->plan, false, first, key->count, err);
+    }
+    hit->used = ++span_clock;
+    xpb_status st = hit->captured ? XPB_OK : span_capture(g, hit, err);
+    for (int l = 0; l < key->local && st == XPB_OK; l++) {
+        const xpb_cuda_ctx *rank = xpb_cuda_group_rank_ctx(g, l);
+        if ((st = xpb_cuda_activate(rank, err)) != XPB_OK)
+            break;
+        xpb_burst_sharded_set_base<<<1, 1, 0, rank->stream>>>(reinterpret_cast<uint32_t *>(key->plan[l].prop.scratch),
+                                                              first);
+        XPB_CUDA_CHECK_LAUNCH(err, "burst/sharded (base)");
+        XPB_CUDA_CHECK(err, cudaGraphLaunch(hit->exec[l], rank->stream));
+    }
+    return st;
+}
+
+/* ---- the kernel ---------------------------------------------------------------------------------- */
+
+static xpb_status sharded_check(const xpb_cuda_ctx *g, const xpb_burst_args *a, xpb_error *err)
+{
+    if (a->bursts < 1)
+        return xpb_fail(err, XPB_ERR_USAGE, "burst/sharded: bursts = 0 (at least one)");
+    return xpb_burst_group_check(g, a, "burst/sharded", a->bursts, err);
+}
+
+static xpb_status sharded_supports(void *ctx, const void *vargs, xpb_error *why)
+{
+    return sharded_check(static_cast<const xpb_cuda_ctx *>(ctx), static_cast<const xpb_burst_args *>(vargs), why);
+}
+
+static xpb_status sharded_launch(void *vctx, const void *vargs, void *state, xpb_error *err)
+{
+    (void)state;
+    const xpb_cuda_ctx *g = static_cast<const xpb_cuda_ctx *>(vctx);
+    const xpb_burst_args *a = static_cast<const xpb_burst_args *>(vargs);
+    xpb_status st = sharded_check(g, a, err);
+    const int p = xpb_cuda_group_size(g), local = xpb_cuda_group_local(g), first = xpb_cuda_group_first(g);
+    const uint64_t entries = (uint64_t)a->burst + a->bursts + 1;
+    /* each neuron's state is on its owner's copy: downloads read each range from there */
+    if (st == XPB_OK)
+        for (const xpb_view *v : {&a->v, &a->countdown, &a->count})
+            xpb_cuda_group_set_column_parts(v->buf, v->offset, 1, a->n, 0);
+    static span_key key; /* under span_lock: a key is too large for the stack of every caller */
+    std::lock_guard<std::mutex> hold(span_lock);
+    memset(&key, 0, sizeof key);
+    const bool cacheable = local <= XPB_SHARDED_GRAPH_RANKS;
+    rank_plan *plan = cacheable ? key.plan : NULL;
+    if (!cacheable) { /* more ranks in a process than the cache holds: stream launches only */
+        plan = static_cast<rank_plan *>(calloc((size_t)local, sizeof *plan));
+        if (!plan)
+            return xpb_fail(err, XPB_ERR_OUT_OF_MEMORY, "burst/sharded: out of host memory");
+    }
+    for (int l = 0; l < local && st == XPB_OK; l++)
+        st = plan_rank(a, l, first + l, p, entries, &plan[l], err);
+    if (st == XPB_OK && !cacheable)
+        st = enqueue_bursts(g, plan, false, a->burst, a->bursts, err);
+    if (!cacheable) {
+        free(plan);
+        return st;
+    }
+    key.local = local, key.ranks = p;
+    for (int l = 0; l < local; l++) {
+        key.device[l] = xpb_cuda_group_rank_ctx(g, l)->device;
+        key.comm[l] = xpb_cuda_group_comm(g, l);
+    }
+    for (uint32_t done = 0; done < a->bursts && st == XPB_OK;) {
+        const uint32_t left = a->bursts - done;
+        key.count = left < XPB_SHARDED_SPAN ? left : XPB_SHARDED_SPAN;
+        st = span_run(g, &key, a->burst + done, err);
+        done += key.count;
+    }
+    return st;
+}
+
+extern "C" const xpb_kernel xpb_cuda_burst_sharded = {
+    /* .op        = */ XPB_OP_BURST_SHARDED,
+    /* .variant   = */ "default",
+    /* .precision = */ "exact",
+    /* .supports  = */ sharded_supports,
+    /* .prepare   = */ NULL,
+    /* .release   = */ NULL,
+    /* .launch    = */ sharded_launch,
+};

@@ -1,0 +1,52 @@
+#!/usr/bin/env python3
+"""burst-scaling.py RESULTS.json... - the scaling table of burst propagation across GPUs
+(docs/multi-gpu.md): for each burst case, the median time a burst and the synaptic events/s on
+every device found in the files (one GPU, "cuda:0"; a device group, "cuda:0,1", "cuda:mpi4"),
+the speedup over the one-GPU run of the same case (no group: the single-device kernels) and the
+efficiency (speedup / GPUs), and whether each run was bit-exact against the reference.
+"""
+import json
+import lzma
+import sys
+
+
+def load(path):
+    opener = lzma.open if path.endswith(".xz") else open
+    with opener(path, "rt") as f:
+        return json.load(f)
+
+
+def gpus(device):
+    """1 for "cuda:0"; the count of a group ("cuda:0,1" -> 2, "cuda:mpi4" -> 4)."""
+    name = device.split(":", 1)[1] if ":" in device else device
+    if name.startswith("mpi"):
+        return int(name[3:])
+    return len(name.split(","))
+
+
+def main(paths):
+    points = {}  # case id -> {device: (per-burst s, events/s, exact, grouped)}
+    for p in paths:
+        for c in load(p)["cases"]:
+            if c["workload"] != "burst" or c["backend"] != "cuda" or c["status"] != "ok" or "kernel" not in c.get("timing", {}):
+                continue
+            b = c["run"]["burst"]
+            exact = c.get("validation", {}).get("passed")
+            grouped = "," in c["device"] or "mpi" in c["device"]
+            points.setdefault(c["id"], {})[c["device"]] = (b["per_burst_s"]["median"], b["events_per_s"], exact, grouped)
+    print(f"{'case':52} {'device':12} {'gpus':>4} {'us/burst':>9} {'events/s':>9} {'speedup':>8} {'eff.':>5} exact")
+    for case in sorted(points):
+        runs = points[case]
+        one = next((v[0] for d, v in runs.items() if not v[3]), None)
+        for dev in sorted(runs, key=lambda d: (gpus(d), runs[d][3], d)):
+            t, eps, exact, grouped = runs[dev]
+            g = gpus(dev)
+            sp = one / t if one else float("nan")
+            name = case.replace("burst/run/", "").replace("/fp32", "")
+            print(f"{name:52} {dev:12} {g:>4} {t * 1e6:>9.1f} {eps:>9.2e} {sp:>8.2f} {sp / g:>5.2f} {exact}")
+
+
+if __name__ == "__main__":
+    if len(sys.argv) < 2:
+        sys.exit(__doc__)
+    main(sys.argv[1:])
