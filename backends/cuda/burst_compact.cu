@@ -67,6 +67,8 @@ struct xpb_bit_src {
     uint32_t ranks, slot_bits;
     __device__ __forceinline__ uint32_t mask(uint64_t i0) const
     {
+        if (i0 >= positions) /* the last chunk's tail; positions is a multiple of 32 */
+            return 0;
         return (__ldg(bits + (i0 >> 5)) >> (i0 & 31u)) & 0xFFu; /* i0 is a multiple of 8 */
     }
     __device__ __forceinline__ uint32_t id(uint64_t p) const
