@@ -90,7 +90,8 @@ bench() { # bench NAME ARGS...: one results file per benchmark
   local name=$1 filter=${XPB_BENCH_FILTER:-.}; shift
   stamp "benchmark $name: $*"
   # shellcheck disable=SC2086
-  $bin run --filter "$filter" --out "$out/$name.json" "$@" ${XPB_BENCH_ARGS:-} \
+  # a hung run (NCCL waiting on a rank) must not eat the whole call: XPB_BENCH_TIMEOUT_S
+  timeout "${XPB_BENCH_TIMEOUT_S:-590}" $bin run --filter "$filter" --out "$out/$name.json" "$@" ${XPB_BENCH_ARGS:-} \
       >> "$out/bench.txt" 2>> "$out/bench-stderr.log" || status=$?
   stamp "benchmark $name done (status so far $status)"
 }
@@ -263,14 +264,14 @@ if has shardburst; then # issue 33: sharded burst bit-exact on groups of 1, 2 an
   for devs in $groups; do
     for p in ${XPB_SHARDBURST_PRESETS:-conformance quick default}; do
       stamp "shardburst: $p on --devices $devs, validate-only"
-      $bin run --backend cuda --devices $devs --workload burst --preset $p --validate-only \
+      timeout 300 $bin run --backend cuda --devices $devs --workload burst --preset $p --validate-only \
           --out "$out/shardburst-validate-$p-$devs.json" > "$out/shardburst-validate-$p-$devs.txt" 2>&1 || status=1
       tail -1 "$out/shardburst-validate-$p-$devs.txt" | sed "s/^/shardburst $p --devices $devs: /" | tee -a "$out/bench.txt"
       grep -E "failed-validation|error|FAIL" "$out/shardburst-validate-$p-$devs.txt" | grep -v "^\[" | head -5 | tee -a "$out/bench.txt"
     done
   done
   stamp "shardburst: conformance under mpirun -np $np, validate-only"
-  mpirun -np "$np" $bin run --backend cuda --workload burst --preset conformance --validate-only \
+  timeout 300 mpirun -np "$np" $bin run --backend cuda --workload burst --preset conformance --validate-only \
       > "$out/shardburst-validate-mpi.txt" 2>&1 || status=1
   tail -1 "$out/shardburst-validate-mpi.txt" | sed "s/^/shardburst conformance mpirun: /" | tee -a "$out/bench.txt"
   for sz in ${XPB_SHARDBURST_SIZES:-neurons=5000000,fanout=100,bursts=100}; do
@@ -280,7 +281,7 @@ if has shardburst; then # issue 33: sharded burst bit-exact on groups of 1, 2 an
       bench "shardburst-$tag-$devs" --backend cuda --devices $devs --workload burst --size "$sz" --min-time 0.02
     done
     stamp "shardburst: $sz under mpirun -np $np"
-    mpirun -np "$np" $bin run --backend cuda --workload burst --size "$sz" --min-time 0.02 \
+    timeout 300 mpirun -np "$np" $bin run --backend cuda --workload burst --size "$sz" --min-time 0.02 \
         --out "$out/shardburst-$tag-mpi.json" >> "$out/shardburst-mpi.txt" 2>&1 || status=1
   done
   python3 scripts/burst-scaling.py "$out"/shardburst-*.json | tee "$out/shardburst-scaling.txt" >> "$out/bench.txt"
@@ -329,8 +330,8 @@ if has sharded; then # issue 11: the sharded GEMM on 1 GPU (a group of one) and 
       > "$out/sharded-validate-mpi.txt" 2>&1 || status=1
   grep "results:" "$out/sharded-validate-mpi.txt" | tail -1 | tee -a "$out/bench.txt"
   sp=${XPB_SHARDED_PRESET:-default}
-  bench sharded-1gpu --backend cuda --devices 0 --workload sharded --preset "$sp" --validate sampled
-  [ "$np" -gt 1 ] && bench sharded-all --backend cuda --devices all --workload sharded --preset "$sp" --validate sampled
+  bench sharded-1gpu --backend cuda --devices 0 --workload sharded --filter gemm_sharded --preset "$sp" --validate sampled
+  [ "$np" -gt 1 ] && bench sharded-all --backend cuda --devices all --workload sharded --filter gemm_sharded --preset "$sp" --validate sampled
   # one GPU's plain gemm cublas at the same sizes: the single-GPU peer of the table
   for s in 4096 8192 16384; do
     bench sharded-peer-gemm$s --backend cuda:0 --workload gemm --variant cublas --size m=$s,n=$s,k=$s --validate sampled

@@ -17,7 +17,9 @@
  * host time issuing them than the GPUs take, so spans of up to XPB_SHARDED_SPAN bursts are
  * captured as one CUDA graph per rank (NCCL's calls captured with them, as nccl-tests -G does),
  * cached like batch's (burst_batch.cu): the first launch with a key runs as stream launches and
- * marks the key, the second captures; the graph takes its first burst from scratch word 0. */
+ * marks the key, the second captures; the graph takes its first burst from scratch word 0. A
+ * group's graphs hold its communicators: closing the group destroys them first
+ * (xpb_cuda_burst_sharded_forget), or NCCL's teardown waits on them forever. */
 #include "cuda_burst.cuh"
 #include "cuda_nccl.h"
 
@@ -141,6 +143,21 @@ static void span_entry_clear(const xpb_cuda_ctx *g, span_entry *e)
         e->exec[l] = NULL;
     }
     e->captured = false;
+}
+
+extern "C" void xpb_cuda_burst_sharded_forget(const xpb_cuda_ctx *g)
+{
+    std::lock_guard<std::mutex> hold(span_lock);
+    for (int i = 0; i < XPB_SHARDED_KEYS; i++) {
+        span_entry *e = &span_cache[i];
+        bool ours = false;
+        for (int l = 0; e->valid && l < e->key.local && l < xpb_cuda_group_local(g); l++)
+            ours = ours || e->key.comm[l] == xpb_cuda_group_comm(g, l);
+        if (ours) {
+            span_entry_clear(g, e);
+            e->valid = false;
+        }
+    }
 }
 
 /* Captures e's span: every rank's stream at once, so the grouped all_gathers land in each. */

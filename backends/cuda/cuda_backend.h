@@ -178,6 +178,9 @@ xpb_status xpb_cuda_buffer_upload_parts(void *ctx, xpb_buffer *dst, size_t offse
                                         size_t part_bytes, xpb_error *err);
 xpb_status xpb_cuda_group_buffer_download(xpb_cuda_ctx *g, xpb_buffer *src, size_t offset, void *dst, size_t bytes,
                                           xpb_error *err);
+/* Destroys the CUDA graphs that burst/sharded keeps for the group g (burst_sharded.cu), which
+ * hold its communicators: the group's close calls it before ncclCommDestroy. */
+void xpb_cuda_burst_sharded_forget(const xpb_cuda_ctx *g);
 /* For the group kernels: the group's ranks over every process (0 for a one-device ctx), the ranks
  * this process drives, the group rank of its first, and its l-th rank's stream and communicator. */
 int xpb_cuda_group_size(const xpb_cuda_ctx *g);

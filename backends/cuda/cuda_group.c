@@ -51,6 +51,8 @@ xpb_status xpb_nccl_fail(xpb_error *err, int result, const char *what, const cha
 static void destroy(xpb_cuda_ctx *g)
 {
     xpb_cuda_group *grp = g->group;
+    if (grp)
+        xpb_cuda_burst_sharded_forget(g); /* its graphs hold the communicators */
     for (int r = 0; grp && r < grp->local; r++) {
         if (grp->comm[r])
             (void)ncclCommDestroy(grp->comm[r]);
