@@ -60,6 +60,7 @@
     X(xpb_cuda_all_gather_inplace)                                                              \
     X(xpb_cuda_broadcast_inplace)                                                               \
     X(xpb_cuda_gemm_sharded)                                                                    \
+    X(xpb_cuda_anneal_assign_sharded)                                                           \
     X(xpb_cuda_gemm_sharded_gather)
 #else
 #define XPB_CUDA_GROUP_KERNELS(X)
