@@ -44,6 +44,7 @@
 # shardburst (issue 33: sharded burst validated on groups of 1, 2 and all GPUs at
 # XPB_SHARDBURST_PRESETS and under mpirun, timed at XPB_SHARDBURST_SIZES on one GPU and each group,
 # the scaling table last).
+# shardassign (issue 33: the sharded anneal assign validated at conformance and quick on --devices 0, all and under mpirun, timed at XPB_SHARDASSIGN_SIZE (n=10000000,d=128,m=4096) on 1 GPU and on all, the scaling table last).
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
 out=${OUT:-$PWD/out}
@@ -338,6 +339,69 @@ if has sharded; then # issue 11: the sharded GEMM on 1 GPU (a group of one) and 
   done
   python3 scripts/sharded-scaling.py "$out"/sharded-*.json | tee "$out/sharded-scaling.txt" >> "$out/bench.txt"
 fi
+if has shardassign; then # issue 33: the sharded anneal assign on 1 GPU (a group of one), on all, under mpirun
+  export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+  np=$(nvidia-smi -L | grep -c "^GPU")
+  sa=(--workload sharded --filter anneal_assign_sharded) # `run` has no --op: the op is in the case id
+  for preset in conformance quick; do
+    for devs in 0 all; do
+      stamp "shardassign: $preset on --devices $devs, validate-only"
+      $bin run --backend cuda --devices $devs "${sa[@]}" --preset $preset --validate-only \
+          --out "$out/shardassign-validate-$preset-$devs.json" > "$out/shardassign-validate-$preset-$devs.txt" 2>&1 || status=1
+      grep "results:" "$out/shardassign-validate-$preset-$devs.txt" | tail -1 | tee -a "$out/bench.txt"
+      grep -E "failed-validation|error" "$out/shardassign-validate-$preset-$devs.txt" | head -10 | cut -c1-300 | tee -a "$out/bench.txt"
+    done
+    stamp "shardassign: $preset under mpirun -np $np, validate-only"
+    mpirun -np "$np" $bin run --backend cuda "${sa[@]}" --preset $preset --validate-only \
+        > "$out/shardassign-validate-$preset-mpi.txt" 2>&1 || status=1
+    grep "results:" "$out/shardassign-validate-$preset-mpi.txt" | tail -1 | tee -a "$out/bench.txt"
+    grep -E "failed-validation|error" "$out/shardassign-validate-$preset-mpi.txt" | head -10 | cut -c1-300 | tee -a "$out/bench.txt"
+  done
+  # an n, d, m size makes assign cases only (the sharded GEMM's sizes need k); the points are
+  # sampled for validation at this size, the counts only bounded (docs/multi-gpu.md)
+  size=${XPB_SHARDASSIGN_SIZE:-n=10000000,d=128,m=4096}
+  bench shardassign-1gpu --backend cuda --devices 0 --workload sharded --size "$size" --validate sampled
+  [ "$np" -gt 1 ] && bench shardassign-all --backend cuda --devices all --workload sharded --size "$size" --validate sampled
+  # XPB_SHARDASSIGN_PEER=1: the one-GPU anneal workload at the same size (its assign op's time in
+  # its per-op times; a whole run with init, so minutes at 10M points: not by default)
+  [ -n "${XPB_SHARDASSIGN_PEER:-}" ] && bench shardassign-peer-anneal --backend cuda:0 --workload anneal \
+      --size "$size,iters=1,queries=0"
+  python3 - "$out" <<'PY' > "$out/shardassign-scaling.txt" 2>&1 || status=1
+import glob, json, sys
+pts = {}  # (n, d, m) -> {gpus: (median_s, ranks' mean_s, validation)}
+peer = {}
+for f in sorted(glob.glob(sys.argv[1] + "/shardassign-*.json")):
+    if "-validate-" in f:
+        continue
+    for c in json.load(open(f))["cases"]:
+        p = c["params"]
+        key = (p.get("n"), p.get("d"), p.get("m"))
+        if c["workload"] == "anneal":
+            ops = {o["op"]: o for o in c.get("run", {}).get("ops", [])}
+            if "assign" in ops:
+                peer[key] = ops["assign"]["seconds"] / max(1, ops["assign"]["launches"])
+            continue
+        if c["status"] != "ok" or "kernel" not in c.get("timing", {}):
+            print(f"{c['id']} on {c['device']}: {c['status']} {c.get('message', '')[:200]}")
+            continue
+        v = c.get("validation", {})
+        pts.setdefault(key, {})[p["gpus"]] = (c["timing"]["kernel"]["median_s"], c.get("rank_kernel_mean_s", []),
+                                              f"{v.get('method', '?')} err/tol {v.get('max_err_over_tol', float('nan')):.3g}")
+print(f"{'n x d x m':24} {'gpus':>4} {'median ms':>10} {'GFLOP/s':>9} {'1 GPU / P':>9} {'efficiency':>10}  ranks' mean ms; validation")
+for key in sorted(pts):
+    n, d, m = key
+    flops = 2.0 * n * d * m
+    one = pts[key].get(1, (None,))[0]
+    if key in peer:
+        print(f"{n}x{d}x{m:<14} {'1':>4} {peer[key] * 1e3:>10.3f} {flops / peer[key] / 1e9:>9.0f} {'-':>9} {'-':>10}  anneal workload's assign op, one GPU")
+    for g in sorted(pts[key]):
+        t, ranks, val = pts[key][g]
+        sp = one / t if one else float("nan")
+        rk = " ".join(f"{r * 1e3:.2f}" for r in ranks)
+        print(f"{n}x{d}x{m:<14} {g:>4} {t * 1e3:>10.3f} {flops / t / 1e9:>9.0f} {sp:>9.2f} {sp / g:>10.2f}  {rk}; {val}")
+PY
+  cat "$out/shardassign-scaling.txt" >> "$out/bench.txt"
+fi
 if has aa; then # issue 9: the same build twice must compare clean; a real slowdown must not
   wl=${XPB_AA_WORKLOADS:-elementwise}
   reruns=() # XPB_AA_RUNS (default 1) runs a side, interleaved, pooled by compare (docs/reports.md)
@@ -500,4 +564,5 @@ fi
 if has multi || has sweep; then # the collectives' ratio to torch.distributed, per op and size
   tail -n 90 "$out/torch-collectives.txt"
 fi
+has shardassign && cat "$out/shardassign-scaling.txt" # the sharded assign's scaling table, last
 exit $status

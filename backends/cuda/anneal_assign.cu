@@ -292,6 +292,17 @@ static xpb_status assign_enqueue(const xpb_cuda_ctx *ctx, const float *x, const 
     return XPB_OK;
 }
 
+xpb_status xpb_cuda_anneal_assign_enqueue(const xpb_cuda_ctx *ctx, const float *x, const float *anchors,
+                                          float *anorm, uint32_t *assign, float *dist, int64_t n, int64_t d,
+                                          int64_t m, xpb_error *err)
+{
+    if (n <= 0) /* a rank with no point of the group's split: nothing to launch (a grid of 0 is an error) */
+        return XPB_OK;
+    const bool vk = d % 4 == 0 && xpb_cuda_aligned16(x) && xpb_cuda_aligned16(anchors);
+    return vk ? assign_enqueue<true>(ctx, x, anchors, anorm, assign, dist, (int)n, (int)d, (int)m, err)
+              : assign_enqueue<false>(ctx, x, anchors, anorm, assign, dist, (int)n, (int)d, (int)m, err);
+}
+
 static xpb_status assign_launch(void *vctx, const void *vargs, void *state, xpb_error *err)
 {
     (void)state;
@@ -312,12 +323,9 @@ static xpb_status assign_launch(void *vctx, const void *vargs, void *state, xpb_
     float *anorm = static_cast<float *>(xpb_anneal_carve(&sc, m * 4));
     if ((st = xpb_cuda_activate(ctx, err)) != XPB_OK)
         return st;
-    const bool vk = d % 4 == 0 && xpb_cuda_aligned16(x) && xpb_cuda_aligned16(anchors);
-    const float *xf = static_cast<const float *>(x), *af = static_cast<const float *>(anchors);
-    uint32_t *as = static_cast<uint32_t *>(assign);
-    float *df = static_cast<float *>(dist);
-    return vk ? assign_enqueue<true>(ctx, xf, af, anorm, as, df, (int)n, (int)d, (int)m, err)
-              : assign_enqueue<false>(ctx, xf, af, anorm, as, df, (int)n, (int)d, (int)m, err);
+    return xpb_cuda_anneal_assign_enqueue(ctx, static_cast<const float *>(x), static_cast<const float *>(anchors),
+                                          anorm, static_cast<uint32_t *>(assign), static_cast<float *>(dist),
+                                          a->n, a->d, a->m, err);
 }
 
 extern "C" const xpb_kernel xpb_cuda_anneal_assign = {

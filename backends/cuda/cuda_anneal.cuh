@@ -67,6 +67,16 @@ static inline xpb_status xpb_anneal_scratch(const xpb_view *v, int64_t n, int64_
     return st;
 }
 
+/* Enqueues assign (anneal_assign.cu) for the n points at x (n x d, row-major) against the m
+ * anchors on ctx's stream: assign[0..n) and dist[0..n) as xpb_anneal_assign_args defines them,
+ * with anorm (m floats of device memory, overwritten) for the anchors' squared norms. The same
+ * kernels, so the same bits, as the one-GPU op; the sharded op (anneal_assign_sharded.cu) calls
+ * it on one rank's slice of the points. The caller has checked the sizes (xpb_anneal_check_sizes,
+ * m <= 2^31 - 129) and activated ctx; n = 0 enqueues nothing. Returns the launch's error, if any. */
+xpb_status xpb_cuda_anneal_assign_enqueue(const xpb_cuda_ctx *ctx, const float *x, const float *anchors,
+                                          float *anorm, uint32_t *assign, float *dist, int64_t n, int64_t d,
+                                          int64_t m, xpb_error *err);
+
 /* ---- device helpers -------------------------------------------------------------------------- */
 
 /* Sum over the warp by an xor butterfly; every lane returns lane 0's result. Every lane of the

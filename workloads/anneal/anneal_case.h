@@ -36,6 +36,19 @@ void anneal_check_init(anneal_checks *k, const float *x, int64_t n, int64_t d, i
  * bound of the GEMM-form distances, and dist is its distance within that bound. */
 void anneal_check_assign(anneal_checks *k, const float *x, int64_t n, int64_t d, int64_t m, int64_t stride,
                          const float *anchors, const uint32_t *asg, const float *dist);
+/* assign's rule, shared with the sharded assign's reference (workloads/sharded/anneal_assign.c):
+ * ||v||^2 in fp64 over d floats; */
+double anneal_sqnorm64(const float *v, int64_t d);
+/* the fp64 squared distance of point xi to anchor a (direct form) and, in *bound, the bound on the
+ * error of its fp32 GEMM-form distance, gamma_{d+2} (xn + 2 sum|x_k a_k| + an), where xn and an
+ * are the two squared norms (anneal_sqnorm64); */
+double anneal_assign_dist(const float *xi, const float *a, int64_t d, double xn, double an, double *bound);
+/* and whether an anchor at fp64 distance dj (bound ej) is a right choice for a point whose nearest
+ * anchor is at best (bound best_e): the two fp32 distances may compare either way (a near tie). */
+static inline bool anneal_assign_acceptable(double dj, double ej, double best, double best_e)
+{
+    return dj - best <= ej + best_e;
+}
 /* stats from the kernel's own assign and dist: counts exact, trimmed mean and variance within
  * the bounds of fp32 sums. */
 void anneal_check_stats(anneal_checks *k, const float *x, int64_t n, int64_t d, int64_t m, double trim,

@@ -94,6 +94,26 @@ void anneal_check_init(anneal_checks *k, const float *x, int64_t n, int64_t d, i
     free(mind);
 }
 
+double anneal_sqnorm64(const float *v, int64_t d)
+{
+    double s = 0;
+    for (int64_t q = 0; q < d; q++)
+        s += (double)v[q] * v[q];
+    return s;
+}
+
+double anneal_assign_dist(const float *xi, const float *a, int64_t d, double xn, double an, double *bound)
+{
+    double dd = 0, ax = 0;
+    for (int64_t q = 0; q < d; q++) {
+        double t = (double)xi[q] - a[q];
+        dd += t * t;
+        ax += fabs((double)xi[q] * a[q]);
+    }
+    *bound = gamma_k((double)d + 2) * (xn + 2 * ax + an);
+    return dd;
+}
+
 void anneal_check_assign(anneal_checks *k, const float *x, int64_t n, int64_t d, int64_t m, int64_t stride,
                          const float *anchors, const uint32_t *asg, const float *dist)
 {
@@ -104,32 +124,19 @@ void anneal_check_assign(anneal_checks *k, const float *x, int64_t n, int64_t d,
         add(k, "assign: out of host memory for the check; point", 0, 1, false, 0, 0);
         return;
     }
-    double g = gamma_k((double)d + 2);
-    for (int64_t j = 0; j < m; j++) {
-        double s = 0;
-        for (int64_t q = 0; q < d; q++)
-            s += (double)anchors[j * d + q] * anchors[j * d + q];
-        anorm[j] = s;
-    }
+    for (int64_t j = 0; j < m; j++)
+        anorm[j] = anneal_sqnorm64(anchors + j * d, d);
     int64_t ties = 0;
     /* per checked point: the chosen anchor's distance, the best distance, the bound, dist's bound */
 #pragma omp parallel for schedule(dynamic, 64) reduction(+ : ties)
     for (int64_t p = 0; p < cnt; p++) {
         int64_t i = p * stride;
         const float *xi = x + i * d;
-        double xn = 0;
-        for (int64_t q = 0; q < d; q++)
-            xn += (double)xi[q] * xi[q];
+        double xn = anneal_sqnorm64(xi, d);
         double best = INFINITY, best_e = 0, chosen = NAN, chosen_e = 0;
         int64_t bj = 0;
         for (int64_t j = 0; j < m; j++) {
-            double dd = 0, ax = 0;
-            for (int64_t q = 0; q < d; q++) {
-                double t = (double)xi[q] - anchors[j * d + q];
-                dd += t * t;
-                ax += fabs((double)xi[q] * anchors[j * d + q]);
-            }
-            double e = g * (xn + 2 * ax + anorm[j]);
+            double e, dd = anneal_assign_dist(xi, anchors + j * d, d, xn, anorm[j], &e);
             if (dd < best)
                 best = dd, best_e = e, bj = j;
             if ((uint32_t)j == asg[i])
@@ -145,6 +152,7 @@ void anneal_check_assign(anneal_checks *k, const float *x, int64_t n, int64_t d,
             add(k, "assign: anchor index of point", i, asg[i], asg[i] == XPB_POISON_BITS, 0, (double)m - 1);
             continue;
         }
+        /* |chosen - best| <= chosen_e + best_e: anneal_assign_acceptable, as the sharded assign's */
         add(k, "assign: distance to the chosen anchor, point", i, got[4 * p], false, got[4 * p + 1], got[4 * p + 2]);
         bool neg = signbit(dist[i]);
         add(k, neg ? "assign: dist is negative (or -0), point" : "assign: dist of point", i, dist[i],

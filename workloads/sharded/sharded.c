@@ -8,18 +8,20 @@
  * with the whole C: NCCL all_gather, then each block copied into place). The inputs, the fp64
  * reference and the error bound are the gemm workload's, unchanged (workloads/gemm/gemm.c): a
  * sharded product must be as accurate as one GPU's, and it is, since every element of C is one
- * rank's ordinary fp32 dot product. */
+ * rank's ordinary fp32 dot product.
+ *
+ * anneal_assign_sharded: the annealing assign split by points (anneal_assign.c). Each op is a row
+ * of sharded_op_i (sharded.h); the workload's functions below pass a case to its op's row. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "sharded.h"
 #include "xpb_input.h"
-#include "xpb_workload.h"
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
 extern const xpb_workload_i xpb_workload_gemm;
-extern const xpb_workload_i xpb_workload_sharded;
 
 typedef struct shape {
     int64_t m, n, k;
@@ -57,7 +59,17 @@ static xpb_status push(const shape *s, int ranks, bool exact, xpb_case_list *l, 
     return xpb_case_list_push(l, &c, e);
 }
 
-static xpb_status add_cases(const char *preset, const xpb_sizes *sizes, xpb_case_list *l, xpb_error *err)
+int sharded_preset(const char *preset, xpb_error *err)
+{
+    static const char *const names[] = {"conformance", "quick", "default", "full"};
+    for (int i = 0; i < (int)COUNT(names); i++)
+        if (strcmp(preset, names[i]) == 0)
+            return i;
+    xpb_fail(err, XPB_ERR_USAGE, "unknown preset '%s' (quick, default, full, conformance)", preset);
+    return -1;
+}
+
+static xpb_status gemm_add_cases(const char *preset, const xpb_sizes *sizes, xpb_case_list *l, xpb_error *err)
 {
     int ranks = sizes && sizes->ranks > 0 ? sizes->ranks : 1;
     if (sizes && sizes->count > 0) {
@@ -71,19 +83,14 @@ static xpb_status add_cases(const char *preset, const xpb_sizes *sizes, xpb_case
                             (long long)s.n, (long long)s.k);
         return push(&s, ranks, false, l, err);
     }
-    const shape *set;
-    size_t count;
-    bool exact_too = false;
-    if (strcmp(preset, "conformance") == 0)
-        set = conformance, count = COUNT(conformance), exact_too = true;
-    else if (strcmp(preset, "quick") == 0)
-        set = quick, count = COUNT(quick);
-    else if (strcmp(preset, "default") == 0)
-        set = standard, count = COUNT(standard);
-    else if (strcmp(preset, "full") == 0)
-        set = full, count = COUNT(full);
-    else
-        return xpb_fail(err, XPB_ERR_USAGE, "unknown preset '%s' (quick, default, full, conformance)", preset);
+    static const shape *const sets[] = {conformance, quick, standard, full};
+    static const size_t counts[] = {COUNT(conformance), COUNT(quick), COUNT(standard), COUNT(full)};
+    int p = sharded_preset(preset, err);
+    if (p < 0)
+        return XPB_ERR_USAGE;
+    const shape *set = sets[p];
+    size_t count = counts[p];
+    bool exact_too = p == SHARDED_CONFORMANCE;
     xpb_status st = XPB_OK;
     for (size_t i = 0; i < count && !st; i++) {
         st = push(&set[i], ranks, false, l, err);
@@ -93,38 +100,112 @@ static xpb_status add_cases(const char *preset, const xpb_sizes *sizes, xpb_case
     return st;
 }
 
-static bool knows_size_key(const char *k) { return strcmp(k, "m") == 0 || strcmp(k, "n") == 0 || strcmp(k, "k") == 0; }
+static bool gemm_knows_size_key(const char *k) { return strcmp(k, "m") == 0 || strcmp(k, "n") == 0 || strcmp(k, "k") == 0; }
 
 /* Everything about the data is the gemm workload's: inputs, arguments, reference, bound. */
-static xpb_status make_data(const xpb_case *c, uint64_t seed, xpb_case_data *d, xpb_error *err)
+static xpb_status gemm_make_data(const xpb_case *c, uint64_t seed, xpb_case_data *d, xpb_error *err)
 {
     return xpb_workload_gemm.make_data(c, seed, d, err);
 }
 
-static void make_args(const xpb_case *c, const xpb_view *in, const xpb_view *out, void *args)
+static void gemm_make_args(const xpb_case *c, const xpb_view *in, const xpb_view *out, void *args)
 {
     xpb_workload_gemm.make_args(c, in, out, args);
 }
 
-static size_t unit_elements(const xpb_case *c) { return xpb_workload_gemm.unit_elements(c); }
+static size_t gemm_unit_elements(const xpb_case *c) { return xpb_workload_gemm.unit_elements(c); }
 
-static void reference(const xpb_case *c, const xpb_case_data *d, const char *precision, size_t u0, size_t u1,
-                      double *ref, double *tol)
+static void gemm_reference(const xpb_case *c, const xpb_case_data *d, const char *precision, size_t u0, size_t u1,
+                           double *ref, double *tol)
 {
     xpb_workload_gemm.reference(c, d, precision, u0, u1, ref, tol);
 }
 
-static const char *tolerance_text(const xpb_case *c, const char *precision)
+static const char *gemm_tolerance_text(const xpb_case *c, const char *precision)
 {
     return xpb_workload_gemm.tolerance_text(c, precision);
 }
 
-static size_t sampled_units(const xpb_case *c) { return xpb_workload_gemm.sampled_units(c); }
+static size_t gemm_sampled_units(const xpb_case *c) { return xpb_workload_gemm.sampled_units(c); }
+
+const sharded_op_i sharded_gemm = {
+    .op = XPB_OP_GEMM_SHARDED,
+    .add_cases = gemm_add_cases,
+    .knows_size_key = gemm_knows_size_key,
+    .make_data = gemm_make_data,
+    .make_args = gemm_make_args,
+    .unit_elements = gemm_unit_elements,
+    .reference = gemm_reference,
+    .tolerance_text = gemm_tolerance_text,
+    .sampled_units = gemm_sampled_units,
+};
+
+/* ---- the workload: each case to its op's row ------------------------------------------------ */
+
+static const sharded_op_i *const ops[] = {&sharded_gemm, &sharded_anneal_assign};
+
+#define COUNT_OPS (sizeof ops / sizeof ops[0])
+
+static const sharded_op_i *op_of(const xpb_case *c)
+{
+    for (size_t i = 0; i < COUNT_OPS; i++)
+        if (ops[i]->op == c->op)
+            return ops[i];
+    return &sharded_gemm;
+}
+
+static xpb_status add_cases(const char *preset, const xpb_sizes *sizes, xpb_case_list *l, xpb_error *err)
+{
+    xpb_status st = XPB_OK;
+    for (size_t i = 0; i < COUNT_OPS && !st; i++)
+        st = ops[i]->add_cases(preset, sizes, l, err);
+    return st;
+}
+
+static bool knows_size_key(const char *k)
+{
+    for (size_t i = 0; i < COUNT_OPS; i++)
+        if (ops[i]->knows_size_key(k))
+            return true;
+    return false;
+}
+
+static xpb_status make_data(const xpb_case *c, uint64_t seed, xpb_case_data *d, xpb_error *err)
+{
+    return op_of(c)->make_data(c, seed, d, err);
+}
+
+static void make_args(const xpb_case *c, const xpb_view *in, const xpb_view *out, void *args)
+{
+    op_of(c)->make_args(c, in, out, args);
+}
+
+static size_t unit_elements(const xpb_case *c)
+{
+    return op_of(c)->unit_elements(c);
+}
+
+static void reference(const xpb_case *c, const xpb_case_data *d, const char *precision, size_t u0, size_t u1,
+                      double *ref, double *tol)
+{
+    op_of(c)->reference(c, d, precision, u0, u1, ref, tol);
+}
+
+static const char *tolerance_text(const xpb_case *c, const char *precision)
+{
+    return op_of(c)->tolerance_text(c, precision);
+}
+
+static size_t sampled_units(const xpb_case *c)
+{
+    return op_of(c)->sampled_units(c);
+}
 
 const xpb_workload_i xpb_workload_sharded = {
     .name = "sharded",
     .description = "one-GPU workloads split across a device group (--devices, or mpirun): gemm_sharded, C = A B by "
-                   "columns of B, without and with the all_gather of C; the gemm workload's inputs and bound",
+                   "columns of B, without and with the all_gather of C; the gemm workload's inputs and bound; "
+                   "anneal_assign_sharded, the annealing assign split by points, counts all_reduced",
     .add_cases = add_cases,
     .knows_size_key = knows_size_key,
     .make_data = make_data,
