@@ -278,7 +278,7 @@ if has shardburst; then # issue 33: sharded burst bit-exact on groups of 1, 2 an
   for sz in ${XPB_SHARDBURST_SIZES:-neurons=5000000,fanout=100,bursts=100}; do
     tag=$(echo "$sz" | tr -c 'a-z0-9' '-' | cut -c1-40)
     bench "shardburst-$tag-1gpu" --backend cuda:0 --workload burst --size "$sz" --min-time 0.02
-    for devs in $groups; do
+    for devs in ${XPB_SHARDBURST_TIME_GROUPS:-$groups}; do
       bench "shardburst-$tag-$devs" --backend cuda --devices $devs --workload burst --size "$sz" --min-time 0.02
     done
     stamp "shardburst: $sz under mpirun -np $np"
@@ -346,13 +346,13 @@ if has shardassign; then # issue 33: the sharded anneal assign on 1 GPU (a group
   for preset in conformance quick; do
     for devs in 0 all; do
       stamp "shardassign: $preset on --devices $devs, validate-only"
-      $bin run --backend cuda --devices $devs "${sa[@]}" --preset $preset --validate-only \
+      timeout 240 $bin run --backend cuda --devices $devs "${sa[@]}" --preset $preset --validate-only \
           --out "$out/shardassign-validate-$preset-$devs.json" > "$out/shardassign-validate-$preset-$devs.txt" 2>&1 || status=1
       grep "results:" "$out/shardassign-validate-$preset-$devs.txt" | tail -1 | tee -a "$out/bench.txt"
       grep -E "failed-validation|error" "$out/shardassign-validate-$preset-$devs.txt" | head -10 | cut -c1-300 | tee -a "$out/bench.txt"
     done
     stamp "shardassign: $preset under mpirun -np $np, validate-only"
-    mpirun -np "$np" $bin run --backend cuda "${sa[@]}" --preset $preset --validate-only \
+    timeout 240 mpirun -np "$np" $bin run --backend cuda "${sa[@]}" --preset $preset --validate-only \
         > "$out/shardassign-validate-$preset-mpi.txt" 2>&1 || status=1
     grep "results:" "$out/shardassign-validate-$preset-mpi.txt" | tail -1 | tee -a "$out/bench.txt"
     grep -E "failed-validation|error" "$out/shardassign-validate-$preset-mpi.txt" | head -10 | cut -c1-300 | tee -a "$out/bench.txt"
