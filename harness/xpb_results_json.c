@@ -324,6 +324,16 @@ static cJSON *case_json(const xpb_result *r)
         cJSON_AddItemToObject(o, "validation", validation_json(&r->validation));
     if (r->run.present)
         cJSON_AddItemToObject(o, "run", run_outcome_json(r));
+    if (r->phase.total_s > 0 || r->phase.data_s > 0) { /* where the case's wall time went (xpb_phase_times) */
+        cJSON *ph = cJSON_AddObjectToObject(o, "phases_s");
+        xpb_json_add_number(ph, "data", r->phase.data_s);
+        xpb_json_add_number(ph, "setup", r->phase.setup_s);
+        xpb_json_add_number(ph, "poison", r->phase.poison_s);
+        xpb_json_add_number(ph, "validate", r->phase.validate_s);
+        xpb_json_add_number(ph, "timed", r->phase.timed_s);
+        xpb_json_add_number(ph, "e2e", r->phase.e2e_s);
+        xpb_json_add_number(ph, "total", r->phase.total_s);
+    }
     if (r->timed) {
         cJSON *t = cJSON_AddObjectToObject(o, "timing");
         cJSON_AddStringToObject(t, "timer", r->device->info.timer);
