@@ -655,6 +655,10 @@ static xpb_status run_on_device(xpb_run *run, xpb_device *dev, const xpb_case *c
 {
     if (dev->preset && c->preset && strcmp(dev->preset, c->preset) != 0)
         return XPB_OK; /* --preset auto: this case is another preset's, not this device's */
+    /* a scaling sweep (run --devices 0:0,1:...): a group runs the cases made for its size (gpus=P,
+     * cmd_run.c), not another group's */
+    if (dev->n_group && c->workload->group && xpb_case_param(c, "gpus", dev->n_group) != dev->n_group)
+        return XPB_OK;
     const xpb_kernel *ks[MAX_VARIANTS];
     xpb_op op = !c->workload->run                                ? c->op
                 : dev->n_group && c->workload->group_variant_op ? c->workload->group_variant_op
