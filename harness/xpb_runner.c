@@ -175,9 +175,9 @@ static xpb_status upload_inputs(case_buffers *cb, const xpb_case *c, xpb_error *
 
 /* Poison is uploaded piece by piece from one block of at most this many bytes: a host array of
  * the output's size, made and filled for every case, cost its page faults and fill each time
- * (4 GiB at the 1 GiB all_gather on 4 GPUs, seconds). A block this size stays in the host's
- * cache, and a backend may turn an upload of one repeated word into a device fill (cuda does,
- * cuda_buffer.c: the group's upload would otherwise copy the whole array to every rank). */
+ * (4 GiB at the 1 GiB all_gather on 4 GPUs: 4.4 s on a 2-core VM). A block this size is filled
+ * in milliseconds and stays in the host's cache. (A device fill would cost less still; the
+ * backend interface has no fill: docs/multi-gpu.md, "Where a sweep's time goes".) */
 #define POISON_BLOCK ((size_t)16 << 20)
 
 /* Fills every output, guards included, with the poison pattern: every byte of it, so an element
@@ -536,7 +536,7 @@ static void run_kernel(xpb_device *dev, const xpb_kernel *k, const xpb_case *c,
     void *state = NULL;
     bool prepared = false;
 
-    double t0 = xpb_clock_now(), t_poison = 0;
+    double t0 = xpb_clock_now();
     xpb_status st = check_fits(dev, d, &err);
     c->workload->make_args(c, cb.in_view, cb.out_view, args); /* views filled below; for supports() */
     if (!st && k->supports)
@@ -548,7 +548,7 @@ static void run_kernel(xpb_device *dev, const xpb_kernel *k, const xpb_case *c,
         st = upload_inputs(&cb, c, &err);
     }
     if (!st) {
-        t_poison = xpb_clock_now();
+        double t_poison = xpb_clock_now();
         st = poison_outputs(&cb, &err);
         r->phase.poison_s = xpb_clock_now() - t_poison;
     }

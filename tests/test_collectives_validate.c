@@ -135,6 +135,37 @@ static void one_op(const char *op, long long bytes, int n, size_t want_unit)
     xpb_case_list_free(&l);
 }
 
+/* The reference of op over units [u0, u1) against each element worked out here from the inputs
+ * (independent of the workload's stepping through ranks and chunks), at a size where chunks and
+ * units cut each other mid-way. */
+static void reference_direct(const char *op, long long bytes, int n, size_t u0, size_t u1)
+{
+    xpb_case_list l = {0};
+    const xpb_case *c = case_of(&l, op, bytes, n);
+    CHECK(c != NULL);
+    if (!c)
+        return;
+    xpb_case_data d;
+    xpb_error err = {{0}};
+    CHECK(c->workload->make_data(c, 5, &d, &err) == XPB_OK);
+    size_t unit = c->workload->unit_elements(c), recv = d.out_elements / (size_t)n;
+    size_t send = d.in_bytes[0] / sizeof(float) / (size_t)n, ch = strcmp(op, "all_gather") == 0 ? send : recv / (size_t)n;
+    const float *in = d.in[0];
+    double *ref = malloc((u1 - u0) * unit * sizeof *ref), *tol = malloc((u1 - u0) * unit * sizeof *tol);
+    c->workload->reference(c, &d, "fp32", u0, u1, ref, tol);
+    size_t bad = 0;
+    for (size_t e = u0 * unit; e < u1 * unit; e++) {
+        size_t r = e / recv, j = e % recv, q = j / ch;
+        double want = strcmp(op, "all_gather") == 0 ? in[q * send + j % ch] : in[q * send + r * ch + j % ch];
+        bad += ref[e - u0 * unit] != want;
+    }
+    CHECK(bad == 0);
+    free(ref);
+    free(tol);
+    xpb_case_data_free(&d);
+    xpb_case_list_free(&l);
+}
+
 int main(int argc, char **argv)
 {
     if (argc == 5 && strcmp(argv[1], "--bench") == 0)
@@ -146,6 +177,12 @@ int main(int argc, char **argv)
     one_op("all_to_all", 1 << 20, 4, 1 << 16);
     one_op("broadcast", 1 << 20, 2, 1 << 16);
     one_op("sendrecv", 1 << 20, 2, 1 << 16);
+    /* chunks of 3 x 2^15 floats, units of 2^16: a unit starts mid-chunk, a chunk mid-unit */
+    one_op("all_to_all", 786432, 2, 1 << 16);
+    one_op("all_gather", 786432, 2, 1 << 16);
+    reference_direct("all_to_all", 786432, 2, 1, 3); /* from mid-rank 0 into rank 1 */
+    reference_direct("all_gather", 786432, 2, 1, 3);
+    reference_direct("all_to_all", 786432, 2, 0, 6);
     /* 65537 floats per rank (odd): units of one element, still every element checked */
     one_op("all_reduce", 4 * 65537, 2, 1);
     /* a small receive buffer is one unit, as before */
