@@ -97,17 +97,23 @@ static xpb_validation check(const xpb_case *c, const xpb_case_data *d, const flo
     return v;
 }
 
+/* The case of op at bytes on n ranks with its inputs made in d (seed 3), or NULL (a failed CHECK). */
+static const xpb_case *case_with_data(xpb_case_list *l, const char *op, long long bytes, int n, xpb_case_data *d)
+{
+    const xpb_case *c = case_of(l, op, bytes, n);
+    xpb_error err = {{0}};
+    CHECK(c != NULL && c->workload->make_data(c, 3, d, &err) == XPB_OK);
+    return c && d->in[0] ? c : NULL;
+}
+
 /* op on n ranks at bytes: correct, one rank unwritten, one element wrong. */
 static void one_op(const char *op, long long bytes, int n, size_t want_unit)
 {
     xpb_case_list l = {0};
-    const xpb_case *c = case_of(&l, op, bytes, n);
-    CHECK(c != NULL);
+    xpb_case_data d;
+    const xpb_case *c = case_with_data(&l, op, bytes, n, &d);
     if (!c)
         return;
-    xpb_case_data d;
-    xpb_error err = {{0}};
-    CHECK(c->workload->make_data(c, 3, &d, &err) == XPB_OK);
     size_t unit = c->workload->unit_elements(c), recv = d.out_elements / (size_t)n;
     CHECK(unit == want_unit);
     CHECK(recv % unit == 0); /* units never straddle two ranks */
@@ -141,13 +147,10 @@ static void one_op(const char *op, long long bytes, int n, size_t want_unit)
 static void reference_direct(const char *op, long long bytes, int n, size_t u0, size_t u1)
 {
     xpb_case_list l = {0};
-    const xpb_case *c = case_of(&l, op, bytes, n);
-    CHECK(c != NULL);
+    xpb_case_data d;
+    const xpb_case *c = case_with_data(&l, op, bytes, n, &d);
     if (!c)
         return;
-    xpb_case_data d;
-    xpb_error err = {{0}};
-    CHECK(c->workload->make_data(c, 5, &d, &err) == XPB_OK);
     size_t unit = c->workload->unit_elements(c), recv = d.out_elements / (size_t)n;
     size_t send = d.in_bytes[0] / sizeof(float) / (size_t)n, ch = strcmp(op, "all_gather") == 0 ? send : recv / (size_t)n;
     const float *in = d.in[0];
