@@ -23,8 +23,12 @@
 
 typedef struct run_opts {
     const char *backends, *workloads, *filter, *preset, *out, *csv, *markdown;
-    const char *devices;          /* --devices LIST: one device group of the one backend named */
-    int group[XPB_MAX_GROUP];     /* its devices (sizes.ranks of them) */
+    const char *devices;          /* --devices LIST[:LIST...]: device groups of the one backend named */
+    int group[XPB_MAX_GROUP];     /* the first group's devices (sizes.ranks of them); under MPI this process's */
+    /* --devices 0:0,1:0,1,2,3 (a scaling sweep): every group, each its own device of the run */
+    int n_groups;
+    int groups[MAX_DEVICES][XPB_MAX_GROUP];
+    int group_size[MAX_DEVICES];
     xpb_sizes sizes;
     xpb_run_config cfg;
     bool reps_set, rounds_set, min_time_set, warmup_set;
@@ -36,7 +40,9 @@ static void usage(FILE *f)
             "usage: xpubench run [options]\n"
             "  --backend LIST      cpu,cuda,vulkan or all (default all); a device as cuda:0, vulkan:1\n"
             "  --devices LIST      run as one device group (0,1 or all) of the one --backend named: the\n"
-            "                      multi-device workloads (collectives, NCCL; cuda only) across them\n"
+            "                      multi-device workloads (collectives, NCCL; cuda only) across them;\n"
+            "                      groups split by ':' (0:0,1:0,1,2,3) each run as a device of one run\n"
+            "                      (a scaling sweep into one results file; not under MPI)\n"
             "  --workload LIST     workloads to run (default all; see xpubench list)\n"
             "  --filter REGEX      only cases whose id matches (POSIX extended regex), e.g. 'softmax|rope'\n"
             "  --variant LIST      only these kernel variants, e.g. blas or cublas,tiled (xpubench list)\n"
@@ -375,28 +381,59 @@ static int check_variants(const char *list)
     return XPB_EXIT_OK;
 }
 
-/* --devices LIST parsed into o->group (*n of them; 0 for "all"): a bad index or one named twice
- * is exit 2, on any machine. */
-static int parse_device_list(run_opts *o, int *n)
+/* One group of --devices (`entry`, "0,1" or "all") parsed into group (*n of them; 0 for "all"):
+ * a bad index or one named twice is exit 2, on any machine. */
+static int parse_group(const run_opts *o, const char *entry, int *group, int *n)
 {
     *n = 0;
-    if (strcmp(o->devices, "all") == 0)
+    if (strcmp(entry, "all") == 0)
         return XPB_EXIT_OK;
     char buf[512];
-    snprintf(buf, sizeof buf, "%s", o->devices);
+    snprintf(buf, sizeof buf, "%s", entry);
     char *save = NULL;
     for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
         int64_t v;
         if (!parse_int(t, &v) || v < 0 || v > 1000 || *n == XPB_MAX_GROUP)
             return xpb_cli_error(XPB_EXIT_USAGE, "bad --devices '%s' (indices as 0,1 or all)", o->devices);
         for (int i = 0; i < *n; i++)
-            if (o->group[i] == v)
+            if (group[i] == v)
                 return xpb_cli_error(XPB_EXIT_USAGE, "--devices names device %lld twice", (long long)v);
-        o->group[(*n)++] = (int)v;
+        group[(*n)++] = (int)v;
     }
     if (*n == 0)
         return xpb_cli_error(XPB_EXIT_USAGE, "bad --devices '%s' (indices as 0,1 or all)", o->devices);
     return XPB_EXIT_OK;
+}
+
+/* --devices LIST parsed into o->group (*n of them; 0 for "all"). */
+static int parse_device_list(run_opts *o, int *n)
+{
+    return parse_group(o, o->devices, o->group, n);
+}
+
+/* --devices LIST:LIST...: every group into o->groups (o->group_size[i] 0 for "all"), at most
+ * MAX_DEVICES of them, no group twice; exit 2 otherwise. */
+static int parse_group_sweep(run_opts *o)
+{
+    char buf[512];
+    if (strlen(o->devices) >= sizeof buf)
+        return xpb_cli_error(XPB_EXIT_USAGE, "bad --devices '%.40s...' (too long)", o->devices);
+    snprintf(buf, sizeof buf, "%s", o->devices);
+    o->n_groups = 0;
+    int rc = XPB_EXIT_OK;
+    for (char *t = buf, *end; t && !rc; t = end ? end + 1 : NULL) {
+        if ((end = strchr(t, ':')))
+            *end = '\0';
+        if (o->n_groups == MAX_DEVICES)
+            return xpb_cli_error(XPB_EXIT_USAGE, "--devices '%s': more than %d groups", o->devices, MAX_DEVICES);
+        int i = o->n_groups++;
+        rc = parse_group(o, t, o->groups[i], &o->group_size[i]);
+        for (int j = 0; j < i && !rc; j++)
+            if (o->group_size[j] == o->group_size[i] &&
+                memcmp(o->groups[j], o->groups[i], (size_t)o->group_size[i] * sizeof o->groups[i][0]) == 0)
+                rc = xpb_cli_error(XPB_EXIT_USAGE, "--devices '%s' names the group %s twice", o->devices, t);
+    }
+    return rc;
 }
 
 /* The one backend of --backend that device groups run on (*b), probed: a list, an unavailable
@@ -432,6 +469,9 @@ static int resolve_mpi_group(run_opts *o)
     char what[64];
     snprintf(what, sizeof what, "under MPI (%d processes)", xpb_mpi_size());
     const xpb_backend_i *b = NULL;
+    if (o->devices && strchr(o->devices, ':')) /* every process is one rank of the one group */
+        return xpb_cli_error(XPB_EXIT_USAGE, "%s: --devices %s is several device groups; under MPI the processes "
+                             "are one group: run mpirun once per group size", what, o->devices);
     if ((o->devices && (rc = parse_device_list(o, &n))) || (rc = group_backend(o, what, &b)))
         return rc;
     if (n > 0 && local >= n)
@@ -455,38 +495,62 @@ static int resolve_group(run_opts *o)
         return resolve_mpi_group(o);
     if (!o->devices)
         return XPB_EXIT_OK;
-    int n = 0, rc;
+    int rc;
     const xpb_backend_i *b = NULL;
-    if ((rc = parse_device_list(o, &n)) || (rc = group_backend(o, "--devices", &b)))
+    if ((rc = parse_group_sweep(o)) || (rc = group_backend(o, "--devices", &b)))
         return rc;
     int have = b->device_count();
-    for (; strcmp(o->devices, "all") == 0 && n < have && n < XPB_MAX_GROUP; n++)
-        o->group[n] = n;
-    for (int i = 0; i < n; i++)
-        if (o->group[i] >= have)
-            return xpb_cli_error(XPB_EXIT_UNAVAILABLE, "--devices: %s:%d does not exist (%d %s device(s))", b->name,
-                                 o->group[i], have, b->name);
-    if (n == 0)
-        return xpb_cli_error(XPB_EXIT_UNAVAILABLE, "--devices %s: no %s device here", o->devices, b->name);
-    o->sizes.ranks = n;
+    for (int g = 0; g < o->n_groups; g++) {
+        int *group = o->groups[g], n = o->group_size[g];
+        bool all = n == 0; /* "all": every device */
+        for (; all && n < have && n < XPB_MAX_GROUP; n++)
+            group[n] = n;
+        for (int i = 0; i < n; i++)
+            if (group[i] >= have)
+                return xpb_cli_error(XPB_EXIT_UNAVAILABLE, "--devices: %s:%d does not exist (%d %s device(s))",
+                                     b->name, group[i], have, b->name);
+        if (n == 0)
+            return xpb_cli_error(XPB_EXIT_UNAVAILABLE, "--devices %s: no %s device here", o->devices, b->name);
+        o->group_size[g] = n;
+    }
+    memcpy(o->group, o->groups[0], sizeof o->group);
+    o->sizes.ranks = o->group_size[0];
     return XPB_EXIT_OK;
 }
 
-/* The device group of --devices (or of the MPI processes) as the run's one device. */
+/* The device group of --devices (or of the MPI processes) as the run's one device; a sweep's
+ * groups (--devices 0:0,1:...) as its devices, in the order given. */
 static int open_group(const run_opts *o, xpb_run *run)
 {
     xpb_error err = {{0}};
     const xpb_backend_i *b = xpb_backend_find(o->backends);
-    xpb_status st = xpb_mpi_active() ? xpb_device_open_group_mpi(b, o->group[0], &run->devices[0], &err)
-                                     : xpb_device_open_group(b, o->group, o->sizes.ranks, &run->devices[0], &err);
-    if (st)
-        return xpb_cli_error(XPB_EXIT_UNAVAILABLE, "cannot open the device group %s: %s", run->devices[0].label,
-                             err.msg);
-    run->n_devices = 1;
+    int n = xpb_mpi_active() ? 1 : o->n_groups;
+    for (int g = 0; g < n; g++) {
+        xpb_device *d = &run->devices[g];
+        xpb_status st = xpb_mpi_active() ? xpb_device_open_group_mpi(b, o->group[0], d, &err)
+                                         : xpb_device_open_group(b, o->groups[g], o->group_size[g], d, &err);
+        if (st) {
+            xpb_device_close(d); /* what it opened before failing */
+            return xpb_cli_error(XPB_EXIT_UNAVAILABLE, "cannot open the device group %s: %s", d->label, err.msg);
+        }
+        run->n_devices = (size_t)g + 1;
+    }
     return XPB_EXIT_OK;
 }
 
-/* The cases of one preset, tagged with it, appended to all. */
+/* Whether an earlier group of a sweep (--devices 0,1:2,3) has g's size: its cases are made. */
+static bool size_made(const run_opts *o, int g)
+{
+    for (int j = 0; j < g; j++)
+        if (o->group_size[j] == o->group_size[g])
+            return true;
+    return false;
+}
+
+/* The cases of one preset, tagged with it, appended to all. A scaling sweep's group workloads
+ * make their cases once per group size (sizes.ranks: gpus=P in the id), each run only by the
+ * groups of that size (xpb_runner.c): the cases and ids of separate runs per size, so compare and
+ * the report's scaling section read one file as they read several. */
 static int add_preset_cases(const run_opts *o, const char *preset, xpb_case_list *all)
 {
     size_t from = all->count;
@@ -501,10 +565,16 @@ static int add_preset_cases(const run_opts *o, const char *preset, xpb_case_list
                 rc = xpb_cli_error(XPB_EXIT_USAGE, "--input: workload %s does not read input files", (*w)->name);
             continue;
         }
-        xpb_error err = {{0}};
-        xpb_status st = (*w)->add_cases(preset, &o->sizes, all, &err);
-        if (st)
-            rc = xpb_cli_error(st == XPB_ERR_USAGE ? XPB_EXIT_USAGE : XPB_EXIT_UNAVAILABLE, "%s", err.msg);
+        for (int g = 0; g < (o->n_groups > 1 && (*w)->group ? o->n_groups : 1) && !rc; g++) {
+            if (size_made(o, g))
+                continue;
+            xpb_sizes sizes = o->sizes;
+            sizes.ranks = o->n_groups > 1 ? o->group_size[g] : o->sizes.ranks;
+            xpb_error err = {{0}};
+            xpb_status st = (*w)->add_cases(preset, &sizes, all, &err);
+            if (st)
+                rc = xpb_cli_error(st == XPB_ERR_USAGE ? XPB_EXIT_USAGE : XPB_EXIT_UNAVAILABLE, "%s", err.msg);
+        }
     }
     for (size_t i = from; i < all->count; i++)
         all->items[i].preset = preset;

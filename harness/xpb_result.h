@@ -36,6 +36,18 @@ typedef struct xpb_device {
     char lost_reason[XPB_ERROR_MSG_LEN];
 } xpb_device;
 
+/* Host wall time of a case's phases on one device and variant (seconds): where a sweep's time
+ * goes outside the timed samples (docs/multi-gpu.md, results-schema.md `phases_s`). */
+typedef struct xpb_phase_times {
+    double data_s;     /* host_fits + make_data: once per case, on the case's first result only */
+    double setup_s;    /* device buffers, input upload, poisoning, prepare (later rounds' too) */
+    double poison_s;   /* of setup_s: filling the outputs with the poison pattern */
+    double validate_s; /* the validation launch, synchronize, download and the host check */
+    double timed_s;    /* warm-up, graph capture and the timed samples, every round */
+    double e2e_s;      /* the end-to-end iterations (upload, launch, sync, download) */
+    double total_s;    /* the whole of the variant on this device (data_s not included) */
+} xpb_phase_times;
+
 typedef struct xpb_result {
     xpb_case c;
     const xpb_device *device;
@@ -63,6 +75,7 @@ typedef struct xpb_result {
     xpb_samples e2e_samples;    /* host clock: upload + launch + sync + download */
     xpb_stats e2e;
     double upload_s, download_s; /* median host time of the input uploads / output download */
+    xpb_phase_times phase;       /* host wall time per phase (xpb_phase_times) */
     /* --power: board power sampled while the timed launches ran */
     bool power_sampled;
     double power_avg_w, power_max_w;

@@ -1,8 +1,10 @@
 /* xpb_results_json.c - the JSON results file (schema: docs/results-schema.md), through cJSON. */
+#define _POSIX_C_SOURCE 200809L /* strcasecmp */
 #include <cjson/cJSON.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "xpb_build_info.h"
 #include "xpb_input.h"
@@ -41,6 +43,69 @@ static cJSON *stats_json(const xpb_stats *s, const xpb_samples *raw)
     xpb_json_add_number(o, "p95_s", s->p95);
     cJSON_AddItemToObject(o, "samples_s", cJSON_CreateDoubleArray(raw->v, (int)raw->n));
     return o;
+}
+
+/* The environment variables that steer NCCL's choice of transport (NCCL's "Environment
+ * Variables" page); those set are recorded with a device group. */
+static const char *const nccl_env_vars[] = {"NCCL_P2P_DISABLE",  "NCCL_P2P_LEVEL",     "NCCL_SHM_DISABLE",
+                                            "NCCL_NET",          "NCCL_IB_DISABLE",    "NCCL_NET_PLUGIN",
+                                            "NCCL_SOCKET_IFNAME", "NCCL_IB_HCA",       "NCCL_NVLS_ENABLE",
+                                            "NCCL_CUMEM_ENABLE", "NCCL_ALGO",          "NCCL_PROTO"};
+
+static bool env_on(const char *name)
+{
+    const char *v = getenv(name);
+    return v && atoi(v) != 0;
+}
+
+/* Which transport NCCL is expected to use between the group's ranks, from the environment and
+ * the links (NVML): NCCL has no API that reports its choice (its log does: NCCL_DEBUG=INFO,
+ * "via P2P/CUMEM", "via SHM", "via NET/Socket/0"), so this is what the run can know, said as
+ * such. On one host NCCL takes P2P over NVLink (or over PCIe where NCCL_P2P_LEVEL allows), SHM
+ * when P2P is disabled, the network when both are; across hosts the network: InfiniBand/RoCE
+ * when found, else sockets, unless NCCL_NET or NCCL_IB_DISABLE choose. */
+static const char *nccl_transport_expected(const xpb_device *d)
+{
+    bool network = false, all_nvlink = true, unknown = false;
+    for (int i = 0; i < d->layout.n; i++)
+        for (int j = i + 1; j < d->layout.n; j++) {
+            xpb_link l = (xpb_link)d->layout.link[i][j];
+            network |= l == XPB_LINK_NETWORK;
+            all_nvlink &= l == XPB_LINK_NVLINK || l == XPB_LINK_NETWORK;
+            unknown |= l == XPB_LINK_UNKNOWN;
+        }
+    const char *net = getenv("NCCL_NET");
+    const char *net_kind = (net && strcasecmp(net, "Socket") == 0) || env_on("NCCL_IB_DISABLE") ? "NET/Socket"
+                           : net && strcasecmp(net, "IB") == 0                                   ? "NET/IB"
+                                                   : "NET (IB where an InfiniBand/RoCE device is found, else Socket)";
+    if (d->layout.n < 2)
+        return "none (one rank)";
+    if (network || (env_on("NCCL_P2P_DISABLE") && env_on("NCCL_SHM_DISABLE")))
+        return net_kind;
+    if (env_on("NCCL_P2P_DISABLE"))
+        return "SHM";
+    if (unknown)
+        return "P2P or SHM (links unknown: no NVML)";
+    return all_nvlink ? "P2P/NVLink" : "P2P over PCIe, or SHM (per NCCL_P2P_LEVEL and the PCIe path)";
+}
+
+/* A device group's NCCL: version (from the group's library line, "NCCL 2.28.9, ..."), the
+ * transport environment that is set, and the expected transport. */
+static void nccl_json(cJSON *o, const xpb_device *d)
+{
+    if (strncmp(d->info.library, "NCCL ", 5) != 0)
+        return;
+    cJSON *n = cJSON_AddObjectToObject(o, "nccl");
+    char version[32];
+    snprintf(version, sizeof version, "%.*s", (int)strcspn(d->info.library + 5, ", "), d->info.library + 5);
+    cJSON_AddStringToObject(n, "version", version);
+    cJSON *env = cJSON_AddObjectToObject(n, "env");
+    for (size_t i = 0; i < sizeof nccl_env_vars / sizeof nccl_env_vars[0]; i++)
+        if (getenv(nccl_env_vars[i]))
+            cJSON_AddStringToObject(env, nccl_env_vars[i], getenv(nccl_env_vars[i]));
+    cJSON_AddStringToObject(n, "transport_expected", nccl_transport_expected(d));
+    cJSON_AddStringToObject(n, "transport_source", "the environment and the links (NCCL reports no choice; "
+                                                   "NCCL_DEBUG=INFO logs it)");
 }
 
 static cJSON *device_json(const xpb_device *d)
@@ -86,6 +151,7 @@ static cJSON *device_json(const xpb_device *d)
                 cJSON_AddStringToObject(x, "path", xpb_link_name((xpb_link)d->layout.link[i][j]));
                 cJSON_AddItemToArray(links, x);
             }
+        nccl_json(o, d);
     }
     return o;
 }
@@ -324,6 +390,16 @@ static cJSON *case_json(const xpb_result *r)
         cJSON_AddItemToObject(o, "validation", validation_json(&r->validation));
     if (r->run.present)
         cJSON_AddItemToObject(o, "run", run_outcome_json(r));
+    if (r->phase.total_s > 0 || r->phase.data_s > 0) { /* where the case's wall time went (xpb_phase_times) */
+        cJSON *ph = cJSON_AddObjectToObject(o, "phases_s");
+        xpb_json_add_number(ph, "data", r->phase.data_s);
+        xpb_json_add_number(ph, "setup", r->phase.setup_s);
+        xpb_json_add_number(ph, "poison", r->phase.poison_s);
+        xpb_json_add_number(ph, "validate", r->phase.validate_s);
+        xpb_json_add_number(ph, "timed", r->phase.timed_s);
+        xpb_json_add_number(ph, "e2e", r->phase.e2e_s);
+        xpb_json_add_number(ph, "total", r->phase.total_s);
+    }
     if (r->timed) {
         cJSON *t = cJSON_AddObjectToObject(o, "timing");
         cJSON_AddStringToObject(t, "timer", r->device->info.timer);

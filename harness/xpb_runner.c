@@ -173,22 +173,34 @@ static xpb_status upload_inputs(case_buffers *cb, const xpb_case *c, xpb_error *
     return XPB_OK;
 }
 
-/* Fills every output, guards included, with the poison pattern. */
+/* Poison is uploaded piece by piece from one block of at most this many bytes: a host array of
+ * the output's size, made and filled for every case, cost its page faults and fill each time
+ * (4 GiB at the 1 GiB all_gather on 4 GPUs: 4.4 s on a 2-core VM). A block this size is filled
+ * in milliseconds and stays in the host's cache. (A device fill would cost less still; the
+ * backend interface has no fill: docs/multi-gpu.md, "Where a sweep's time goes".) */
+#define POISON_BLOCK ((size_t)16 << 20)
+
+/* Fills every output, guards included, with the poison pattern: every byte of it, so an element
+ * that the kernel does not write is caught whichever part of the array it is in. */
 static xpb_status poison_outputs(case_buffers *cb, xpb_error *err)
 {
     const xpb_backend_i *b = cb->dev->backend;
-    for (int i = 0; i < cb->data->n_out; i++) {
+    size_t largest = 0;
+    for (int i = 0; i < cb->data->n_out; i++)
+        largest = cb->data->out_bytes[i] + 2 * G > largest ? cb->data->out_bytes[i] + 2 * G : largest;
+    size_t block = largest < POISON_BLOCK ? largest : POISON_BLOCK;
+    void *p = malloc(block ? block : 1);
+    if (!p)
+        return xpb_fail(err, XPB_ERR_OUT_OF_MEMORY, "out of host memory (%zu bytes) for poison", block);
+    xpb_poison_fill(p, block);
+    xpb_status st = XPB_OK;
+    for (int i = 0; i < cb->data->n_out && !st; i++) {
         size_t bytes = cb->data->out_bytes[i] + 2 * G;
-        void *p = malloc(bytes);
-        if (!p)
-            return xpb_fail(err, XPB_ERR_OUT_OF_MEMORY, "out of host memory (%zu bytes) for poison", bytes);
-        xpb_poison_fill(p, bytes);
-        xpb_status st = b->buffer_upload(cb->dev->ctx, cb->out[i], 0, p, bytes, err);
-        free(p);
-        if (st)
-            return st;
+        for (size_t at = 0; at < bytes && !st; at += block)
+            st = b->buffer_upload(cb->dev->ctx, cb->out[i], at, p, bytes - at < block ? bytes - at : block, err);
     }
-    return XPB_OK;
+    free(p);
+    return st;
 }
 
 static xpb_status buffers_alloc(case_buffers *cb, xpb_error *err)
@@ -423,6 +435,7 @@ static xpb_status time_kernel(case_buffers *cb, const xpb_kernel *k, const xpb_c
                               void *state, const xpb_run_config *cfg, bool first, xpb_result *r, xpb_error *err)
 {
     launch_ctx l = {cb->dev, k, args, state, 1, 0, NULL};
+    double t_start = xpb_clock_now();
     /* a device group's later rounds follow its first on the same buffers (run_kernel): warm */
     double warmup = !first && cb->dev->n_group ? 0 : cfg->warmup_time;
     xpb_status st = warm_up(&l, warmup, cfg->sample_min, err);
@@ -466,11 +479,14 @@ static xpb_status time_kernel(case_buffers *cb, const xpb_kernel *k, const xpb_c
     l.graph = NULL; /* the end-to-end time below launches one by one */
     if (!st)
         st = xpb_runner_close_round(r, from, err);
+    double t_timed = xpb_clock_now();
+    r->phase.timed_s += t_timed - t_start;
     /* one end-to-end iteration for a slow launch, and on a device group, whose upload writes the
      * whole array to every rank (gigabytes at the large collectives): seconds a case otherwise */
     if (!st && first)
         st = measure_e2e(cb, &l, r->kernel.median >= SLOW_LAUNCH_S || cb->dev->n_group ? 1 : cfg->e2e_iterations, r,
                          err);
+    r->phase.e2e_s += xpb_clock_now() - t_timed;
     if (first) {
         r->timed = st == XPB_OK;
         for (int i = 0; i < cb->data->n_in; i++)
@@ -491,6 +507,7 @@ static void time_kernel_again(xpb_device *dev, const xpb_case *c, const xpb_case
     case_buffers cb = {.dev = dev, .data = d};
     void *state = NULL;
     bool prepared = false;
+    double t0 = xpb_clock_now();
     xpb_status st = buffers_alloc(&cb, &err);
     if (!st) {
         c->workload->make_args(c, cb.in_view, cb.out_view, args);
@@ -498,6 +515,7 @@ static void time_kernel_again(xpb_device *dev, const xpb_case *c, const xpb_case
     }
     if (!st && k->prepare && !(st = k->prepare(dev->ctx, args, &state, &err)))
         prepared = true;
+    r->phase.setup_s += xpb_clock_now() - t0;
     if (!st)
         st = time_kernel(&cb, k, c, args, state, cfg, false, r, &err);
     if (st)
@@ -505,6 +523,7 @@ static void time_kernel_again(xpb_device *dev, const xpb_case *c, const xpb_case
     if (prepared && k->release)
         k->release(dev->ctx, state);
     buffers_free(&cb);
+    r->phase.total_s += xpb_clock_now() - t0;
 }
 
 static void run_kernel(xpb_device *dev, const xpb_kernel *k, const xpb_case *c,
@@ -517,6 +536,7 @@ static void run_kernel(xpb_device *dev, const xpb_kernel *k, const xpb_case *c,
     void *state = NULL;
     bool prepared = false;
 
+    double t0 = xpb_clock_now();
     xpb_status st = check_fits(dev, d, &err);
     c->workload->make_args(c, cb.in_view, cb.out_view, args); /* views filled below; for supports() */
     if (!st && k->supports)
@@ -527,10 +547,15 @@ static void run_kernel(xpb_device *dev, const xpb_kernel *k, const xpb_case *c,
         c->workload->make_args(c, cb.in_view, cb.out_view, args);
         st = upload_inputs(&cb, c, &err);
     }
-    if (!st)
+    if (!st) {
+        double t_poison = xpb_clock_now();
         st = poison_outputs(&cb, &err);
+        r->phase.poison_s = xpb_clock_now() - t_poison;
+    }
     if (!st && k->prepare && !(st = k->prepare(dev->ctx, args, &state, &err)))
         prepared = true;
+    double t_valid = xpb_clock_now();
+    r->phase.setup_s = t_valid - t0;
     /* 1. one launch, read everything back, validate */
     if (!st)
         st = k->launch(dev->ctx, args, state, &err);
@@ -556,6 +581,7 @@ static void run_kernel(xpb_device *dev, const xpb_kernel *k, const xpb_case *c,
         r->status = XPB_CASE_FAILED_VALIDATION;
         summarize_failure(r);
     }
+    r->phase.validate_s = xpb_clock_now() - t_valid;
     /* 2. time (the first round) */
     if (!st && r->validation.passed && !cfg->validate_only && !c->validate_only)
         st = time_kernel(&cb, k, c, args, state, cfg, true, r, &err);
@@ -570,6 +596,7 @@ static void run_kernel(xpb_device *dev, const xpb_kernel *k, const xpb_case *c,
     if (prepared && k->release)
         k->release(dev->ctx, state);
     buffers_free(&cb);
+    r->phase.total_s = xpb_clock_now() - t0;
 }
 
 /* ---- the run ------------------------------------------------------------------------------------ */
@@ -628,6 +655,10 @@ static xpb_status run_on_device(xpb_run *run, xpb_device *dev, const xpb_case *c
 {
     if (dev->preset && c->preset && strcmp(dev->preset, c->preset) != 0)
         return XPB_OK; /* --preset auto: this case is another preset's, not this device's */
+    /* a scaling sweep (run --devices 0:0,1:...): a group runs the cases made for its size (gpus=P,
+     * cmd_run.c), not another group's */
+    if (dev->n_group && c->workload->group && xpb_case_param(c, "gpus", dev->n_group) != dev->n_group)
+        return XPB_OK;
     const xpb_kernel *ks[MAX_VARIANTS];
     xpb_op op = !c->workload->run                                ? c->op
                 : dev->n_group && c->workload->group_variant_op ? c->workload->group_variant_op
@@ -782,11 +813,15 @@ xpb_status xpb_runner_run(xpb_run *run, const xpb_case_list *cases, const xpb_ru
             const xpb_case *c = &cases->items[i + made];
             block_case *b = &blk[made];
             memset(&b->data_err, 0, sizeof b->data_err);
+            double t0 = xpb_clock_now();
             b->data_st = host_fits(c, &b->data_err);
             if (!b->data_st)
                 b->data_st = c->workload->make_data(c, cfg->seed, &b->d, &b->data_err);
             b->data_st = xpb_mpi_agree(b->data_st, &b->data_err); /* under MPI: the same cases everywhere */
+            double data_s = xpb_clock_now() - t0;
             st = first_round(run, i + made, c, &b->d, b->data_st, &b->data_err, cfg, prog, &b->first, &b->count);
+            if (!st && b->count) /* the case's inputs, made once for all its results: on its first */
+                run->results[b->first].phase.data_s = data_s;
         }
         for (int round = 1; round < rounds && !st; round++)
             for (size_t k = 0; k < n; k++) {

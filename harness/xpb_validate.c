@@ -88,7 +88,16 @@ static void check_element(acc *a, int64_t index, float out, double ref, double t
 {
     uint32_t bits;
     memcpy(&bits, &out, sizeof bits);
-    check_value(&a->v, &a->err2, &a->ref2, index, (double)out, bits == XPB_POISON_BITS, ref, tol);
+    double o = (double)out;
+    /* An exact finite match once the worst index is set changes nothing but the counts and
+     * ||ref||: what check_value would do, without its ULP and ratio arithmetic (a 1 GiB
+     * all_gather checks 2^30 exact elements; 12 s on 2 cores through check_value). */
+    if (o == ref && isfinite(o) && tol >= 0 && a->v.worst_index >= 0 && bits != XPB_POISON_BITS) {
+        a->v.checked++;
+        a->ref2 += ref * ref;
+        return;
+    }
+    check_value(&a->v, &a->err2, &a->ref2, index, o, bits == XPB_POISON_BITS, ref, tol);
 }
 
 void xpb_validation_add(xpb_validation *v, int64_t index, float out, double ref, double tol)

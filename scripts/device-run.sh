@@ -40,7 +40,9 @@
 # hardware device gets the default suite; tests/preset_auto.sh). graph (issue 33: run --graph
 # beside plain launches on cuda, the quick elementwise copy, add and softmax). sweep (issue 33: the
 # collectives' XPB_SWEEP_PRESET (default) timed on every GPU, one process with and without --graph
-# and under mpirun, each cut at XPB_SWEEP_LIMIT_S (120) and kept partial, torch.distributed beside).
+# and under mpirun, each cut at XPB_SWEEP_LIMIT_S (120) and kept partial, torch.distributed beside;
+# XPB_SWEEP_MPI=0 leaves mpirun and torch out; each run's phases_s summed). scaling (issue 33: the
+# collectives' XPB_SCALING_PRESET (quick) on 1, 2, ..., N GPUs in one file: --devices 0:0,1:...).
 # shardburst (issue 33: sharded burst validated on groups of 1, 2 and all GPUs at
 # XPB_SHARDBURST_PRESETS and under mpirun, timed at XPB_SHARDBURST_SIZES on one GPU and each group,
 # the scaling table last).
@@ -53,6 +55,22 @@ phases=${1:-build,test,validate,sanitize,ew,gemm}
 has() { [[ ",$phases," == *",$1,"* ]]; }
 t0=$(date +%s)
 stamp() { echo "[$(( $(date +%s) - t0 ))s] $*" | tee -a "$out/bench.txt"; }
+# sweep_phases FILE: where a run's wall time went, from each result's phases_s (docs/multi-gpu.md):
+# the sum of every phase, and the 8 slowest results with theirs.
+sweep_phases() {
+  [ -s "$1" ] || return 0
+  python3 - "$1" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+keys = ["data", "setup", "poison", "validate", "timed", "e2e", "total"]
+cs = [c for c in r["cases"] if "phases_s" in c]
+tot = {k: sum(c["phases_s"].get(k, 0) for c in cs) for k in keys}
+print(f'{sys.argv[1].rsplit("/", 1)[-1]}: {len(cs)} results; phases (s): ' + ", ".join(f"{k} {tot[k]:.1f}" for k in keys))
+for c in sorted(cs, key=lambda c: -(c["phases_s"]["total"] + c["phases_s"]["data"]))[:8]:
+    p = c["phases_s"]
+    print(f'  {c["id"]} {c["variant"]}: ' + ", ".join(f"{k} {p.get(k, 0):.3f}" for k in keys))
+PY
+}
 status=0
 # The NVIDIA Vulkan ICD may live outside the loader's default folders on the lent machine.
 icd=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
@@ -140,18 +158,43 @@ if has sweep; then # issue 33: the collectives' default preset timed on every GP
         --out "$out/sweep${g:+-graph}.json" 2>&1 >"$out/sweep${g:+-graph}.txt" \
         | while IFS= read -r line; do echo "$(( $(date +%s%N) / 1000000 - t * 1000 )) ms $line"; done > "$out/sweep${g:+-graph}-progress.txt"
     echo "sweep${g:+-graph}: exit ${PIPESTATUS[0]}, $(( $(date +%s) - t )) s; $(grep 'results:' "$out/sweep${g:+-graph}.txt" | tail -1)" | tee -a "$out/bench.txt"
+    sweep_phases "$out/sweep${g:+-graph}.json" | tee -a "$out/bench.txt"
   done
+  if [ "${XPB_SWEEP_MPI:-1}" = 1 ]; then # XPB_SWEEP_MPI=0 leaves out mpirun and torch (the full preset's 10 minutes)
   stamp "sweep: collectives $sp under mpirun -np $np"
   t=$(date +%s)
   timeout -s TERM "$lim" mpirun -np "$np" $bin run --backend cuda --workload collectives --preset "$sp" \
       --out "$out/sweep-mpi.json" > "$out/sweep-mpi.txt" 2>&1
   echo "sweep-mpi: exit $?, $(( $(date +%s) - t )) s; $(grep 'results:' "$out/sweep-mpi.txt" | tail -1)" | tee -a "$out/bench.txt"
+  sweep_phases "$out/sweep-mpi.json" | tee -a "$out/bench.txt"
   stamp "sweep: torch.distributed beside them"
   files=()
   for f in sweep sweep-graph sweep-mpi; do [ -s "$out/$f.json" ] && files+=("$out/$f.json"); done
   timeout 150 python3 scripts/torch-peer-collectives.py --preset "$sp" --json "$out/torch-collectives.json" \
       "${files[@]}" > "$out/torch-collectives.txt" 2>&1 || status=1
   cat "$out/torch-collectives.txt" >> "$out/bench.txt"
+  fi
+fi
+if has scaling; then # issue 33: 1, 2, ..., N GPUs in one results file (run --devices 0:0,1:...), XPB_SCALING_PRESET
+  # (quick) of the collectives, each group its own device with its own gpus=P cases and its nccl entry
+  np=$(nvidia-smi -L | grep -c "^GPU") spec="0" prev="0"
+  for ((k = 1; k < np; k++)); do prev="$prev,$k"; spec="$spec:$prev"; done
+  stamp "scaling: collectives ${XPB_SCALING_PRESET:-quick} on --devices $spec"
+  t=$(date +%s)
+  timeout -s TERM "${XPB_SWEEP_LIMIT_S:-120}" $bin run --backend cuda --devices "$spec" --workload collectives \
+      --preset "${XPB_SCALING_PRESET:-quick}" --out "$out/scaling.json" > "$out/scaling.txt" 2>&1 || status=1
+  echo "scaling: $(( $(date +%s) - t )) s; $(grep 'results:' "$out/scaling.txt" | tail -1)" | tee -a "$out/bench.txt"
+  python3 - "$out/scaling.json" <<'PY' | tee -a "$out/bench.txt" || status=1
+import json, sys
+r = json.load(open(sys.argv[1]))
+for d in r["system"]["devices"]:
+    cs = [c for c in r["cases"] if c["device"] == d["id"]]
+    gpus = sorted({c["id"].split("gpus=")[1].split("/")[0] for c in cs})
+    ok = sum(c["status"] == "ok" for c in cs)
+    print(f'scaling {d["id"]}: {ok}/{len(cs)} ok, gpus={",".join(gpus)}, nccl {d.get("nccl")}')
+PY
+  sweep_phases "$out/scaling.json" | tee -a "$out/bench.txt"
+  $bin report "$out/scaling.json" -o "$out/scaling-report" > /dev/null 2>&1 || echo "scaling: report failed" | tee -a "$out/bench.txt"
 fi
 if has nettransport; then # issue 33: the code that runs across nodes, on one host: NCCL's network transport forced
   export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1

@@ -434,9 +434,59 @@ int xpb_cuda_group_owner(const xpb_buffer *buf, size_t b, size_t limit, size_t *
     return r;
 }
 
+/* One process drives every rank: each rank's runs of bytes at once, one host thread per rank, as
+ * upload_ranks (a pageable copy is bound by its thread; 4 GiB read back one rank after another
+ * at the 1 GiB all_gather on 4 GPUs). The runs are listed first, the copies then run in any order. */
+static xpb_status download_local(xpb_cuda_ctx *g, xpb_buffer *src, size_t offset, void *dst, size_t bytes,
+                                 xpb_error *err)
+{
+    typedef struct run { size_t at, end; int l; } run;
+    size_t n = 0, cap = 16;
+    run *runs = malloc(cap * sizeof *runs);
+    for (size_t done = 0; runs && done < bytes;) {
+        size_t at = offset + done, end;
+        int l = xpb_cuda_group_owner(src, at, offset + bytes, &end) - src->first_rank;
+        if (n == cap) {
+            run *more = realloc(runs, (cap *= 2) * sizeof *runs);
+            if (!more)
+                free(runs);
+            runs = more;
+        }
+        if (runs)
+            runs[n++] = (run){at, end, l};
+        done = end - offset;
+    }
+    if (!runs)
+        return xpb_fail(err, XPB_ERR_OUT_OF_MEMORY, "cuda: out of host memory for a download's parts");
+    xpb_status st = XPB_OK;
+    int threads = g->group->local;
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 1) if (threads > 1 && n > 1)
+    for (size_t i = 0; i < n; i++) {
+        xpb_error mine = {{0}};
+        xpb_buffer v = rank_view(src, runs[i].l);
+        xpb_status s = runs[i].l < 0 || runs[i].l >= src->ranks
+                           ? xpb_fail(&mine, XPB_ERR_USAGE, "cuda: a download's part belongs to no rank of the group")
+                           : xpb_cuda_buffer_download(g->group->rank[runs[i].l], &v, runs[i].at,
+                                                      (char *)dst + (runs[i].at - offset), runs[i].end - runs[i].at,
+                                                      &mine);
+        if (s) {
+#pragma omp critical(xpb_cuda_group_download)
+            if (!st) {
+                st = s;
+                if (err)
+                    *err = mine;
+            }
+        }
+    }
+    free(runs);
+    return st;
+}
+
 xpb_status xpb_cuda_group_buffer_download(xpb_cuda_ctx *g, xpb_buffer *src, size_t offset, void *dst, size_t bytes,
                                           xpb_error *err)
 {
+    if (!xpb_mpi_active())
+        return download_local(g, src, offset, dst, bytes, err);
     xpb_status st = XPB_OK;
     size_t done = 0;
     while (done < bytes) { /* one copy per run of bytes that one rank owns */

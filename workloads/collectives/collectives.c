@@ -176,15 +176,25 @@ static void make_args(const xpb_case *c, const xpb_view *in, const xpb_view *out
     a->root = 0;
 }
 
-/* A unit is one rank's receive buffer. */
+/* A unit is one rank's receive buffer, or for a large one a block of it: the largest power of two
+ * that divides it, at most UNIT_MAX elements. The validation works in units (a chunk of them per
+ * thread, a reference array of a chunk's size per thread), so a unit of a whole 256 Mi-element
+ * receive buffer meant one thread per rank (4 of 16 busy on 4 GPUs) and 2 x 2 GiB of reference
+ * and tolerance per thread, first touched there: seconds of page faults per 1 GiB case. */
+#define UNIT_MAX ((int64_t)1 << 16)
+
 static size_t unit_elements(const xpb_case *c)
 {
     int64_t send, recv;
     counts(c->op, ranks_of(c), chunk_of(c), &send, &recv);
-    return (size_t)recv;
+    if (recv <= UNIT_MAX)
+        return (size_t)recv;
+    int64_t low = recv & -recv; /* the largest power of two dividing recv: units never straddle ranks */
+    return (size_t)(low < UNIT_MAX ? low : UNIT_MAX);
 }
 
-/* Receive buffers of ranks [u0, u1): what each collective leaves there (xpb_ops.h). */
+/* Output elements [u0 unit, u1 unit): element e is rank e / recv's receive buffer at e % recv,
+ * and what each collective leaves there (xpb_ops.h). */
 static void reference(const xpb_case *c, const xpb_case_data *d, const char *precision, size_t u0, size_t u1,
                       double *ref, double *tol)
 {
@@ -192,32 +202,36 @@ static void reference(const xpb_case *c, const xpb_case_data *d, const char *pre
     int n = ranks_of(c);
     int64_t ch = chunk_of(c), send, recv;
     counts(c->op, n, ch, &send, &recv);
+    size_t unit = unit_elements(c), e0 = u0 * unit, e1 = u1 * unit;
     const float *in = d->in[0];
 #define IN(q, i) ((double)in[(size_t)(q) * (size_t)send + (size_t)(i)])
-    for (size_t r = u0; r < u1; r++) {
-        double *o = ref + (r - u0) * (size_t)recv;
-        for (int64_t j = 0; j < recv; j++) {
-            double v = 0;
-            switch (c->op) {
-            case XPB_OP_ALL_REDUCE:
-                for (int q = 0; q < n; q++)
-                    v += IN(q, j);
-                break;
-            case XPB_OP_REDUCE_SCATTER:
-                for (int q = 0; q < n; q++)
-                    v += IN(q, (int64_t)r * ch + j);
-                break;
-            case XPB_OP_ALL_GATHER: v = IN(j / ch, j % ch); break;
-            case XPB_OP_ALL_TO_ALL: v = IN(j / ch, (int64_t)r * ch + j % ch); break;
-            case XPB_OP_BROADCAST: v = IN(0, j); break; /* root 0 */
-            case XPB_OP_SENDRECV: v = IN(((int)r + n - 1) % n, j); break;
-            default: v = NAN; break;
-            }
-            o[j] = v;
+    int64_t r = (int64_t)(e0 / (size_t)recv), j = (int64_t)(e0 % (size_t)recv); /* then stepped: no division */
+    int64_t q_of_j = ch ? j / ch : 0, j_in_q = ch ? j % ch : 0;                /* j = q_of_j ch + j_in_q */
+    for (size_t e = e0; e < e1; e++) {
+        double v = 0;
+        switch (c->op) {
+        case XPB_OP_ALL_REDUCE:
+            for (int q = 0; q < n; q++)
+                v += IN(q, j);
+            break;
+        case XPB_OP_REDUCE_SCATTER:
+            for (int q = 0; q < n; q++)
+                v += IN(q, r * ch + j);
+            break;
+        case XPB_OP_ALL_GATHER: v = IN(q_of_j, j_in_q); break;
+        case XPB_OP_ALL_TO_ALL: v = IN(q_of_j, r * ch + j_in_q); break;
+        case XPB_OP_BROADCAST: v = IN(0, j); break; /* root 0 */
+        case XPB_OP_SENDRECV: v = IN((r + n - 1) % n, j); break;
+        default: v = NAN; break;
         }
+        ref[e - e0] = v;
+        if (++j_in_q == ch)
+            j_in_q = 0, q_of_j++;
+        if (++j == recv)
+            j = 0, r++, q_of_j = 0, j_in_q = 0;
     }
 #undef IN
-    memset(tol, 0, (u1 - u0) * (size_t)recv * sizeof *tol); /* exact: small integers */
+    memset(tol, 0, (e1 - e0) * sizeof *tol); /* exact: small integers */
 }
 
 static const char *tolerance_text(const xpb_case *c, const char *precision)
