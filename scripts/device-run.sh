@@ -45,7 +45,7 @@
 # collectives' XPB_SCALING_PRESET (quick) on 1, 2, ..., N GPUs in one file: --devices 0:0,1:...).
 # shardburst (issue 33: sharded burst validated on groups of 1, 2 and all GPUs at
 # XPB_SHARDBURST_PRESETS and under mpirun, timed at XPB_SHARDBURST_SIZES on one GPU and each group,
-# the scaling table last).
+# the scaling table last). burstprof (issue 33: nsys's kernel and API summary of the sharded burst).
 # shardassign (issue 33: the sharded anneal assign validated at conformance and quick on --devices 0, all and under mpirun, timed at XPB_SHARDASSIGN_SIZE (n=10000000,d=128,m=4096) on 1 GPU and on all, the scaling table last).
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
@@ -223,18 +223,20 @@ if has validate; then
   done
 fi
 if has sanitize; then
-  for tool in memcheck racecheck; do
-    stamp "compute-sanitizer --tool $tool over the CUDA conformance cases"
-    compute-sanitizer --tool $tool --error-exitcode 9 $bin run --backend cuda --preset conformance \
-        --validate-only > "$out/sanitize-$tool.txt" 2>&1 || status=1
+  # XPB_SANITIZE_TOOLS (memcheck racecheck), XPB_SANITIZE_FILTER (every case): a shorter pass
+  for tool in ${XPB_SANITIZE_TOOLS:-memcheck racecheck}; do
+    stamp "compute-sanitizer --tool $tool over the CUDA conformance cases ${XPB_SANITIZE_FILTER:-}"
+    timeout 400 compute-sanitizer --tool $tool --error-exitcode 9 $bin run --backend cuda --preset conformance \
+        --filter "${XPB_SANITIZE_FILTER:-.}" --validate-only > "$out/sanitize-$tool.txt" 2>&1 || status=1
     grep -E "ERROR SUMMARY|results:" "$out/sanitize-$tool.txt" | tail -2 | tee -a "$out/bench.txt"
     # the device-group ops (NCCL collectives, sharded GEMM) on a group of this machine's GPUs.
     # --report-api-errors no: ncclCommInitAll probes kernels its library has no image of for this
     # GPU (cudaFuncGetAttributes -> cudaErrorNoKernelImageForDevice, 4 reports, handled by NCCL;
     # 2026-11-25); our own CUDA calls are checked by our code, a failure is the case's error.
     stamp "compute-sanitizer --tool $tool over the group conformance cases (--devices all)"
-    compute-sanitizer --tool $tool --report-api-errors no --error-exitcode 9 $bin run --backend cuda --devices all \
-        --workload collectives,sharded --preset conformance --validate-only > "$out/sanitize-group-$tool.txt" 2>&1 || status=1
+    timeout 400 compute-sanitizer --tool $tool --report-api-errors no --error-exitcode 9 $bin run --backend cuda --devices all \
+        --workload collectives,sharded,burst --filter "${XPB_SANITIZE_FILTER:-.}" --preset conformance --validate-only \
+        > "$out/sanitize-group-$tool.txt" 2>&1 || status=1
     grep -E "SUMMARY|results:" "$out/sanitize-group-$tool.txt" | tail -2 | tee -a "$out/bench.txt"
   done
 fi
@@ -329,6 +331,26 @@ if has shardburst; then # issue 33: sharded burst bit-exact on groups of 1, 2 an
         --out "$out/shardburst-$tag-mpi.json" >> "$out/shardburst-mpi.txt" 2>&1 || status=1
   done
   python3 scripts/burst-scaling.py "$out"/shardburst-*.json | tee "$out/shardburst-scaling.txt" >> "$out/bench.txt"
+fi
+if has burstprof; then # issue 33: where a sharded burst's device time goes: nsys's kernel summary, 5M x 100
+  # batched on every GPU in one process (XPB_BURSTPROF_SIZE, XPB_BURSTPROF_DEVICES)
+  nsys=$(command -v nsys || ls /usr/local/cuda/bin/nsys /opt/nvidia/nsight-systems/*/bin/nsys 2>/dev/null | head -1)
+  if [ -n "$nsys" ]; then
+    stamp "burstprof: $nsys over --devices ${XPB_BURSTPROF_DEVICES:-all}"
+    timeout 200 "$nsys" profile --trace=cuda -f true -o "$out/burstprof" $bin run --backend cuda \
+        --devices "${XPB_BURSTPROF_DEVICES:-all}" --workload burst --min-time 0.02 \
+        --size "${XPB_BURSTPROF_SIZE:-neurons=5000000,fanout=100,bursts=100,batched=1}" > "$out/burstprof-run.txt" 2>&1 || status=1
+    "$nsys" stats --report cuda_gpu_kern_sum --report cuda_api_sum --format csv -o "$out/burstprof" \
+        "$out/burstprof.nsys-rep" > /dev/null 2>&1 || status=1
+    rm -f "$out/burstprof.nsys-rep" "$out/burstprof.sqlite"
+    for f in "$out"/burstprof_cuda_gpu_kern_sum.csv "$out"/burstprof_cuda_api_sum.csv; do
+      [ -f "$f" ] && python3 -c 'import csv,sys
+r=list(csv.DictReader(open(sys.argv[1])))
+for x in r[:12]: print("burstprof", x.get("Name","")[:60], "n", x.get("Instances", x.get("Num Calls")), "avg us %.1f" % (float(x.get("Avg (ns)",0))/1e3), "total ms %.1f" % (float(x.get("Total Time (ns)",0))/1e6))' "$f" | tee -a "$out/bench.txt"
+    done
+  else
+    echo "burstprof: no nsys on this machine" | tee -a "$out/bench.txt"
+  fi
 fi
 if has multi; then # issue 11: device groups on every GPU here (nvidia-h200-x2), NCCL, torch.distributed beside
   # validated at every default size (which holds every quick size) and the conformance sizes
