@@ -133,15 +133,18 @@ static uint64_t span_clock;
 
 __global__ void xpb_burst_sharded_set_base(uint32_t *base, uint32_t burst) { *base = burst; }
 
-static void span_entry_clear(const xpb_cuda_ctx *g, span_entry *e)
+/* Destroys e's graphs on the devices they were made on (the key's, not the caller's group: a
+ * scaling run holds several groups). */
+static void span_entry_clear(span_entry *e)
 {
-    for (int l = 0; l < e->key.local; l++) {
+    for (int l = 0; l < e->key.local && l < XPB_SHARDED_GRAPH_RANKS; l++) {
         if (e->exec[l]) {
-            (void)xpb_cuda_activate(xpb_cuda_group_rank_ctx(g, l), NULL);
+            (void)cudaSetDevice(e->key.device[l]);
             cudaGraphExecDestroy(e->exec[l]); /* CUDA frees one still in flight when it completes */
         }
         e->exec[l] = NULL;
     }
+    (void)cudaGetLastError();
     e->captured = false;
 }
 
@@ -154,7 +157,7 @@ extern "C" void xpb_cuda_burst_sharded_forget(const xpb_cuda_ctx *g)
         for (int l = 0; e->valid && l < e->key.local && l < xpb_cuda_group_local(g); l++)
             ours = ours || e->key.comm[l] == xpb_cuda_group_comm(g, l);
         if (ours) {
-            span_entry_clear(g, e);
+            span_entry_clear(e);
             e->valid = false;
         }
     }
@@ -198,7 +201,7 @@ static xpb_status span_capture(const xpb_cuda_ctx *g, span_entry *e, xpb_error *
         if (graph[l])
             cudaGraphDestroy(graph[l]);
     if (st != XPB_OK)
-        span_entry_clear(g, e);
+        span_entry_clear(e);
     e->captured = st == XPB_OK;
     return st;
 }
@@ -220,13 +223,13 @@ static xpb_status span_run(const xpb_cuda_ctx *g, span_key *key, uint32_t first,
      * run's buffers land at new addresses, so a key is rarely seen twice: capture a span of
      * several bursts at once. One rank a process (MPI) keeps up with plain launches. */
     if (!hit && key->local > 1 && key->count > 1) {
-        span_entry_clear(g, slot);
+        span_entry_clear(slot);
         memcpy(&slot->key, key, sizeof *key);
         slot->valid = true;
         hit = slot;
     }
     if (!hit) { /* remember the key; this span runs as plain launches */
-        span_entry_clear(g, slot);
+        span_entry_clear(slot);
         memcpy(&slot->key, key, sizeof *key); /* padding too: keys compare by memcmp */
         slot->valid = true;
         slot->used = ++span_clock;
