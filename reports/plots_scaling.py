@@ -1,9 +1,12 @@
-"""Scaling across GPUs: the multi-device workloads (collectives, sharded) against the group size.
+"""Scaling across GPUs: the multi-device workloads (collectives, sharded, burst) against the group size.
 
-A case of a device group carries its size in params.gpus (docs/multi-gpu.md). For each op, the
+A case of a device group carries its size in params.gpus (docs/multi-gpu.md); a burst case does not
+(the same network runs on one GPU and on a group), so its GPU count comes from its device: "cuda:0"
+one GPU (the single-device kernels), "cuda:0,1,2,3" and "cuda:mpi4" four. For each op, the
 cases that differ only in gpus form a series (one per size, variant and host); the figure draws
 each series' throughput against the GPU count, busbw for the collectives (nccl-tests' bus
-bandwidth, comparable at any n) and GFLOP/s for the sharded GEMM. The table gives every point
+bandwidth, comparable at any n), synaptic events/s for burst and GFLOP/s for the sharded GEMM and
+anneal assign. The table gives every point
 with its speedup over the series' 1-GPU point and the efficiency, speedup / GPUs.
 """
 
@@ -13,6 +16,16 @@ from figures import Figure, fmt_num, fmt_time, new_figure, status_cell
 
 # collectives: only the largest sizes are drawn (the small ones measure latency, not links)
 DRAWN_SIZES = 3
+
+
+def _gpus(c):
+    """The case's GPU count, or None when it is not a multi-device case."""
+    if "gpus" in c.params:
+        return int(c.params["gpus"])
+    if c.workload == "burst" and c.backend == "cuda" and ":" in c.device:
+        name = c.device.split(":", 1)[1]
+        return int(name[3:]) if name.startswith("mpi") else len(name.split(","))
+    return None
 
 
 def _size_key(c):
@@ -25,7 +38,16 @@ def _size_text(key):
 
 
 def _metric(c):
-    return c.busbw if c.workload == "collectives" else c.achieved_gflops
+    if c.workload == "collectives":
+        return c.busbw
+    if c.workload == "burst":
+        b = c.outcome.burst if c.outcome else None
+        return b.events_per_s if b else None
+    return c.achieved_gflops
+
+
+def _unit(c):
+    return {"collectives": "busbw GB/s", "burst": "events/s"}.get(c.workload, "GFLOP/s")
 
 
 def scaling(canvas, cases, many_hosts):
@@ -33,17 +55,18 @@ def scaling(canvas, cases, many_hosts):
     figs = []
     ops = defaultdict(list)
     for c in cases:
-        if "gpus" in c.params:
+        if _gpus(c) is not None:
             ops[c.op_key].append(c)
     for op, cs in sorted(ops.items()):
         series = defaultdict(dict)  # (host, size, variant) -> {gpus: case}
         for c in cs:
             host = c.run.hostname if many_hosts else ""
-            series[(host, _size_key(c), c.variant)][int(c.params["gpus"])] = c
+            variant = c.variant + (" (mpirun)" if ":mpi" in c.device else "")  # one process a GPU
+            series[(host, _size_key(c), variant)][_gpus(c)] = c
         if len({g for s in series.values() for g in s}) < 2:
             continue  # one group size: nothing scales yet
         collective = cs[0].workload == "collectives"
-        unit = "busbw GB/s" if collective else "GFLOP/s"
+        unit = _unit(cs[0])
         rows = []
         drawn = []
         sizes = sorted({k[1] for k in series}, key=lambda s: [v for _, v in s])
@@ -52,6 +75,8 @@ def scaling(canvas, cases, many_hosts):
             host, size, variant = key
             pts = series[key]
             one = pts.get(1)
+            if one is None:  # an mpirun series: the 1-GPU point of the same size's one-process series
+                one = next((p[1] for k, p in series.items() if k[:2] == key[:2] and 1 in p), None)
             base = _metric(one) if one is not None and one.timed_ok else None
             line = []
             for g in sorted(pts):
