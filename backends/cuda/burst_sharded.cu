@@ -13,9 +13,9 @@
  * Only the bits cross GPUs: n / 8 bytes a burst, whatever the rates. Integer sums and the same
  * per-neuron steps as one device, so fired sets and v are one device's bit for bit.
  *
- * Launches: 5 a rank a burst plus the collective. One process driving P GPUs from one thread
- * spends more host time issuing them than the GPUs take, so plain launches go out from one host
- * thread a rank, and spans of up to XPB_SHARDED_SPAN bursts are captured as one CUDA graph per rank (NCCL's calls captured with them, as nccl-tests -G does),
+ * Launches: 5 a rank a burst plus the collective. One process driving P GPUs would spend more
+ * host time issuing them than the GPUs take, so spans of up to XPB_SHARDED_SPAN bursts are
+ * captured as one CUDA graph per rank (NCCL's calls captured with them, as nccl-tests -G does),
  * cached like batch's (burst_batch.cu): the first launch with a key runs as stream launches and
  * marks the key, the second captures; the graph takes its first burst from scratch word 0. A
  * group's graphs hold its communicators: closing the group destroys them first
@@ -24,8 +24,6 @@
 #include "cuda_nccl.h"
 
 #include <mutex>
-#include <thread>
-#include <vector>
 
 #define XPB_SHARDED_SPAN 64      /* bursts in one graph */
 #define XPB_SHARDED_KEYS 4
@@ -71,38 +69,7 @@ static xpb_status plan_rank(const xpb_burst_args *a, int l, int r, int p, uint64
     return XPB_OK;
 }
 
-/* Rank l's propagate and dynamics of burst (base ? *base : 0) + boff. */
-static xpb_status rank_update(const xpb_cuda_ctx *g, const rank_plan *q, int l, const uint32_t *base, uint32_t boff,
-                              xpb_error *err)
-{
-    const xpb_cuda_ctx *rank = xpb_cuda_group_rank_ctx(g, l);
-    xpb_status st;
-    if ((st = xpb_cuda_activate(rank, err)) == XPB_OK &&
-        (st = xpb_burst_propagate_enqueue(rank, &q->prop, base, boff, err)) == XPB_OK && q->dyn.n > 0)
-        st = xpb_burst_dynamics_enqueue(rank, &q->dyn, base, boff, err);
-    return st;
-}
-
-/* Rank l's compact of the gathered bits of that burst. */
-static xpb_status rank_compact(const xpb_cuda_ctx *g, const rank_plan *q, int l, const uint32_t *base, uint32_t boff,
-                               xpb_error *err)
-{
-    const xpb_cuda_ctx *rank = xpb_cuda_group_rank_ctx(g, l);
-    const xpb_status st = xpb_cuda_activate(rank, err);
-    return st != XPB_OK ? st
-                        : xpb_burst_compact_bits_enqueue(rank, &q->cmp, q->bits, xpb_cuda_group_size(g),
-                                                         q->global_offsets, base, boff, err);
-}
-
-static xpb_status rank_gather(const xpb_cuda_ctx *g, const rank_plan *q, int l, xpb_error *err)
-{
-    const ncclResult_t nr = ncclAllGather(q->own_bits, q->bits, q->slot_words, ncclUint32, xpb_cuda_group_comm(g, l),
-                                          xpb_cuda_group_stream(g, l));
-    return nr == ncclSuccess ? XPB_OK : xpb_nccl_fail(err, nr, "ncclAllGather(burst/sharded bits)", __FILE__, __LINE__);
-}
-
-/* `count` bursts, numbered (base ? *base : 0) + first + i, on every rank of this process, from
- * this thread (what a capture records; the all_gathers of a burst in one NCCL group). */
+/* `count` bursts, numbered (base ? *base : 0) + first + i, on every rank of this process. */
 static xpb_status enqueue_bursts(const xpb_cuda_ctx *g, const rank_plan *plan, bool graph, uint32_t first,
                                  uint32_t count, xpb_error *err)
 {
@@ -110,61 +77,36 @@ static xpb_status enqueue_bursts(const xpb_cuda_ctx *g, const rank_plan *plan, b
     for (uint32_t i = 0; i < count; i++) {
         const uint32_t boff = first + i;
         xpb_status st = XPB_OK;
-        for (int l = 0; l < local && st == XPB_OK; l++)
-            st = rank_update(g, &plan[l], l, graph ? reinterpret_cast<const uint32_t *>(plan[l].prop.scratch) : NULL,
-                             boff, err);
+        for (int l = 0; l < local && st == XPB_OK; l++) {
+            const xpb_cuda_ctx *rank = xpb_cuda_group_rank_ctx(g, l);
+            const uint32_t *base = graph ? reinterpret_cast<const uint32_t *>(plan[l].prop.scratch) : NULL;
+            if ((st = xpb_cuda_activate(rank, err)) == XPB_OK &&
+                (st = xpb_burst_propagate_enqueue(rank, &plan[l].prop, base, boff, err)) == XPB_OK &&
+                plan[l].dyn.n > 0)
+                st = xpb_burst_dynamics_enqueue(rank, &plan[l].dyn, base, boff, err);
+        }
         if (st != XPB_OK)
             return st;
         XPB_NCCL_CHECK(err, ncclGroupStart());
-        for (int l = 0; l < local && st == XPB_OK; l++)
-            st = rank_gather(g, &plan[l], l, err);
+        for (int l = 0; l < local && st == XPB_OK; l++) {
+            const ncclResult_t nr = ncclAllGather(plan[l].own_bits, plan[l].bits, plan[l].slot_words, ncclUint32,
+                                                  xpb_cuda_group_comm(g, l), xpb_cuda_group_stream(g, l));
+            if (nr != ncclSuccess)
+                st = xpb_nccl_fail(err, nr, "ncclAllGather(burst/sharded bits)", __FILE__, __LINE__);
+        }
         const ncclResult_t end = ncclGroupEnd(); /* always closes the group, even after a failed call */
         if (st == XPB_OK && end != ncclSuccess)
             st = xpb_nccl_fail(err, end, "ncclGroupEnd", __FILE__, __LINE__);
-        for (int l = 0; l < local && st == XPB_OK; l++)
-            st = rank_compact(g, &plan[l], l, graph ? reinterpret_cast<const uint32_t *>(plan[l].prop.scratch) : NULL,
-                              boff, err);
+        for (int l = 0; l < local && st == XPB_OK; l++) {
+            const xpb_cuda_ctx *rank = xpb_cuda_group_rank_ctx(g, l);
+            const uint32_t *base = graph ? reinterpret_cast<const uint32_t *>(plan[l].prop.scratch) : NULL;
+            if ((st = xpb_cuda_activate(rank, err)) == XPB_OK)
+                st = xpb_burst_compact_bits_enqueue(rank, &plan[l].cmp, plan[l].bits, xpb_cuda_group_size(g),
+                                                    plan[l].global_offsets, base, boff, err);
+        }
         if (st != XPB_OK)
             return st;
     }
-    return XPB_OK;
-}
-
-/* Bursts first .. first + count - 1 as stream launches, one host thread a rank (nccl-tests' -t:
- * each thread its GPU and its communicator, no NCCL group): one thread issuing every rank's ~5
- * launches a burst was the bound on 4 GPUs (186 us a burst against 93 us of device time). */
-static xpb_status enqueue_bursts_threaded(const xpb_cuda_ctx *g, const rank_plan *plan, uint32_t first,
-                                          uint32_t count, xpb_error *err)
-{
-    const int local = xpb_cuda_group_local(g);
-    std::vector<xpb_error> errs((size_t)local);
-    std::vector<xpb_status> sts((size_t)local, XPB_OK);
-    auto span = [&](int l) {
-        xpb_status st = XPB_OK;
-        for (uint32_t i = 0; i < count && st == XPB_OK; i++) {
-            if ((st = rank_update(g, &plan[l], l, NULL, first + i, &errs[(size_t)l])) == XPB_OK &&
-                (st = rank_gather(g, &plan[l], l, &errs[(size_t)l])) == XPB_OK)
-                st = rank_compact(g, &plan[l], l, NULL, first + i, &errs[(size_t)l]);
-        }
-        sts[(size_t)l] = st;
-    };
-    std::vector<std::thread> threads;
-    try {
-        for (int l = 1; l < local; l++)
-            threads.emplace_back(span, l);
-    } catch (const std::exception &e) { /* no thread: the ranks started must still be joined */
-        for (std::thread &t : threads)
-            t.join();
-        return xpb_fail(err, XPB_ERR_RUNTIME, "burst/sharded: cannot start a launch thread: %s", e.what());
-    }
-    span(0);
-    for (std::thread &t : threads)
-        t.join();
-    for (int l = 0; l < local; l++)
-        if (sts[(size_t)l] != XPB_OK) {
-            *err = errs[(size_t)l];
-            return sts[(size_t)l];
-        }
     return XPB_OK;
 }
 
@@ -280,15 +222,14 @@ static xpb_status span_run(const xpb_cuda_ctx *g, span_key *key, uint32_t first,
      * batch is never seen twice): plain launches 186 us a burst against 93 us of device time,
      * host-bound; capturing every span on first sight 259 us on 4 GPUs (the capture and
      * instantiation of 4 graphs of ~320 nodes a run), though 125 against 142 us on 2. So a key
-     * is captured only when seen again (per-burst runs: from their second burst on), and plain
-     * launches use one host thread a rank (as one process a rank under MPI: 89 us). */
+     * is captured only when seen again (per-burst runs: from their second burst on); one rank a
+     * process (MPI) is GPU-bound with plain launches. */
     if (!hit) { /* remember the key; this span runs as plain launches */
         span_entry_clear(slot);
         memcpy(&slot->key, key, sizeof *key); /* padding too: keys compare by memcmp */
         slot->valid = true;
         slot->used = ++span_clock;
-        return key->local > 1 ? enqueue_bursts_threaded(g, key->plan, first, key->count, err)
-                              : enqueue_bursts(g, key->plan, false, first, key->count, err);
+        return enqueue_bursts(g, key->plan, false, first, key->count, err);
     }
     hit->used = ++span_clock;
     xpb_status st = hit->captured ? XPB_OK : span_capture(g, hit, err);
@@ -343,7 +284,7 @@ static xpb_status sharded_launch(void *vctx, const void *vargs, void *state, xpb
     for (int l = 0; l < local && st == XPB_OK; l++)
         st = plan_rank(a, l, first + l, p, entries, &plan[l], err);
     if (st == XPB_OK && !cacheable)
-        st = enqueue_bursts_threaded(g, plan, a->burst, a->bursts, err);
+        st = enqueue_bursts(g, plan, false, a->burst, a->bursts, err);
     if (!cacheable) {
         free(plan);
         return st;
