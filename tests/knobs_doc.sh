@@ -4,7 +4,8 @@
 # --markdown` prints, so a knob missing from the doc (or one the doc has that the code does not)
 # fails here; the backends and the harness read XPB_* variables only through declared ids
 # (xpb_knob_get_*, xpb_knob_value), never by a name the table does not hold; and every declared
-# tuning knob is read somewhere. Regenerate the table with the command the doc names.
+# tuning knob is read somewhere; `list --knobs` and `info` show a value that would be rejected.
+# Regenerate the table with the command the doc names.
 set -u
 bin=$1 src=$2
 doc=$src/docs/knobs.md def=$src/harness/xpb_knobs.def
@@ -44,5 +45,13 @@ for n in $declared; do
       { echo "FAIL: $n is declared but no code reads $id"; fail=1; }
   fi
 done
+# 5. list --knobs and info show a value the run would reject, with the run's message (the CUDA
+#    knob here: CUDA tests skip on a machine without a GPU, the table is the same code)
+out=$(XPB_CUDA_TILED_BK=64 XPB_VULKAN_ROW_EXP=poly "$bin" list --knobs)
+echo "$out" | grep -q "NOT ACCEPTED: XPB_CUDA_TILED_BK='64': expected 32 or 16" && echo "$out" | grep -q "XPB_VULKAN_ROW_EXP *= poly" \
+  || { echo "FAIL: list --knobs does not show XPB_CUDA_TILED_BK=64 as not accepted, or XPB_VULKAN_ROW_EXP=poly as set"; fail=1; }
+XPB_CUDA_TILED_BK=64 "$bin" info | grep -q "^knobs .*XPB_CUDA_TILED_BK=64 (NOT ACCEPTED)" \
+  || { echo "FAIL: info does not name XPB_CUDA_TILED_BK=64 as set and not accepted"; fail=1; }
+"$bin" list --markdown >/dev/null 2>&1; [ $? -eq 2 ] || { echo "FAIL: list --markdown without --knobs is not a usage error"; fail=1; }
 [ $fail -eq 0 ] && echo "ok: $(echo "$declared" | wc -l) knobs declared, documented and read through the table"
 exit $fail
