@@ -6,6 +6,7 @@
 
 #include "xpb_build_info.h"
 #include "xpb_cli.h"
+#include "xpb_knob.h"
 
 static cJSON *device_object(const char *backend, int index, const xpb_device_info *d)
 {
@@ -68,6 +69,11 @@ int xpb_cmd_info(int argc, char **argv)
     cJSON_AddStringToObject(root, "nccl", XPB_BUILD_NCCL);
     cJSON_AddStringToObject(root, "mpi", XPB_BUILD_MPI);
     cJSON_AddStringToObject(root, "vulkan_shaders", XPB_BUILD_VULKAN_SHADERS);
+    /* the knobs set here (harness/xpb_knobs.def; `xpubench list --knobs` lists them all) */
+    cJSON *knobs = cJSON_AddObjectToObject(root, "knobs");
+    for (int i = 0; i < XPB_KNOB_COUNT; i++)
+        if (xpb_knob_value((xpb_knob_id)i))
+            cJSON_AddStringToObject(knobs, xpb_knob_decl_of((xpb_knob_id)i)->name, xpb_knob_value((xpb_knob_id)i));
     cJSON *bs = cJSON_AddArrayToObject(root, "backends");
     for (int i = 0; i < n; i++) {
         cJSON *b = cJSON_CreateObject();
@@ -103,6 +109,14 @@ int xpb_cmd_info(int argc, char **argv)
                XPB_VERSION, XPB_GIT_COMMIT);
         if (XPB_BUILD_VULKAN_SHADERS[0]) /* which compiler built which Vulkan shaders */
             printf("shaders   %s\n", XPB_BUILD_VULKAN_SHADERS);
+        printf("knobs    ");
+        for (int i = 0; i < XPB_KNOB_COUNT; i++) {
+            xpb_error kerr = {{0}};
+            if (xpb_knob_value((xpb_knob_id)i))
+                printf(" %s=%s%s", xpb_knob_decl_of((xpb_knob_id)i)->name, xpb_knob_value((xpb_knob_id)i),
+                       xpb_knob_check((xpb_knob_id)i, &kerr) ? " (NOT ACCEPTED)" : "");
+        }
+        printf("%s (all of them: xpubench list --knobs)\n", cJSON_GetArraySize(knobs) ? "" : " none set");
         cJSON *b;
         cJSON_ArrayForEach(b, bs)
         {

@@ -1,4 +1,5 @@
-/* xpb_knob.c - knobs from the environment: unset means the default, invalid is an error. */
+/* xpb_knob.c - knobs from the environment: unset means the default, invalid is an error; the
+ * declared knobs (xpb_knobs.def) and their readers by id. */
 #include "xpb_knob.h"
 
 #include <errno.h>
@@ -52,4 +53,169 @@ xpb_status xpb_knob_choice(const char *name, const char *const *choices, int n, 
         snprintf(list + used, sizeof list - used, "%s%s", i ? " or " : "", choices[i]);
     }
     return xpb_fail(err, XPB_ERR_USAGE, "%s='%s': expected %s", name, v, list);
+}
+
+/* ---- the declared knobs (xpb_knobs.def) ---- */
+
+static const xpb_knob_decl knobs[XPB_KNOB_COUNT] = {
+#define XPB_KNOB(id, type, lo, hi, values, def, backend, reader, what) \
+    {"XPB_" #id, XPB_KNOB_TYPE_##type, (double)(lo), (double)(hi), values, def, backend, reader, what},
+#include "xpb_knobs.def"
+#undef XPB_KNOB
+};
+
+const xpb_knob_decl *xpb_knob_decl_of(xpb_knob_id id) { return &knobs[id]; }
+
+const char *xpb_knob_value(xpb_knob_id id)
+{
+    const char *v = getenv(knobs[id].name);
+    return v && *v ? v : NULL;
+}
+
+#define MAX_WORDS 8
+
+/* A WORD knob's values "a|b" as words[0..n) (copied into buf). */
+static int split_words(const char *values, char buf[128], const char *words[MAX_WORDS])
+{
+    snprintf(buf, 128, "%s", values);
+    int n = 0;
+    for (char *s = buf; n < MAX_WORDS; n++) {
+        words[n] = s;
+        char *bar = strchr(s, '|');
+        if (!bar) {
+            n++;
+            break;
+        }
+        *bar = '\0';
+        s = bar + 1;
+    }
+    return n;
+}
+
+static int word_index(const char *const *words, int n, const char *w)
+{
+    for (int i = 0; i < n; i++)
+        if (strcmp(words[i], w) == 0)
+            return i;
+    return -1;
+}
+
+/* The declared default of an INT/POW2/NUM knob; 0 for one declared "(...)" (its reader passes
+ * its own through xpb_knob_get_long_or). */
+static double default_number(const xpb_knob_decl *d) { return d->def[0] == '(' ? 0.0 : strtod(d->def, NULL); }
+
+const char *xpb_knob_accepts(const xpb_knob_decl *d, char *buf, size_t n)
+{
+    switch (d->type) {
+    case XPB_KNOB_TYPE_INT:
+    case XPB_KNOB_TYPE_POW2:
+        snprintf(buf, n, "an integer in [%ld, %ld]%s", (long)d->lo, (long)d->hi,
+                 d->type == XPB_KNOB_TYPE_POW2 ? ", a power of two" : "");
+        break;
+    case XPB_KNOB_TYPE_NUM:
+        snprintf(buf, n, "a number above %g and below %g", d->lo, d->hi);
+        break;
+    case XPB_KNOB_TYPE_WORD: {
+        char tmp[128];
+        const char *w[MAX_WORDS];
+        int k = split_words(d->values, tmp, w);
+        buf[0] = '\0';
+        for (int i = 0; i < k; i++) {
+            size_t used = strlen(buf);
+            snprintf(buf + used, n - used, "%s%s", i ? " or " : "", w[i]);
+        }
+        break;
+    }
+    default:
+        snprintf(buf, n, "%s", d->values);
+    }
+    return buf;
+}
+
+static xpb_status get_long(xpb_knob_id id, long def, long *out, xpb_error *err)
+{
+    const xpb_knob_decl *d = &knobs[id];
+    if (d->type != XPB_KNOB_TYPE_INT && d->type != XPB_KNOB_TYPE_POW2) {
+        *out = def;
+        return xpb_fail(err, XPB_ERR_USAGE, "%s is not an integer knob (xpb_knobs.def)", d->name);
+    }
+    return xpb_knob_long(d->name, (long)d->lo, (long)d->hi, d->type == XPB_KNOB_TYPE_POW2, def, out, err);
+}
+
+xpb_status xpb_knob_get_long(xpb_knob_id id, long *out, xpb_error *err)
+{
+    return get_long(id, (long)default_number(&knobs[id]), out, err);
+}
+
+xpb_status xpb_knob_get_long_or(xpb_knob_id id, long def, long *out, xpb_error *err)
+{
+    return get_long(id, def, out, err);
+}
+
+xpb_status xpb_knob_get_double(xpb_knob_id id, double *out, xpb_error *err)
+{
+    const xpb_knob_decl *d = &knobs[id];
+    double def = default_number(d);
+    if (d->type != XPB_KNOB_TYPE_NUM) {
+        *out = def;
+        return xpb_fail(err, XPB_ERR_USAGE, "%s is not a number knob (xpb_knobs.def)", d->name);
+    }
+    return xpb_knob_double(d->name, d->lo, d->hi, def, out, err);
+}
+
+xpb_status xpb_knob_get_choice(xpb_knob_id id, int *out, xpb_error *err)
+{
+    const xpb_knob_decl *d = &knobs[id];
+    *out = 0;
+    if (d->type != XPB_KNOB_TYPE_WORD)
+        return xpb_fail(err, XPB_ERR_USAGE, "%s is not a word knob (xpb_knobs.def)", d->name);
+    char buf[128];
+    const char *w[MAX_WORDS];
+    int n = split_words(d->values, buf, w), def = word_index(w, n, d->def);
+    return xpb_knob_choice(d->name, w, n, def < 0 ? 0 : def, out, err);
+}
+
+xpb_status xpb_knob_get_text(xpb_knob_id id, const char **out, xpb_error *err)
+{
+    (void)err;
+    *out = xpb_knob_value(id);
+    return XPB_OK;
+}
+
+int xpb_knob_choice_or_default(xpb_knob_id id)
+{
+    int i = 0;
+    xpb_error ignored;
+    xpb_knob_get_choice(id, &i, &ignored);
+    return i;
+}
+
+xpb_status xpb_knob_check(xpb_knob_id id, xpb_error *err)
+{
+    long l;
+    double x;
+    int w;
+    switch (knobs[id].type) {
+    case XPB_KNOB_TYPE_INT:
+    case XPB_KNOB_TYPE_POW2:
+        return xpb_knob_get_long(id, &l, err);
+    case XPB_KNOB_TYPE_NUM:
+        return xpb_knob_get_double(id, &x, err);
+    case XPB_KNOB_TYPE_WORD:
+        return xpb_knob_get_choice(id, &w, err);
+    default:
+        return XPB_OK;
+    }
+}
+
+xpb_status xpb_knob_check_backend(const char *backend, xpb_error *err)
+{
+    for (int i = 0; i < XPB_KNOB_COUNT; i++) {
+        if (backend && strcmp(knobs[i].backend, backend) != 0)
+            continue;
+        xpb_status st = xpb_knob_check((xpb_knob_id)i, err);
+        if (st)
+            return st;
+    }
+    return XPB_OK;
 }

@@ -35,6 +35,7 @@
 #include <cooperative_groups.h>
 
 #include "cuda_rowop.cuh"
+#include "xpb_knob.h"
 
 #define XPB_ROWOP_CLUSTER_BLOCK 512
 #define XPB_ROWOP_CLUSTER_MAX 16
@@ -276,9 +277,12 @@ static xpb_status xpb_rowop_launch_cluster(xpb_cuda_ctx *ctx, const xpb_rowop_pt
     cfg.stream = ctx->stream;
     cfg.attrs = attr;
     cfg.numAttrs = 1;
-    /* float4 rows come in by bulk copies unless XPB_CUDA_CLUSTER_LOAD=threads (A/B runs) */
-    const char *load = getenv("XPB_CUDA_CLUSTER_LOAD");
-    const bool bulk = VEC && !(load && strcmp(load, "threads") == 0);
+    /* float4 rows come in by bulk copies unless XPB_CUDA_CLUSTER_LOAD=threads (A/B runs; any
+     * other value than bulk or threads is the case's error, docs/knobs.md) */
+    int threads = 0; /* the index among "bulk|threads" */
+    if ((st = xpb_knob_get_choice(XPB_KNOB_CUDA_CLUSTER_LOAD, &threads, err)) != XPB_OK)
+        return st;
+    const bool bulk = VEC && !threads;
     cudaError_t e = bulk ? cudaLaunchKernelEx(&cfg, xpb_rowop_cluster_kernel<Op, VEC, VEC>, p, shape.chunk)
                          : cudaLaunchKernelEx(&cfg, xpb_rowop_cluster_kernel<Op, VEC, false>, p, shape.chunk);
     if (e != cudaSuccess)

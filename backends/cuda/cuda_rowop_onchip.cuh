@@ -35,9 +35,8 @@
 #include "xpb_knob.h"
 
 #define XPB_ROWOP_ONCHIP_BLOCK 512
-/* A chunk's floats (32 KB; two buffers a block, so 3 blocks an SM on Hopper);
- * XPB_CUDA_ONCHIP_CHUNK_KB tunes it (A/B runs). */
-#define XPB_ROWOP_ONCHIP_CHUNK (8 * 1024)
+/* A chunk's floats: XPB_CUDA_ONCHIP_CHUNK_KB x 256, default 32 KB (two buffers a block, so 3
+ * blocks an SM on Hopper; docs/knobs.md). */
 
 __device__ __forceinline__ uint32_t xpb_ld_acquire_gpu(const uint32_t *p)
 {
@@ -343,7 +342,7 @@ static xpb_status xpb_rowop_onchip_make_plan(xpb_cuda_ctx *ctx, int64_t rows, in
                         "%s onchip: bulk copies and the acquire loads need compute capability 9.0, the GPU has %d.%d",
                         name, ctx->cc_major, ctx->cc_minor);
     long kb;
-    xpb_status knob = xpb_knob_long("XPB_CUDA_ONCHIP_CHUNK_KB", 1, 96, false, XPB_ROWOP_ONCHIP_CHUNK / 256, &kb, err);
+    xpb_status knob = xpb_knob_get_long(XPB_KNOB_CUDA_ONCHIP_CHUNK_KB, &kb, err);
     if (knob != XPB_OK)
         return knob;
     const int want = (int)kb * 256;

@@ -51,8 +51,6 @@
 
 #include <type_traits>
 
-#define XPB_ROWOP_REGS_SPIN 4096
-
 /* The compiled block shapes, X(threads, floats a thread, blocks an SM the registers must allow):
  * the occupancy sweep of docs/performance.md (session 15; each op's policy names its default,
  * `regs_shape`), then the test shape of 512-float chunks. XPB_CUDA_REGS_SHAPE picks one by name
@@ -295,8 +293,8 @@ static inline xpb_status xpb_rowop_regs_make_plan(const xpb_cuda_ctx *ctx, int64
                         "%s regs: acquire and release atomics need compute capability 7.0, the GPU has %d.%d", name,
                         ctx->cc_major, ctx->cc_minor);
     /* the shape: XPB_CUDA_REGS_SHAPE, one of the compiled ones by name, else the op's */
-    const char *want = getenv("XPB_CUDA_REGS_SHAPE");
-    if (!want || !*want)
+    const char *want = xpb_knob_value(XPB_KNOB_CUDA_REGS_SHAPE);
+    if (!want)
         want = default_shape;
     int block = 0, values = 0, minb = 0;
     char names[256] = "";
@@ -313,14 +311,13 @@ static inline xpb_status xpb_rowop_regs_make_plan(const xpb_cuda_ctx *ctx, int64
     const int chunks = (cols + chunk - 1) / chunk;
     int64_t grid = rows * chunks;
     long cap, spin;
-    xpb_status st = xpb_knob_long("XPB_CUDA_REGS_GRID", 1, INT32_MAX, false, INT32_MAX, &cap, err);
-    if (st || (st = xpb_knob_long("XPB_CUDA_REGS_SPIN", 0, INT32_MAX, false, XPB_ROWOP_REGS_SPIN, &spin, err)))
+    xpb_status st = xpb_knob_get_long_or(XPB_KNOB_CUDA_REGS_GRID, INT32_MAX, &cap, err);
+    if (st || (st = xpb_knob_get_long(XPB_KNOB_CUDA_REGS_SPIN, &spin, err)))
         return st;
     if (grid > cap)
         grid = cap;
-    static const char *const exps[] = {"fast", "expf"};
-    int exp_form;
-    if ((st = xpb_knob_choice("XPB_CUDA_ROW_EXP", exps, 2, 0, &exp_form, err)))
+    int exp_form; /* the index among "fast|expf" */
+    if ((st = xpb_knob_get_choice(XPB_KNOB_CUDA_ROW_EXP, &exp_form, err)))
         return st;
     *plan = {chunk, chunks, grid, block, values, minb, (uint32_t)spin, exp_form == 0};
     return XPB_OK;

@@ -28,11 +28,10 @@
  * and 16-byte aligned, else 4-byte ones in the same pattern (VN template flag); A's 4-byte
  * copies need no alignment. Epilogue: c = alpha * acc (+ beta * c_in when beta != 0). */
 #include <limits.h>
-#include <stdlib.h>
-#include <string.h>
 
 #include "cuda_common.cuh"
 #include "cuda_gemm.h"
+#include "xpb_knob.h"
 
 #define XPB_TILED_BM 128
 #define XPB_TILED_BN 128
@@ -215,16 +214,17 @@ static xpb_status tiled_supports(void *ctx, const void *vargs, xpb_error *why)
 }
 
 /* The slice of K: 32 (66.5 KB of shared memory a block, two blocks an SM), or 16 with
- * XPB_CUDA_TILED_BK=16, for A/B runs. On the H100 (session 11, 8 processes a side, alternated,
- * cuBLAS fp32 in each) 32 reached 0.910-0.918 of cuBLAS at 4096 and 8192, 16 0.890-0.903: half the
- * barriers, waits and loop overhead per FFMA. */
+ * XPB_CUDA_TILED_BK=16 (docs/knobs.md), for A/B runs; any other value is the case's error. On the
+ * H100 (session 11, 8 processes a side, alternated, cuBLAS fp32 in each) 32 reached 0.910-0.918 of
+ * cuBLAS at 4096 and 8192, 16 0.890-0.903: half the barriers, waits and loop overhead per FFMA. */
 template <bool VN>
 static xpb_status tiled_enqueue_cfg(const xpb_cuda_ctx *ctx, const xpb_cuda_gemm *g, xpb_error *err)
 {
-    const char *env = getenv("XPB_CUDA_TILED_BK");
-    if (env && strcmp(env, "16") == 0)
-        return tiled_enqueue<16, VN>(ctx, g, err);
-    return tiled_enqueue<32, VN>(ctx, g, err);
+    int bk16 = 0; /* the index among "32|16" */
+    xpb_status st = xpb_knob_get_choice(XPB_KNOB_CUDA_TILED_BK, &bk16, err);
+    if (st != XPB_OK)
+        return st;
+    return bk16 ? tiled_enqueue<16, VN>(ctx, g, err) : tiled_enqueue<32, VN>(ctx, g, err);
 }
 
 static xpb_status tiled_launch(void *vctx, const void *vargs, void *state, xpb_error *err)

@@ -66,8 +66,8 @@ static const char *cfg_problem(const vkb_ctx *c, const tile_cfg *t)
 
 static xpb_status choose(const vkb_ctx *c, const xpb_anneal_assign_args *a, tile_cfg *out, xpb_error *err)
 {
-    const char *env = getenv("XPB_VULKAN_ANNEAL_TILE");
-    if (env && *env) {
+    const char *env = xpb_knob_value(XPB_KNOB_VULKAN_ANNEAL_TILE);
+    if (env) {
         tile_cfg t;
         if (sscanf(env, "%ux%ux%u/%ux%u", &t.bm, &t.bn, &t.bk, &t.tm, &t.tn) != 5)
             return xpb_fail(err, XPB_ERR_USAGE, "XPB_VULKAN_ANNEAL_TILE=%s: expected BMxBNxBK/TMxTN", env);

@@ -35,11 +35,11 @@ static bool emulate(const vkb_ctx *c) { return vkb_cm_emulate(c->coopmat.nv); }
 
 static xpb_status choose(const vkb_ctx *c, vkb_cm_cfg *out, xpb_error *err)
 {
-    const char *env = getenv("XPB_VULKAN_COOPMAT");
+    const char *env = xpb_knob_value(XPB_KNOB_VULKAN_COOPMAT);
     /* 64x32 per subgroup (8 subgroups): 189 TFLOP/s against 172 for 64x64 at 8192^3 on the
      * H100 (2026-11-22 sweep, docs/performance.md). */
     vkb_cm_cfg t = {128, 128, 32, 64, 32, 2, 0};
-    if (env && *env) {
+    if (env) {
         if (sscanf(env, "%ux%ux%u/%ux%u", &t.bm, &t.bn, &t.bk, &t.wm, &t.wn) != 5)
             return xpb_fail(err, XPB_ERR_USAGE, "XPB_VULKAN_COOPMAT=%s: expected BMxBNxBK/WMxWN", env);
         const char *why = vkb_cm_cfg_problem(c, &t);

@@ -59,8 +59,8 @@ static xpb_status choose(const vkb_ctx *c, vkb_cm_cfg *out, uint32_t *invocation
     /* wm, wn = bm, bn: one "subgroup block" a workgroup in coopmat_common.c's terms (unused here) */
     vkb_cm_cfg t = {128, 256, 32, 128, 256, 32, 0};
     uint32_t inv = 256;
-    const char *env = getenv("XPB_VULKAN_COOPMAT2");
-    if (env && *env) {
+    const char *env = xpb_knob_value(XPB_KNOB_VULKAN_COOPMAT2);
+    if (env) {
         int got = sscanf(env, "%ux%ux%ux%ux%ux%u", &t.bm, &t.bn, &t.bk, &t.stages, &inv, &t.bt);
         if (got < 3 || t.stages < 1 || t.stages > 64 || t.bt > 1)
             return xpb_fail(err, XPB_ERR_USAGE,
@@ -71,7 +71,7 @@ static xpb_status choose(const vkb_ctx *c, vkb_cm_cfg *out, uint32_t *invocation
     }
     const char *why = cfg_problem(c, &t, inv);
     if (why)
-        return xpb_fail(err, env && *env ? XPB_ERR_USAGE : XPB_ERR_UNSUPPORTED,
+        return xpb_fail(err, env ? XPB_ERR_USAGE : XPB_ERR_UNSUPPORTED,
                         "vulkan/coopmat2: %ux%ux%u, %u invocations: %s (shapes MgxNgxKg/invocations: %s)",
                         t.bm, t.bn, t.bk, inv, why, c->coopmat.nv2_shapes);
     *out = t;

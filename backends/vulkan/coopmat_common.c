@@ -22,8 +22,8 @@ uint64_t vkb_cm_round_up(int64_t v, uint32_t to) { return ((uint64_t)v + to - 1)
 
 bool vkb_cm_emulate(bool has_real)
 {
-    const char *v = getenv("XPB_VULKAN_COOPMAT_EMULATE");
-    return !has_real && v && *v && strcmp(v, "0") != 0;
+    /* checked when the device opened (vk_device.c) */
+    return !has_real && xpb_knob_choice_or_default(XPB_KNOB_VULKAN_COOPMAT_EMULATE) == 1;
 }
 
 uint32_t vkb_cm_threads(const vkb_cm_cfg *t) { return (t->bm / t->wm) * (t->bn / t->wn) * 32; }
@@ -125,10 +125,8 @@ bool vkb_cm_matches(const vkb_cm_state *s, const xpb_gemm_args *a, const vkb_cm_
            s->cfg.stages == t->stages && s->cfg.bt == t->bt;
 }
 
-/* Row tiles that sweep the columns together (L2 reuse of B); XPB_VULKAN_COOPMAT_GROUP_M sets it
- * (a tuning knob for the tensor-core variants). */
-#define GROUP_M 8
-
+/* Row tiles that sweep the columns together (L2 reuse of B): XPB_VULKAN_COOPMAT_GROUP_M, default
+ * 8 (a tuning knob for the tensor-core variants, docs/knobs.md). */
 xpb_status vkb_cm_launch(vkb_ctx *c, const xpb_gemm_args *a, const vkb_cm_state *s, const vkb_cm_cfg *t,
                          const vkb_shader *sh, const vkb_spec *spec, const char *variant, xpb_error *err)
 {
@@ -138,7 +136,7 @@ xpb_status vkb_cm_launch(vkb_ctx *c, const xpb_gemm_args *a, const vkb_cm_state 
         return xpb_fail(err, XPB_ERR_USAGE, "%s: launch without prepare() for these arguments", variant);
     vkb_binding b[4];
     long group_m;
-    xpb_status st = xpb_knob_long("XPB_VULKAN_COOPMAT_GROUP_M", 1, 65535, false, GROUP_M, &group_m, err);
+    xpb_status st = xpb_knob_get_long(XPB_KNOB_VULKAN_COOPMAT_GROUP_M, &group_m, err);
     if (st || (st = vkb_gemm_bindings(a, b, err)))
         return st;
     b[0] = (vkb_binding){s->a16, 0, s->mp * s->kp * 2};

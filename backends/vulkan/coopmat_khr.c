@@ -54,8 +54,8 @@ static bool emulate(const vkb_ctx *c) { return vkb_cm_emulate(c->coopmat.khr); }
 
 static xpb_status choose(const vkb_ctx *c, vkb_cm_cfg *out, xpb_error *err)
 {
-    const char *env = getenv("XPB_VULKAN_COOPMAT_KHR");
-    if (env && *env) {
+    const char *env = xpb_knob_value(XPB_KNOB_VULKAN_COOPMAT_KHR);
+    if (env) {
         vkb_cm_cfg t = {0, 0, 0, 0, 0, 2, 0};
         int got = sscanf(env, "%ux%ux%u/%ux%u/%u", &t.bm, &t.bn, &t.bk, &t.wm, &t.wn, &t.stages);
         if (got != 5 && got != 6)

@@ -43,12 +43,12 @@ typedef struct gemv_state {
     xpb_buffer *part; /* splits x n floats; NULL when splits == 1 */
 } gemv_state;
 
-/* XPB_VULKAN_GEMV_ROWS=R (1..2^24): rows of K per workgroup, or 0 when unset (then chosen below);
- * a value outside is the case's usage error naming the knob (xpb_knob.h). */
+/* XPB_VULKAN_GEMV_ROWS (docs/knobs.md): rows of K per workgroup, or 0 when unset (then chosen
+ * below); a value it does not accept is the case's usage error naming the knob (xpb_knob.h). */
 static xpb_status chunk_rows_knob(uint32_t *rows, xpb_error *err)
 {
     long r = 0;
-    xpb_status st = xpb_knob_long("XPB_VULKAN_GEMV_ROWS", 1, 1L << 24, false, 0, &r, err);
+    xpb_status st = xpb_knob_get_long_or(XPB_KNOB_VULKAN_GEMV_ROWS, 0, &r, err);
     *rows = (uint32_t)r;
     return st;
 }

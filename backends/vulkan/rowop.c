@@ -18,14 +18,13 @@
 #include <string.h>
 
 #define ROW_SERIAL_COLS 64 /* shorter rows: an invocation per row */
-#define ROW_VALUES 16      /* values per invocation to aim for    */
 #define ROW_MAX_BLOCK 1024
 
-/* XPB_VULKAN_ROW_VALUES: values per invocation to aim for, a power of two in 4..64. */
+/* XPB_VULKAN_ROW_VALUES: values per invocation to aim for (docs/knobs.md). */
 static xpb_status row_values(uint32_t *values, xpb_error *err)
 {
     long n;
-    xpb_status st = xpb_knob_long("XPB_VULKAN_ROW_VALUES", 4, 64, true, ROW_VALUES, &n, err);
+    xpb_status st = xpb_knob_get_long(XPB_KNOB_VULKAN_ROW_VALUES, &n, err);
     *values = (uint32_t)n;
     return st;
 }
@@ -134,12 +133,13 @@ vkb_row_chunks vkb_row_chunking(const vkb_ctx *c, uint64_t cols, uint32_t cap, u
     return r;
 }
 
-xpb_status vkb_row_chunking_env(const vkb_ctx *c, uint64_t cols, const char *chunk_knob, uint32_t chunk,
-                                const char *values_knob, uint32_t values, vkb_row_chunks *out, xpb_error *err)
+xpb_status vkb_row_chunking_env(const vkb_ctx *c, uint64_t cols, xpb_knob_id chunk_knob, uint32_t chunk,
+                                xpb_knob_id values_knob, vkb_row_chunks *out, xpb_error *err)
 {
     long cap, v;
-    xpb_status st = xpb_knob_long(chunk_knob, VKB_ROW_MIN_CHUNK, VKB_ROW_MAX_CHUNK, true, chunk, &cap, err);
-    if (st || (st = xpb_knob_long(values_knob, 4, 64, true, values, &v, err)))
+    xpb_status st =
+        chunk ? xpb_knob_get_long_or(chunk_knob, chunk, &cap, err) : xpb_knob_get_long(chunk_knob, &cap, err);
+    if (st || (st = xpb_knob_get_long(values_knob, &v, err)))
         return st;
     *out = vkb_row_chunking(c, cols, (uint32_t)cap, (uint32_t)v);
     return XPB_OK;
@@ -147,9 +147,8 @@ xpb_status vkb_row_chunking_env(const vkb_ctx *c, uint64_t cols, const char *chu
 
 xpb_status vkb_row_exp(uint32_t *builtin, xpb_error *err)
 {
-    static const char *const forms[] = {"poly", "builtin"}; /* the index is EXP_BUILTIN */
-    int form;
-    xpb_status st = xpb_knob_choice("XPB_VULKAN_ROW_EXP", forms, 2, 1, &form, err);
+    int form; /* the index among "poly|builtin" is EXP_BUILTIN */
+    xpb_status st = xpb_knob_get_choice(XPB_KNOB_VULKAN_ROW_EXP, &form, err);
     *builtin = (uint32_t)form;
     return st;
 }

@@ -26,9 +26,7 @@
 
 #include <stdlib.h>
 
-#define L2_WAVE_MB 16.0       /* default wave: input bytes per wave, in MiB              */
-#define L2_CHUNK 4096         /* default (largest) chunk, values                          */
-#define L2_VALUES 16          /* default values per invocation                            */
+/* the defaults of the wave (16 MiB), the chunk (4096) and the values an invocation (16): docs/knobs.md */
 #define L2_MAX_WAVE_TASKS 65536
 
 static const uint32_t softmax_l2_spv[] = {
@@ -70,9 +68,8 @@ typedef struct l2_config {
 /* XPB_VULKAN_ROW_L2_FUSE=0: a dispatch per (wave, phase); 1 (the default): fused. */
 static xpb_status fused(bool *on, xpb_error *err)
 {
-    static const char *const settings[] = {"0", "1"};
-    int i;
-    xpb_status st = xpb_knob_choice("XPB_VULKAN_ROW_L2_FUSE", settings, 2, 1, &i, err);
+    int i; /* the index among "0|1" */
+    xpb_status st = xpb_knob_get_choice(XPB_KNOB_VULKAN_ROW_L2_FUSE, &i, err);
     *on = i == 1;
     return st;
 }
@@ -86,9 +83,9 @@ static xpb_status choose(const vkb_ctx *c, const l2_op *op, uint64_t rows, uint6
     l2_config r = {0};
     vkb_row_chunks k;
     double mb;
-    xpb_status st = vkb_row_chunking_env(c, cols, "XPB_VULKAN_ROW_L2_CHUNK", L2_CHUNK, "XPB_VULKAN_ROW_L2_VALUES",
-                                         L2_VALUES, &k, err);
-    if (st || (st = xpb_knob_double("XPB_VULKAN_ROW_WAVE_MB", 0.0, 1e6, L2_WAVE_MB, &mb, err)))
+    xpb_status st = vkb_row_chunking_env(c, cols, XPB_KNOB_VULKAN_ROW_L2_CHUNK, 0,
+                                         XPB_KNOB_VULKAN_ROW_L2_VALUES, &k, err);
+    if (st || (st = xpb_knob_get_double(XPB_KNOB_VULKAN_ROW_WAVE_MB, &mb, err)))
         return st;
     r.chunk = k.chunk, r.block = k.block, r.vpt = k.vpt, r.nsg = k.nsg, r.chunks = k.chunks;
     double w = mb * 1048576.0 / ((double)cols * sizeof(float));

@@ -40,8 +40,8 @@
 #include <string.h>
 
 #define OC_CHUNK 8192      /* default (largest) chunk, values: 32 KiB            */
-#define OC_VALUES 32       /* default values per invocation (8 vec4): oc_op says why */
-#define OC_SPIN 4096       /* default polls of done[row] before handing over     */
+/* values an invocation (default 32, 8 vec4: oc_op says why) and polls of done[row] before handing
+ * over (default 4096): XPB_VULKAN_ROW_ONCHIP_VALUES and _SPIN, docs/knobs.md */
 
 static const uint32_t softmax_onchip_spv[] = {
 #include "softmax_onchip.spv.inc"
@@ -94,9 +94,8 @@ typedef struct oc_config {
  * claim and takes the failed-swap path (rowop_onchip.glsl, oc_wait). *state: 1 for state. */
 static xpb_status poll_state(uint32_t *state, xpb_error *err)
 {
-    static const char *const words[] = {"done", "state"};
-    int i;
-    xpb_status st = xpb_knob_choice("XPB_VULKAN_ROW_ONCHIP_POLL", words, 2, 0, &i, err);
+    int i; /* the index among "done|state" */
+    xpb_status st = xpb_knob_get_choice(XPB_KNOB_VULKAN_ROW_ONCHIP_POLL, &i, err);
     *state = (uint32_t)i;
     return st;
 }
@@ -110,9 +109,9 @@ static xpb_status choose(const vkb_ctx *c, const oc_op *op, uint64_t rows, uint6
     oc_config r = {0};
     vkb_row_chunks k;
     long spin;
-    xpb_status st = vkb_row_chunking_env(c, cols, "XPB_VULKAN_ROW_ONCHIP_CHUNK", op->chunk,
-                                         "XPB_VULKAN_ROW_ONCHIP_VALUES", OC_VALUES, &k, err);
-    if (st || (st = xpb_knob_long("XPB_VULKAN_ROW_ONCHIP_SPIN", 0, INT32_MAX, false, OC_SPIN, &spin, err)))
+    xpb_status st = vkb_row_chunking_env(c, cols, XPB_KNOB_VULKAN_ROW_ONCHIP_CHUNK, op->chunk,
+                                         XPB_KNOB_VULKAN_ROW_ONCHIP_VALUES, &k, err);
+    if (st || (st = xpb_knob_get_long(XPB_KNOB_VULKAN_ROW_ONCHIP_SPIN, &spin, err)))
         return st;
     r.chunk = k.chunk, r.block = k.block, r.vpt = k.vpt, r.nsg = k.nsg, r.chunks = k.chunks;
     r.spin = (uint32_t)spin;

@@ -26,14 +26,9 @@
 #include "vk_ops.h"
 #include "xpb_knob.h"
 
-#define GROUP_M 8 /* row tiles that sweep the columns together (L2 reuse of B) */
-
-/* The tuning knobs, read for each case (docs: backends/vulkan/README.md): XPB_VULKAN_TILED_GROUP_M=G
- * (1..1024, default GROUP_M; 1 visits the tiles row by row, CUDA's grid order),
- * XPB_VULKAN_TILED_LANES=warp|rows (rows: the row-by-row lane order instead of warp-shaped lanes,
- * for A/B runs) and XPB_VULKAN_TILED_STORE=mid|end (where the register-staged next slice is stored,
- * shaders/tiled.comp MID_STORE: halfway through the current slice, or after it as before session
- * 11). A value outside these is the case's usage error naming the knob (xpb_knob.h). */
+/* The tuning knobs, read for each case (docs/knobs.md): XPB_VULKAN_TILED_GROUP_M,
+ * XPB_VULKAN_TILED_LANES and XPB_VULKAN_TILED_STORE (shaders/tiled.comp MID_STORE). A value they
+ * do not accept is the case's usage error naming the knob (xpb_knob.h). */
 typedef struct tiled_knobs {
     uint32_t group_m;
     bool lanes_rows, store_end;
@@ -41,14 +36,13 @@ typedef struct tiled_knobs {
 
 static xpb_status read_knobs(tiled_knobs *k, xpb_error *err)
 {
-    static const char *const lanes[] = {"warp", "rows"}, *const store[] = {"mid", "end"};
-    long g = GROUP_M;
-    int l = 0, e = 0;
-    xpb_status st = xpb_knob_long("XPB_VULKAN_TILED_GROUP_M", 1, 1024, false, GROUP_M, &g, err);
+    long g = 0;
+    int l = 0, e = 0; /* indices among "warp|rows" and "mid|end" */
+    xpb_status st = xpb_knob_get_long(XPB_KNOB_VULKAN_TILED_GROUP_M, &g, err);
     if (!st)
-        st = xpb_knob_choice("XPB_VULKAN_TILED_LANES", lanes, 2, 0, &l, err);
+        st = xpb_knob_get_choice(XPB_KNOB_VULKAN_TILED_LANES, &l, err);
     if (!st)
-        st = xpb_knob_choice("XPB_VULKAN_TILED_STORE", store, 2, 0, &e, err);
+        st = xpb_knob_get_choice(XPB_KNOB_VULKAN_TILED_STORE, &e, err);
     k->group_m = (uint32_t)g;
     k->lanes_rows = l == 1;
     k->store_end = e == 1;
@@ -116,8 +110,8 @@ static const char *cfg_problem(const vkb_ctx *c, const tiled_cfg *t)
 
 static xpb_status choose(const vkb_ctx *c, const xpb_gemm_args *a, tiled_cfg *out, xpb_error *err)
 {
-    const char *env = getenv("XPB_VULKAN_TILED");
-    if (env && *env) {
+    const char *env = xpb_knob_value(XPB_KNOB_VULKAN_TILED);
+    if (env) {
         tiled_cfg t;
         if (sscanf(env, "%ux%ux%u/%ux%u", &t.bm, &t.bn, &t.bk, &t.tm, &t.tn) != 5)
             return xpb_fail(err, XPB_ERR_USAGE, "XPB_VULKAN_TILED=%s: expected BMxBNxBK/TMxTN", env);

@@ -16,10 +16,21 @@
 #include "vk_internal.h"
 #include "xpb_knob.h"
 
-static bool push_descriptor_disabled(void)
+/* checked when the device opens (open_ctx) */
+static bool push_descriptor_disabled(void) { return xpb_knob_choice_or_default(XPB_KNOB_VULKAN_NO_PUSH_DESCRIPTOR) == 1; }
+
+/* The switches read where no status returns (a bool query): one set to a value it does not accept
+ * fails the device's open, naming it, rather than being taken as off. */
+static xpb_status check_switches(xpb_error *err)
 {
-    const char *v = getenv("XPB_VULKAN_NO_PUSH_DESCRIPTOR");
-    return v && *v && strcmp(v, "0") != 0;
+    static const xpb_knob_id ids[] = {XPB_KNOB_VULKAN_VALIDATION, XPB_KNOB_VULKAN_NO_PUSH_DESCRIPTOR,
+                                      XPB_KNOB_VULKAN_PIPELINE_STATS, XPB_KNOB_VULKAN_COOPMAT_EMULATE};
+    for (size_t i = 0; i < sizeof ids / sizeof ids[0]; i++) {
+        xpb_status st = xpb_knob_check(ids[i], err);
+        if (st)
+            return st;
+    }
+    return XPB_OK;
 }
 
 /* The grid's cap: the device's limit, or XPB_VULKAN_MAX_GROUPS=N below it (to test the kernels'
@@ -28,7 +39,7 @@ static xpb_status max_groups(const vkb_caps *caps, uint32_t *out, xpb_error *err
 {
     uint32_t max = caps->props.limits.maxComputeWorkGroupCount[0];
     long n = 0;
-    xpb_status st = xpb_knob_long("XPB_VULKAN_MAX_GROUPS", 1, 1L << 31, false, 0, &n, err);
+    xpb_status st = xpb_knob_get_long_or(XPB_KNOB_VULKAN_MAX_GROUPS, 0, &n, err);
     *out = n > 0 && (unsigned long)n < max ? (uint32_t)n : max;
     return st;
 }
@@ -143,8 +154,9 @@ static xpb_status create_device(vkb_ctx *c, xpb_error *err)
 
 static xpb_status open_ctx(vkb_ctx *c, int device, xpb_error *err)
 {
-    xpb_status st = vkb_instance_create(vkb_validation_requested(), &c->validation, &c->instance,
-                                        &c->messenger, err);
+    xpb_status st = check_switches(err);
+    if (!st)
+        st = vkb_instance_create(vkb_validation_requested(), &c->validation, &c->instance, &c->messenger, err);
     if (!st)
         st = vkb_physical_device(c->instance, device, &c->phys, &c->caps, err);
     if (st)

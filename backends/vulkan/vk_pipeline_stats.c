@@ -8,11 +8,12 @@
 #include <string.h>
 
 #include "vk_internal.h"
+#include "xpb_knob.h"
 
 bool vkb_pipeline_stats_wanted(void)
 {
-    const char *v = getenv("XPB_VULKAN_PIPELINE_STATS");
-    return v && *v && strcmp(v, "0") != 0;
+    /* checked when the device opened (vk_device.c) */
+    return xpb_knob_choice_or_default(XPB_KNOB_VULKAN_PIPELINE_STATS) == 1;
 }
 
 static void print_value(const VkPipelineExecutableStatisticKHR *s)

@@ -10,17 +10,17 @@
 #include <string.h>
 
 #include "vk_internal.h"
+#include "xpb_knob.h"
 
 bool vkb_validation_requested(void)
 {
-    const char *v = getenv("XPB_VULKAN_VALIDATION");
-    return v && *v && strcmp(v, "0") != 0;
+    /* 0, 1 or sync; checked when a device opens (vk_device.c) */
+    return xpb_knob_choice_or_default(XPB_KNOB_VULKAN_VALIDATION) != 0;
 }
 
 bool vkb_validation_sync_requested(void)
 {
-    const char *v = getenv("XPB_VULKAN_VALIDATION");
-    return v && strcmp(v, "sync") == 0;
+    return xpb_knob_choice_or_default(XPB_KNOB_VULKAN_VALIDATION) == 2;
 }
 
 bool vkb_validation_in_env_layers(void)
