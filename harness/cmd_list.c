@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "xpb_cli.h"
+#include "xpb_plugin.h"
 
 static void list_ops(void)
 {
@@ -19,7 +20,7 @@ static void list_ops(void)
                 const xpb_kernel *ks[16];
                 size_t n = xpb_backend_kernels_for(*b, (xpb_op)op, ks, 16);
                 for (size_t i = 0; i < n; i++)
-                    printf(" %s/%s", (*b)->name, ks[i]->variant);
+                    printf(" %s/%s%s", (*b)->name, ks[i]->variant, xpb_plugin_path_of(ks[i]) ? " (plugin)" : "");
             }
             printf("\n");
         }
@@ -28,10 +29,15 @@ static void list_ops(void)
 
 int xpb_cmd_list(int argc, char **argv)
 {
-    (void)argv;
-    if (argc > 1)
-        return xpb_cli_error(XPB_EXIT_USAGE, "list takes no arguments");
+    for (int i = 1; i < argc; i += 2) { /* --kernels PATH: a plugin's kernels listed too */
+        if (strcmp(argv[i], "--kernels") != 0 || i + 1 == argc)
+            return xpb_cli_error(XPB_EXIT_USAGE, "list takes only --kernels PATH (got '%s')", argv[i]);
+        int rc = xpb_plugin_cli_load(argv[i + 1]);
+        if (rc)
+            return rc;
+    }
     list_ops();
+    xpb_plugins_print(stdout);
     xpb_backend_status st[3];
     int n = xpb_backends_survey(st);
     printf("\nbackends:\n");

@@ -1,0 +1,19 @@
+# The plugin interface (docs/plugins.md): the public header include/xpubench/xpubench_plugin.h,
+# installed with a CMake package (find_package(xpubench) gives xpubench::plugin), the loader's
+# link to libdl, and the example plugins, built here as the tests' fixtures exactly as a user's
+# own CMake builds them (in this tree xpubench::plugin is the alias below).
+add_library(xpb_plugin_headers INTERFACE)
+target_include_directories(xpb_plugin_headers INTERFACE $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/include>
+                           $<INSTALL_INTERFACE:include>)
+add_library(xpubench::plugin ALIAS xpb_plugin_headers)
+target_link_libraries(xpb_headers INTERFACE xpb_plugin_headers)
+target_link_libraries(xpb PRIVATE ${CMAKE_DL_LIBS})
+
+install(TARGETS xpubench DESTINATION bin)
+install(FILES ${PROJECT_SOURCE_DIR}/include/xpubench/xpubench_plugin.h DESTINATION include/xpubench)
+install(FILES ${PROJECT_SOURCE_DIR}/cmake/xpubenchConfig.cmake DESTINATION lib/cmake/xpubench)
+
+add_subdirectory(examples/plugins/cpu_softmax)
+if(XPB_HAVE_CUDA) # built, not run in CI (no GPU there): docs/plugins.md
+  add_subdirectory(examples/plugins/cuda_softmax)
+endif()
