@@ -9,6 +9,8 @@ add_library(xpubench::plugin ALIAS xpb_plugin_headers)
 target_link_libraries(xpb_headers INTERFACE xpb_plugin_headers)
 target_link_libraries(xpb PRIVATE ${CMAKE_DL_LIBS})
 
+# The installed binary finds its libraries where the build found them (the BLAS wheel in .venv, ...).
+set_target_properties(xpubench PROPERTIES INSTALL_RPATH_USE_LINK_PATH TRUE)
 install(TARGETS xpubench DESTINATION bin)
 install(FILES ${PROJECT_SOURCE_DIR}/include/xpubench/xpubench_plugin.h DESTINATION include/xpubench)
 install(FILES ${PROJECT_SOURCE_DIR}/cmake/xpubenchConfig.cmake DESTINATION lib/cmake/xpubench)
