@@ -6,6 +6,7 @@
 
 #include "xpb_cli.h"
 #include "xpb_knob.h"
+#include "xpb_plugin.h"
 
 static void list_ops(void)
 {
@@ -21,7 +22,7 @@ static void list_ops(void)
                 const xpb_kernel *ks[16];
                 size_t n = xpb_backend_kernels_for(*b, (xpb_op)op, ks, 16);
                 for (size_t i = 0; i < n; i++)
-                    printf(" %s/%s", (*b)->name, ks[i]->variant);
+                    printf(" %s/%s%s", (*b)->name, ks[i]->variant, xpb_plugin_path_of(ks[i]) ? " (plugin)" : "");
             }
             printf("\n");
         }
@@ -84,13 +85,19 @@ int xpb_cmd_list(int argc, char **argv)
 {
     bool knobs = false, markdown = false;
     for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--knobs") == 0)
+        if (strcmp(argv[i], "--knobs") == 0) {
             knobs = true;
-        else if (strcmp(argv[i], "--markdown") == 0)
+        } else if (strcmp(argv[i], "--markdown") == 0) {
             markdown = true;
-        else
-            return xpb_cli_error(XPB_EXIT_USAGE, "list: unexpected argument '%s' (list [--knobs [--markdown]])",
+        } else if (strcmp(argv[i], "--kernels") == 0 && i + 1 < argc) { /* a plugin's kernels listed too */
+            int rc = xpb_plugin_cli_load(argv[++i]);
+            if (rc)
+                return rc;
+        } else {
+            return xpb_cli_error(XPB_EXIT_USAGE,
+                                 "list: unexpected argument '%s' (list [--kernels PATH]... [--knobs [--markdown]])",
                                  argv[i]);
+        }
     }
     if (markdown && !knobs)
         return xpb_cli_error(XPB_EXIT_USAGE, "list: --markdown goes with --knobs");
@@ -102,6 +109,7 @@ int xpb_cmd_list(int argc, char **argv)
         return XPB_EXIT_OK;
     }
     list_ops();
+    xpb_plugins_print(stdout);
     xpb_backend_status st[3];
     int n = xpb_backends_survey(st);
     printf("\nbackends:\n");

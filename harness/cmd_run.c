@@ -14,6 +14,7 @@
 #include "xpb_clock.h"
 #include "xpb_input.h"
 #include "xpb_mpi.h"
+#include "xpb_plugin.h"
 #include "xpb_preset_auto.h"
 #include "xpb_progress.h"
 #include "xpb_sysinfo.h"
@@ -46,6 +47,7 @@ static void usage(FILE *f)
             "  --workload LIST     workloads to run (default all; see xpubench list)\n"
             "  --filter REGEX      only cases whose id matches (POSIX extended regex), e.g. 'softmax|rope'\n"
             "  --variant LIST      only these kernel variants, e.g. blas or cublas,tiled (xpubench list)\n"
+            "  --kernels PATH      also run the kernels of plugin library PATH (repeatable; docs/plugins.md)\n"
             "  --preset NAME       auto | quick | default | full | conformance (default: auto: default on a\n"
             "                      hardware GPU and the CPU beside one; quick on a software device such\n"
             "                      as lavapipe and on the CPU of a machine without a GPU, said in one line)\n"
@@ -151,7 +153,7 @@ static int parse_double(const char *flag, const char *s, double lo, double hi, d
 static int parse_args(int argc, char **argv, run_opts *o)
 {
     enum { O_BACKEND = 256, O_WORKLOAD, O_FILTER, O_PRESET, O_SIZE, O_REPS, O_MINTIME, O_WARMUP,
-           O_SEED, O_SAMPLEMIN, O_GRAPH, O_OUT, O_CSV, O_MD, O_VONLY, O_VALIDATE, O_FAULT, O_HELP, O_DUMP, O_POWER, O_INPUT, O_VARIANT, O_ROUNDS, O_DEVICES };
+           O_SEED, O_SAMPLEMIN, O_GRAPH, O_OUT, O_CSV, O_MD, O_VONLY, O_VALIDATE, O_FAULT, O_HELP, O_DUMP, O_POWER, O_INPUT, O_VARIANT, O_ROUNDS, O_DEVICES, O_KERNELS };
     static const struct option opts[] = {
         {"backend", required_argument, 0, O_BACKEND}, {"workload", required_argument, 0, O_WORKLOAD},
         {"filter", required_argument, 0, O_FILTER},   {"preset", required_argument, 0, O_PRESET},
@@ -164,7 +166,7 @@ static int parse_args(int argc, char **argv, run_opts *o)
         {"dump", required_argument, 0, O_DUMP},       {"power", no_argument, 0, O_POWER},
         {"variant", required_argument, 0, O_VARIANT}, {"rounds", required_argument, 0, O_ROUNDS},
         {"devices", required_argument, 0, O_DEVICES}, {"sample-min", required_argument, 0, O_SAMPLEMIN},
-        {"graph", no_argument, 0, O_GRAPH},
+        {"graph", no_argument, 0, O_GRAPH},           {"kernels", required_argument, 0, O_KERNELS},
         {0, 0, 0, 0}};
     int c, rc = 0;
     double d = 0;
@@ -178,6 +180,7 @@ static int parse_args(int argc, char **argv, run_opts *o)
         case O_WORKLOAD: o->workloads = optarg; break;
         case O_FILTER: o->filter = optarg; break;
         case O_VARIANT: o->cfg.variants = optarg; break;
+        case O_KERNELS: rc = xpb_plugin_cli_load(optarg); break;
         case O_PRESET: o->preset = optarg; break;
         case O_SIZE: rc = parse_sizes(optarg, &o->sizes); break;
         case O_INPUT: o->sizes.input = optarg; break;
@@ -375,7 +378,7 @@ static int check_variants(const char *list)
         for (const xpb_backend_i *const *b = xpb_backends(); *b && !known; b++)
             for (const xpb_kernel *const *k = (*b)->kernels; *k && !known; k++)
                 known = strcmp((*k)->variant, tok) == 0;
-        if (!known)
+        if (!known && !xpb_plugin_has_variant(tok))
             return xpb_cli_error(XPB_EXIT_USAGE, "unknown variant '%s' (xpubench list shows each op's variants)", tok);
     }
     return XPB_EXIT_OK;

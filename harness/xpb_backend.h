@@ -170,6 +170,13 @@ typedef struct xpb_backend_i {
      * (which it forgets); returns the ranks written (0 when nothing was timed). */
     int (*group_rank_seconds)(void *ctx, double *mean_s, int max);
 
+    /* Optional (NULL = no plugin kernels here; docs/plugins.md): the address a plugin kernel gets
+     * for view v of `bytes` bytes (a host pointer on cpu, a device pointer on cuda), NULL when it
+     * overruns its buffer; and the queue plugin launches go on (cuda: the cudaStream_t, its
+     * device made current), for backends whose plugins need one. */
+    void *(*view_ptr)(void *ctx, const xpb_view *v, size_t bytes);
+    xpb_status (*native_queue)(void *ctx, void **queue, xpb_error *err);
+
     const xpb_kernel *const *kernels; /* NULL-terminated list */
 } xpb_backend_i;
 
@@ -181,8 +188,8 @@ bool xpb_backend_name_known(const char *name);
 /* Why a known backend is absent from this build ("built without CUDA: ..."), or NULL. */
 const char *xpb_backend_missing_reason(const char *name);
 
-/* Kernel lookup: all kernels of backend b for op, in registration order. Returns the count
- * written (at most max). */
+/* Kernel lookup: all kernels of backend b for op, in registration order, then those of plugins
+ * (xpb_plugin.h). Returns the count written (at most max). */
 size_t xpb_backend_kernels_for(const xpb_backend_i *b, xpb_op op, const xpb_kernel **out,
                                size_t max);
 

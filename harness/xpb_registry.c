@@ -1,5 +1,6 @@
 /* xpb_registry.c - the one place backends are registered: one #if line per backend. */
 #include "xpb_backend.h"
+#include "xpb_plugin.h"
 
 #include <string.h>
 
@@ -58,5 +59,5 @@ size_t xpb_backend_kernels_for(const xpb_backend_i *b, xpb_op op, const xpb_kern
     for (const xpb_kernel *const *k = b->kernels; k && *k && n < max; k++)
         if ((*k)->op == op)
             out[n++] = *k;
-    return n;
+    return n + xpb_plugin_kernels_for(b, op, out + n, max - n); /* run --kernels PATH */
 }

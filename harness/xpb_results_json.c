@@ -8,6 +8,7 @@
 
 #include "xpb_build_info.h"
 #include "xpb_input.h"
+#include "xpb_plugin.h"
 #include "xpb_results.h"
 
 void xpb_json_add_number(cJSON *o, const char *k, double v)
@@ -378,6 +379,8 @@ static cJSON *case_json(const xpb_result *r)
     cJSON_AddBoolToObject(o, "software_device", r->device->info.is_software);
     cJSON_AddStringToObject(o, "variant", r->variant);
     cJSON_AddStringToObject(o, "precision", r->precision);
+    if (r->ran && xpb_plugin_path_of(r->ran)) /* a --kernels library's kernel: top-level "plugins" */
+        cJSON_AddStringToObject(o, "plugin", xpb_plugin_path_of(r->ran));
     cJSON_AddStringToObject(o, "status", xpb_case_status_name(r->status));
     if (r->message[0])
         cJSON_AddStringToObject(o, "message", r->message);
@@ -558,6 +561,7 @@ static cJSON *run_json(const xpb_run *run, const xpb_run_meta *m)
     cJSON_AddBoolToObject(c, "power", m->cfg->power);
     cJSON_AddStringToObject(c, "validation", m->cfg->sampled ? "sampled" : "full");
     cJSON_AddItemToObject(root, "system", system_json(run, m));
+    xpb_plugins_json(root);
     cJSON *cases = cJSON_AddArrayToObject(root, "cases");
     for (size_t i = 0; i < run->count; i++)
         cJSON_AddItemToArray(cases, case_json(&run->results[i]));

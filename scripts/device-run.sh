@@ -46,6 +46,8 @@
 # shardburst (issue 33: sharded burst validated on groups of 1, 2 and all GPUs at
 # XPB_SHARDBURST_PRESETS and under mpirun, timed at XPB_SHARDBURST_SIZES on one GPU and each group,
 # the scaling table last). burstprof (issue 33: nsys's kernel and API summary of the sharded burst).
+# plugins (issue 35: the CUDA example plugin, examples/plugins/cuda_softmax, validated at conformance and
+# timed at quick beside cuda/default: docs/plugins.md).
 # shardassign (issue 33: the sharded anneal assign validated at conformance and quick on --devices 0, all and under mpirun, timed at XPB_SHARDASSIGN_SIZE (n=10000000,d=128,m=4096) on 1 GPU and on all, the scaling table last).
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
@@ -144,6 +146,17 @@ if has graph; then # issue 33: run --graph (CUDA graphs) against plain launches,
         --out "$out/graph${g:+-on}.json" > "$out/graph${g:+-on}.txt" 2>&1 || status=1
     grep -E "^(copy|add|softmax) " "$out/graph${g:+-on}.txt" | sed "s/^/${g:-launches} /" | cut -c1-150 | tee -a "$out/bench.txt"
   done
+fi
+if has plugins; then # issue 35: the CUDA example plugin (docs/plugins.md) validated at conformance, then timed
+  # at quick beside cuda/default in one run; its library's path, SHA-256 and version in the results
+  so=build-device/examples/plugins/cuda_softmax/libxpb_example_cuda_softmax.so
+  stamp "plugins: cuda/example from $so"
+  $bin run --backend cuda --kernels "$so" --workload elementwise --filter '^elementwise/softmax/' --variant example \
+      --preset conformance --validate-only > "$out/plugins-conformance.txt" 2>&1 || status=1
+  tail -2 "$out/plugins-conformance.txt" | tee -a "$out/bench.txt"
+  bench plugins-quick --backend cuda --kernels "$so" --workload elementwise --filter '^elementwise/softmax/' \
+      --variant default,example --preset quick
+  grep -E "^softmax " "$out/bench.txt" | tail -20 | cut -c1-150
 fi
 if has sweep; then # issue 33: the collectives' default preset timed on every GPU here, one process (with and
   # without --graph) and under mpirun, each within XPB_SWEEP_LIMIT_S (a run cut short keeps its

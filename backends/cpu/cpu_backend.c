@@ -110,5 +110,6 @@ const xpb_backend_i xpb_backend_cpu = {
     .synchronize = cpu_synchronize,
     .timer_begin = cpu_timer_begin,
     .timer_end = cpu_timer_end,
+    .view_ptr = xpb_cpu_view_ptr,
     .kernels = kernels,
 };

@@ -81,6 +81,14 @@ xpb_status xpb_cpu_buffer_upload(void *ctx, xpb_buffer *dst, size_t offset, cons
     return st;
 }
 
+void *xpb_cpu_view_ptr(void *ctx, const xpb_view *v, size_t bytes)
+{
+    (void)ctx;
+    if (v->offset > v->buf->bytes || bytes > v->buf->bytes - v->offset)
+        return NULL;
+    return (char *)v->buf->data + v->offset;
+}
+
 xpb_status xpb_cpu_buffer_download(void *ctx, xpb_buffer *src, size_t offset, void *dst,
                                    size_t bytes, xpb_error *err)
 {

@@ -55,6 +55,8 @@ xpb_status xpb_cpu_buffer_upload(void *ctx, xpb_buffer *dst, size_t offset, cons
                                  size_t bytes, xpb_error *err);
 xpb_status xpb_cpu_buffer_download(void *ctx, xpb_buffer *src, size_t offset, void *dst,
                                    size_t bytes, xpb_error *err);
+/* A plugin kernel's pointer for view v of `bytes` bytes; NULL when it overruns the buffer. */
+void *xpb_cpu_view_ptr(void *ctx, const xpb_view *v, size_t bytes);
 /* Copies bytes from src to dst with the whole team when it is large (memcpy semantics). */
 void xpb_cpu_memcpy(void *dst, const void *src, size_t bytes);
 

@@ -96,6 +96,8 @@ const xpb_backend_i xpb_backend_cuda = {
     .capture_end = xpb_cuda_capture_end,
     .graph_launch = xpb_cuda_graph_launch,
     .graph_free = xpb_cuda_graph_free,
+    .view_ptr = xpb_cuda_view_ptr,
+    .native_queue = xpb_cuda_native_queue,
 #ifdef XPB_HAVE_NCCL
     .buffer_upload_parts = xpb_cuda_buffer_upload_parts,
     .open_group = xpb_cuda_open_group,

@@ -113,6 +113,11 @@ void xpb_cuda_blas_destroy(xpb_cuda_ctx *ctx);
 xpb_status xpb_cuda_view_f32(const xpb_view *v, int64_t count, const char *what, float **out,
                              xpb_error *err);
 
+/* Plugin kernels (docs/plugins.md): the device pointer of view v of `bytes` bytes, NULL when it
+ * overruns its buffer; the context's stream, its device made current. */
+void *xpb_cuda_view_ptr(void *ctx, const xpb_view *v, size_t bytes);
+xpb_status xpb_cuda_native_queue(void *ctx, void **queue, xpb_error *err);
+
 /* Number of blocks for a grid-stride kernel: what the work needs, at most `waves` full waves
  * of the device (sm_count * resident blocks per SM), at least 1, within the grid limit. */
 static inline unsigned xpb_cuda_grid(const xpb_cuda_ctx *ctx, int64_t blocks_needed,

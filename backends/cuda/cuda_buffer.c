@@ -97,6 +97,14 @@ xpb_status xpb_cuda_buffer_download(void *ctx, xpb_buffer *src, size_t offset, v
     return XPB_OK;
 }
 
+void *xpb_cuda_view_ptr(void *ctx, const xpb_view *v, size_t bytes)
+{
+    (void)ctx;
+    if (v->offset > v->buf->bytes || bytes > v->buf->bytes - v->offset)
+        return NULL;
+    return (char *)v->buf->ptr + v->offset;
+}
+
 xpb_status xpb_cuda_view_f32(const xpb_view *v, int64_t count, const char *what, float **out,
                              xpb_error *err)
 {

@@ -13,6 +13,18 @@ xpb_status xpb_cuda_activate(const xpb_cuda_ctx *ctx, xpb_error *err)
     return XPB_OK;
 }
 
+xpb_status xpb_cuda_native_queue(void *ctx, void **queue, xpb_error *err)
+{
+    xpb_cuda_ctx *c = ctx;
+    *queue = NULL;
+    if (c->group) /* a plugin's ops are never group ops; a group's rank 0 stream alone would mislead */
+        return xpb_fail(err, XPB_ERR_UNSUPPORTED, "cuda: plugin kernels run on one device, not a device group");
+    xpb_status st = xpb_cuda_activate(c, err);
+    if (st == XPB_OK)
+        *queue = (void *)c->stream;
+    return st;
+}
+
 static void destroy(xpb_cuda_ctx *c)
 {
     xpb_cuda_blas_destroy(c); /* before the stream it works on */
