@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "xpb_atomic_file.h"
 #include "xpb_cli.h"
 #include "xpb_cli_reporting.h"
 #include "xpb_compare.h"

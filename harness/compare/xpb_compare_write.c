@@ -5,8 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "xpb_atomic_file.h"
 #include "xpb_compare.h"
-#include "xpb_results.h"
+#include "xpb_json.h"
 
 const char *xpb_format_seconds(double s, char *buf, size_t n)
 {

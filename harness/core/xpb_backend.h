@@ -73,7 +73,6 @@ typedef enum xpb_link {
     XPB_LINK_PCIE_SYSTEM,      /* PCIe across NUMA nodes / sockets (SYS)                     */
     XPB_LINK_NETWORK,          /* another host                                               */
 } xpb_link;
-const char *xpb_link_name(xpb_link l); /* "nvlink", "pcie-switch", ... (docs/results-schema.md) */
 
 /* Where each rank of a device group runs, for the results (docs/multi-gpu.md). */
 typedef struct xpb_group_layout {
@@ -99,9 +98,6 @@ typedef struct xpb_conditions {
 #define XPB_REASON_HW_POWER_BRAKE 0x80ULL
 #define XPB_REASONS_THROTTLE (XPB_REASON_SW_POWER_CAP | XPB_REASON_HW_SLOWDOWN | XPB_REASON_SW_THERMAL | \
                               XPB_REASON_HW_THERMAL | XPB_REASON_HW_POWER_BRAKE)
-
-/* "sw_power_cap,hw_thermal" for the throttle bits of `reasons` into buf ("" when none). */
-const char *xpb_reasons_text(unsigned long long reasons, char *buf, size_t n);
 
 typedef struct xpb_backend_i {
     const char *name; /* "cpu", "cuda", "vulkan" */

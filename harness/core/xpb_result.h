@@ -6,19 +6,10 @@
 #include <stdbool.h>
 
 #include "xpb_backend.h"
+#include "xpb_names.h"
 #include "xpb_stats.h"
 #include "xpb_validate.h"
 #include "xpb_workload.h"
-
-typedef enum xpb_case_status {
-    XPB_CASE_OK,
-    XPB_CASE_FAILED_VALIDATION,
-    XPB_CASE_UNSUPPORTED,
-    XPB_CASE_ERROR,
-    XPB_CASE_SKIPPED,
-} xpb_case_status;
-
-const char *xpb_case_status_name(xpb_case_status s); /* "ok", "failed-validation", ... */
 
 /* An opened backend device. */
 typedef struct xpb_device {

@@ -1,11 +1,11 @@
-/* xpb_atomic_file.c - write-to-temporary-then-rename (xpb_results.h). */
+/* xpb_atomic_file.c - write-to-temporary-then-rename (xpb_atomic_file.h). */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "xpb_results.h"
+#include "xpb_atomic_file.h"
 
 FILE *xpb_file_begin(const char *path, char *tmp, size_t tmp_len, xpb_error *err)
 {

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "xpb_results.h" /* xpb_file_begin / xpb_file_commit */
+#include "xpb_atomic_file.h"
 
 #define NPY_ALIGN 64
 

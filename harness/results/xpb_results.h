@@ -37,14 +37,4 @@ xpb_status xpb_results_write_markdown(const char *path, const xpb_run *run, xpb_
 /* The end-of-run table, grouped by workload. */
 void xpb_results_print_table(FILE *f, const xpb_run *run);
 
-struct cJSON;
-/* Adds v to a JSON object; a non-finite v (NaN, inf: JSON has none) becomes null. */
-void xpb_json_add_number(struct cJSON *o, const char *key, double v);
-/* Adds the object "params" of case c: numbers, and the input class by name ("input": "exact"). */
-void xpb_json_add_params(struct cJSON *o, const xpb_case *c);
-
-/* Opens path's temporary sibling for writing; xpb_file_commit renames it over path. */
-FILE *xpb_file_begin(const char *path, char *tmp, size_t tmp_len, xpb_error *err);
-xpb_status xpb_file_commit(FILE *f, const char *tmp, const char *path, xpb_error *err);
-
 #endif

@@ -2,6 +2,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "xpb_atomic_file.h"
+#include "xpb_names.h"
 #include "xpb_results.h"
 
 /* One rendered row; the same fields in every format. */

@@ -13,9 +13,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "xpb_atomic_file.h"
 #include "xpb_input.h"
+#include "xpb_json.h"
 #include "xpb_npy.h"
-#include "xpb_results.h"
 #include "xpb_source.h"
 
 #define PATH_LEN 1024

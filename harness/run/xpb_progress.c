@@ -4,6 +4,7 @@
 #include <stdio.h>
 
 #include "xpb_clock.h"
+#include "xpb_names.h"
 
 void xpb_progress_duration(char *buf, size_t n, double s)
 {

@@ -21,18 +21,6 @@
 #define G XPB_GUARD_BYTES
 #define MAX_VARIANTS 16
 
-const char *xpb_case_status_name(xpb_case_status s)
-{
-    switch (s) {
-    case XPB_CASE_OK: return "ok";
-    case XPB_CASE_FAILED_VALIDATION: return "failed-validation";
-    case XPB_CASE_UNSUPPORTED: return "unsupported";
-    case XPB_CASE_ERROR: return "error";
-    case XPB_CASE_SKIPPED: return "skipped";
-    }
-    return "?";
-}
-
 xpb_status xpb_device_open(const xpb_backend_i *b, int index, xpb_device *d, xpb_error *err)
 {
     memset(d, 0, sizeof *d);
@@ -43,13 +31,6 @@ xpb_status xpb_device_open(const xpb_backend_i *b, int index, xpb_device *d, xpb
     if (st == XPB_OK)
         st = b->open(index, &d->ctx, err);
     return st;
-}
-
-const char *xpb_link_name(xpb_link l)
-{
-    static const char *const names[] = {"unknown", "self", "nvlink", "pcie-switch", "pcie-hostbridge",
-                                        "pcie-numa-node", "pcie-system", "network"};
-    return (unsigned)l < sizeof names / sizeof names[0] ? names[l] : "unknown";
 }
 
 /* The group's topology as far as this process sees it: ranks on another host than its own are
