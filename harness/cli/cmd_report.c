@@ -12,7 +12,7 @@
 #include "xpb_build_info.h"
 #include "xpb_cli.h"
 #include "xpb_cli_reporting.h"
-#include "xpb_results_read.h"
+#include "xpb_results_loaded.h"
 #include "xpb_spawn.h"
 
 #define PATH_LEN 4096

@@ -5,7 +5,7 @@
 #ifndef XPB_CLI_H
 #define XPB_CLI_H
 
-#include "xpb_results.h"
+#include "xpb_results_write.h"
 
 enum {
     XPB_EXIT_OK = 0,

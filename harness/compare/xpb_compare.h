@@ -56,7 +56,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "xpb_results_read.h"
+#include "xpb_results_loaded.h"
 
 typedef enum xpb_verdict {
     XPB_VERDICT_SAME,

@@ -5,7 +5,7 @@
 #include <pthread.h>
 #include <stdbool.h>
 
-#include "xpb_result.h"
+#include "xpb_result_record.h"
 
 typedef struct xpb_power_sampler {
     const xpb_device *dev;

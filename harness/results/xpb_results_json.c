@@ -10,7 +10,7 @@
 #include "xpb_atomic_file.h"
 #include "xpb_json.h"
 #include "xpb_names.h"
-#include "xpb_results.h"
+#include "xpb_results_write.h"
 
 static cJSON *stats_json(const xpb_stats *s, const xpb_samples *raw)
 {

@@ -1,6 +1,6 @@
-/* xpb_results_read.c - results JSON into structs, with one-line errors (xpb_results_read.h). */
-#include "xpb_results_read.h"
-#include "xpb_results.h"
+/* xpb_results_read.c - results JSON into structs, with one-line errors (xpb_results_loaded.h). */
+#include "xpb_results_loaded.h"
+#include "xpb_results_write.h"
 
 #include <cjson/cJSON.h>
 #include <ctype.h>

@@ -4,7 +4,7 @@
 
 #include "xpb_atomic_file.h"
 #include "xpb_names.h"
-#include "xpb_results.h"
+#include "xpb_results_write.h"
 
 /* One rendered row; the same fields in every format. */
 typedef struct row {

@@ -9,7 +9,7 @@
 
 #include <stdbool.h>
 
-#include "xpb_result.h"
+#include "xpb_result_record.h"
 
 #define XPB_PRESET_AUTO "auto"
 #define XPB_PRESET_FULL_SUITE "default" /* what a hardware GPU gets, and what the note offers */

@@ -9,7 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "xpb_result.h"
+#include "xpb_result_record.h"
 
 #define XPB_PROGRESS_HEARTBEAT_S 30.0
 

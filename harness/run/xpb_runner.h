@@ -6,7 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "xpb_result.h"
+#include "xpb_result_record.h"
 
 typedef struct xpb_run_config {
     const char *preset;

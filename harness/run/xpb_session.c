@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "xpb_clock.h"
-#include "xpb_result.h"
+#include "xpb_result_record.h"
 #include "xpb_validate.h"
 
 #define G XPB_GUARD_BYTES

@@ -17,7 +17,7 @@
 #include <stdbool.h>
 
 #include "xpb_progress.h"
-#include "xpb_result.h"
+#include "xpb_result_record.h"
 
 /* Writes what an interrupted run has (a snapshot of its settled results, run->interrupted set);
  * returns the process's exit code. Called on the watcher thread, with the run's lock held. */

@@ -1,6 +1,6 @@
-/* xpb_result.h - one case's outcome on one backend device and kernel variant, and a run. */
-#ifndef XPB_RESULT_H
-#define XPB_RESULT_H
+/* xpb_result_record.h - one case's outcome on one backend device and kernel variant, and a run. */
+#ifndef XPB_RESULT_RECORD_H
+#define XPB_RESULT_RECORD_H
 
 #include <pthread.h>
 #include <stdbool.h>

@@ -1,10 +1,10 @@
-/* xpb_results.h - results files (JSON, CSV, Markdown) and the console table.
+/* xpb_results_write.h - results files (JSON, CSV, Markdown) and the console table.
  *
  * The JSON layout is documented and versioned in docs/results-schema.md. Every file is written
  * to a temporary file beside the target and renamed over it, so a killed run never leaves a
  * half-written results file. CSV and Markdown come from the same rows as the JSON. */
-#ifndef XPB_RESULTS_H
-#define XPB_RESULTS_H
+#ifndef XPB_RESULTS_WRITE_H
+#define XPB_RESULTS_WRITE_H
 
 #include <stdio.h>
 

@@ -1,11 +1,11 @@
-/* xpb_results_read.h - loads a results file (docs/results-schema.md, schema versions 1 and 2)
+/* xpb_results_loaded.h - loads a results file (docs/results-schema.md, schema versions 1 and 2)
  * into plain structs for compare and plot. Only the fields those commands use are kept.
  *
  * A file that is missing, empty, truncated, not JSON, not an xpubench results file, of another
  * schema version, or whose fields have the wrong types is refused with a one-line message naming
  * the file and what is wrong; nothing is half-loaded. */
-#ifndef XPB_RESULTS_READ_H
-#define XPB_RESULTS_READ_H
+#ifndef XPB_RESULTS_LOADED_H
+#define XPB_RESULTS_LOADED_H
 
 #include <stdbool.h>
 #include <stddef.h>
