@@ -391,7 +391,7 @@ static cJSON *case_json(const xpb_result *r)
         if (r->graph) /* the launches of each sample replayed from a captured graph (run --graph) */
             cJSON_AddBoolToObject(t, "graph", true);
         cJSON_AddItemToObject(t, "kernel", stats_json(&r->kernel, &r->kernel_samples));
-        if (r->has_conditions) { /* what can explain a difference (xpb_conditions.c) */
+        if (r->has_conditions) { /* what can explain a difference (xpb_runner_record.c) */
             cJSON *k = cJSON_AddObjectToObject(o, "conditions");
             char why[96];
             xpb_json_add_number(k, "sm_mhz_before", r->cond_before.sm_mhz);

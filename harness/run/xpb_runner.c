@@ -374,20 +374,6 @@ static void inject_fault(int kind, unsigned char *host, size_t out_bytes)
 
 /* ---- one case, one device, one kernel ------------------------------------------------------------- */
 
-void xpb_runner_set_outcome(xpb_result *r, xpb_device *dev, xpb_status st, const xpb_error *err)
-{
-    if (st == XPB_ERR_UNSUPPORTED) {
-        r->status = XPB_CASE_UNSUPPORTED;
-    } else {
-        r->status = XPB_CASE_ERROR;
-        if (st == XPB_ERR_DEVICE_LOST) {
-            dev->lost = true;
-            snprintf(dev->lost_reason, sizeof dev->lost_reason, "%s", err->msg);
-        }
-    }
-    snprintf(r->message, sizeof r->message, "%s", err->msg);
-}
-
 static void summarize_failure(xpb_result *r)
 {
     const xpb_validation *v = &r->validation;
@@ -398,15 +384,6 @@ static void summarize_failure(xpb_result *r)
              (unsigned long long)v->unwritten, (unsigned long long)v->nan_count,
              (unsigned long long)v->guard_violations, (long long)v->worst_index, v->worst_value,
              v->worst_reference, v->worst_tolerance);
-}
-
-xpb_status xpb_runner_close_round(xpb_result *r, size_t from, xpb_error *err)
-{
-    size_t n = r->kernel_samples.n > from ? r->kernel_samples.n - from : 0;
-    r->kernel = xpb_stats_compute(r->kernel_samples.v, r->kernel_samples.n);
-    if (n && xpb_samples_push(&r->units, xpb_stats_compute(r->kernel_samples.v + from, n).median))
-        return xpb_fail(err, XPB_ERR_OUT_OF_MEMORY, "out of memory for samples");
-    return XPB_OK;
 }
 
 /* One round's timing: warm-up, then Google Benchmark with the device timer; its samples are

@@ -1,9 +1,11 @@
 /* xpb_runner_internal.h - shared between the runner's files (xpb_runner.c, one-shot kernels;
- * xpb_runner_stateful.c, stateful workloads). Not for other callers. */
+ * xpb_runner_stateful.c, stateful workloads; xpb_runner_record.c, what both record into a
+ * result). Not for other callers. */
 #ifndef XPB_RUNNER_INTERNAL_H
 #define XPB_RUNNER_INTERNAL_H
 
-#include "xpb_runner.h"
+#include "xpb_result_record.h"
+#include "xpb_run_config.h"
 
 /* Records a failed step as the result's status: unsupported, or an error (a lost device marks
  * the device so later cases are not tried on it). */
@@ -24,7 +26,7 @@ xpb_status xpb_runner_close_round(xpb_result *r, size_t from, xpb_error *err);
 
 /* Reads dev's conditions (clocks, temperature, power, throttle reasons) into r: the first reading
  * before the first timed round, the last after the last, and every throttle reason seen. Nothing
- * when the backend cannot read them. (xpb_conditions.c) */
+ * when the backend cannot read them. (xpb_runner_record.c) */
 void xpb_runner_read_conditions(xpb_device *dev, xpb_result *r, bool before);
 
 #endif
