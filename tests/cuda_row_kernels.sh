@@ -10,8 +10,10 @@ nvcc=$1 src=$2 gen=$3
 # the optimizer, and it takes softmax.cu 3 s instead of 13 s.
 work=$(mktemp -d) && trap 'rm -rf "$work"' EXIT
 fail=0
+harness=() # each folder of the harness is on the include path, as in CMakeLists.txt
+for d in "$src"/harness/*/; do harness+=(-I "${d%/}"); done
 for op in softmax rmsnorm layernorm; do
-  if ! "$nvcc" -I "$src/backends/cuda" -I "$src/harness" -I "$src/workloads" -I "$gen" -std=c++17 -O1 \
+  if ! "$nvcc" -I "$src/backends/cuda" "${harness[@]}" -I "$src/workloads" -I "$gen" -std=c++17 -O1 \
       -Xcicc -O0 -arch=compute_90 --ptx "$src/backends/cuda/$op.cu" -o "$work/$op.ptx" 2>"$work/$op.log"; then
     echo "FAIL: $op.cu does not compile to PTX: $(head -3 "$work/$op.log")"; fail=1; continue
   fi

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # knob_bad.sh XPUBENCH BACKEND KNOB=VALUE:VARIANT... - each knob set to an invalid value makes the
 # row case of its variant an error (exit 3) whose message names the knob, not a silent default
-# (harness/xpb_knob.h). Skips (77) where BACKEND has no device here. KNOB_CASE: the run options of
+# (harness/core/xpb_knob.h). Skips (77) where BACKEND has no device here. KNOB_CASE: the run options of
 # the case each knob is tried on (default: a row case of rmsnorm).
 set -u
 bin=$1 backend=$2

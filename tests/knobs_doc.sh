@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# knobs_doc.sh XPUBENCH SOURCE_DIR - the knobs are declared once (harness/xpb_knobs.def) and
+# knobs_doc.sh XPUBENCH SOURCE_DIR - the knobs are declared once (harness/core/xpb_knobs.def) and
 # documented from that declaration: docs/knobs.md's table is what `xpubench list --knobs
 # --markdown` prints, so a knob missing from the doc (or one the doc has that the code does not)
 # fails here; the backends and the harness read XPB_* variables only through declared ids
@@ -8,7 +8,7 @@
 # Regenerate the table with the command the doc names.
 set -u
 bin=$1 src=$2
-doc=$src/docs/knobs.md def=$src/harness/xpb_knobs.def
+doc=$src/docs/knobs.md def=$src/harness/core/xpb_knobs.def
 fail=0
 # 1. the doc's table (between its two markers) is the binary's
 want=$("$bin" list --knobs --markdown) || { echo "FAIL: xpubench list --knobs --markdown"; exit 1; }
@@ -25,11 +25,11 @@ declared=$(sed -n 's/^XPB_KNOB(\([A-Z0-9_]*\),.*/XPB_\1/p' "$def" | sort)
 code_files=$(find "$src/backends" "$src/harness" -name '*.c' -o -name '*.h' -o -name '*.cu' -o -name '*.cuh' -o -name '*.cc')
 quoted=$(grep -ho '"XPB_[A-Z0-9_]\+["=:]' $code_files | tr -d '"=:' | sort -u)
 for n in $quoted; do
-  echo "$declared" | grep -qx "$n" || { echo "FAIL: $n is quoted in the code but not declared in harness/xpb_knobs.def:"; \
+  echo "$declared" | grep -qx "$n" || { echo "FAIL: $n is quoted in the code but not declared in harness/core/xpb_knobs.def:"; \
     grep -n "\"$n" $code_files | head -3; fail=1; }
 done
-# 3. no knob read by a raw name outside harness/xpb_knob.c: getenv("XPB_...) only for the ENV rows
-raw=$(grep -n 'xpb_knob_\(long\|double\|choice\)("' $code_files | grep -v '/harness/xpb_knob\.c:')
+# 3. no knob read by a raw name outside harness/core/xpb_knob.c: getenv("XPB_...) only for the ENV rows
+raw=$(grep -n 'xpb_knob_\(long\|double\|choice\)("' $code_files | grep -v '/harness/core/xpb_knob\.c:')
 [ -z "$raw" ] || { echo "FAIL: a knob read by name, not through its declared id:"; echo "$raw"; fail=1; }
 env_rows=$(sed -n 's/^XPB_KNOB(\([A-Z0-9_]*\), ENV,.*/XPB_\1/p' "$def")
 for n in $(grep -ho 'getenv("XPB_[A-Z0-9_]*' $code_files | sed 's/getenv("//' | sort -u); do
@@ -41,7 +41,7 @@ for n in $declared; do
     grep -q "getenv(\"$n\")" $code_files || { echo "FAIL: $n is declared (ENV) but nothing reads it"; fail=1; }
   else
     id=XPB_KNOB_${n#XPB_}
-    grep -qw "$id" $(echo "$code_files" | grep -v '/harness/xpb_knob') || \
+    grep -qw "$id" $(echo "$code_files" | grep -v '/harness/core/xpb_knob') || \
       { echo "FAIL: $n is declared but no code reads $id"; fail=1; }
   fi
 done

@@ -7,7 +7,7 @@
 #include "xpb_compare.h"
 #include "xpb_dump.h"
 #include "xpb_npy.h"
-#include "xpb_results_read.h"
+#include "xpb_results_loaded.h"
 #include "xpb_test.h"
 
 /* ---- deterministic log-normal samples ------------------------------------------------------------ */

@@ -1,4 +1,4 @@
-/* test_knob.c - knobs from the environment (harness/xpb_knob.c): unset or empty takes the
+/* test_knob.c - knobs from the environment (harness/core/xpb_knob.c): unset or empty takes the
  * default; a value outside its range, not a number, with trailing text, or not a power of two
  * where one is asked for, or a word not among the choices, is a usage error that names the knob
  * and leaves the default in *out. */

@@ -1,4 +1,4 @@
-/* test_knob_table.c - the declared knobs (harness/xpb_knobs.def, read by id through xpb_knob.h):
+/* test_knob_table.c - the declared knobs (harness/core/xpb_knobs.def, read by id through xpb_knob.h):
  * every knob is declared sensibly (a name XPB_*, unique, sorted within its backend, a reader and a
  * sentence); unset, each reads as its declared default; set to its declared default, each reads
  * the same value; set to a value it does not accept, each typed knob is a usage error whose

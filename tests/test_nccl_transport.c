@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "xpb_results.h"
+#include "xpb_results_write.h"
 #include "xpb_runner.h"
 #include "xpb_test.h"
 

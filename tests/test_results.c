@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "xpb_cli.h"
-#include "xpb_results.h"
+#include "xpb_results_write.h"
 #include "xpb_test.h"
 
 static char *slurp(const char *path)

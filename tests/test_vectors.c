@@ -1,4 +1,4 @@
-/* test_vectors.c DIR - the .npy and .fvecs readers (harness/xpb_vectors.h): good files round-trip
+/* test_vectors.c DIR - the .npy and .fvecs readers (harness/io/xpb_vectors.h): good files round-trip
  * exactly; every malformed file is a one-line XPB_ERR_USAGE naming what is wrong (and a missing
  * one XPB_ERR_IO), never a crash or a partial matrix. Files are written into DIR. */
 #define _POSIX_C_SOURCE 200809L

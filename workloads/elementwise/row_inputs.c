@@ -1,5 +1,5 @@
 /* row_inputs.c - the x of a row op (softmax, rmsnorm, layernorm) for each input class
- * (harness/xpb_input.h; bounds in reference.c, reasons in docs/validation.md). */
+ * (harness/core/xpb_input.h; bounds in reference.c, reasons in docs/validation.md). */
 #include <stdlib.h>
 
 #include "elementwise.h"

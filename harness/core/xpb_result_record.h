@@ -1,0 +1,109 @@
+/* xpb_result_record.h - one case's outcome on one backend device and kernel variant, and a run. */
+#ifndef XPB_RESULT_RECORD_H
+#define XPB_RESULT_RECORD_H
+
+#include <pthread.h>
+#include <stdbool.h>
+
+#include "xpb_backend.h"
+#include "xpb_names.h"
+#include "xpb_stats.h"
+#include "xpb_validate.h"
+#include "xpb_workload.h"
+
+/* An opened backend device. */
+typedef struct xpb_device {
+    const xpb_backend_i *backend;
+    int index;
+    char label[64]; /* "cuda:0", or a device group's "cuda:0,1" ("cuda:mpi2" under MPI) */
+    int n_group;    /* a device group's size (--devices, or the MPI processes), 0 for one device */
+    xpb_group_layout layout; /* a group's ranks: each one's host and device index */
+    xpb_device_info info;
+    void *ctx;
+    bool lost;            /* the context died: later cases are errors */
+    /* The preset its cases come from: the run's, or under --preset auto the one chosen for this
+     * device (xpb_preset_auto.h); cases of another preset skip it. */
+    const char *preset;
+    char lost_reason[XPB_ERROR_MSG_LEN];
+} xpb_device;
+
+/* Host wall time of a case's phases on one device and variant (seconds): where a sweep's time
+ * goes outside the timed samples (docs/multi-gpu.md, results-schema.md `phases_s`). */
+typedef struct xpb_phase_times {
+    double data_s;     /* host_fits + make_data: once per case, on the case's first result only */
+    double setup_s;    /* device buffers, input upload, poisoning, prepare (later rounds' too) */
+    double poison_s;   /* of setup_s: filling the outputs with the poison pattern */
+    double validate_s; /* the validation launch, synchronize, download and the host check */
+    double timed_s;    /* warm-up, graph capture and the timed samples, every round */
+    double e2e_s;      /* the end-to-end iterations (upload, launch, sync, download) */
+    double total_s;    /* the whole of the variant on this device (data_s not included) */
+} xpb_phase_times;
+
+typedef struct xpb_result {
+    xpb_case c;
+    const xpb_device *device;
+    char variant[32];
+    char precision[32];
+    xpb_case_status status;
+    char message[XPB_ERROR_MSG_LEN]; /* error / unsupported / skipped reason, or failure summary */
+    bool validated;
+    xpb_validation validation;
+    bool timed;
+    xpb_samples kernel_samples; /* device timer, seconds per launch, every round's */
+    xpb_stats kernel;
+    /* One per round (run --rounds): the median of that round's samples. The rounds of a run
+     * interleave every case, so these are the independent repetitions that compare tests. */
+    xpb_samples units;
+    const xpb_kernel *ran;      /* the kernel variant, for the later rounds (not written) */
+    /* the GPU around the timed rounds (xpb_runner_read_conditions), when the backend reads it */
+    bool has_conditions;
+    xpb_conditions cond_before, cond_after;
+    unsigned long long reasons_seen; /* XPB_REASONS_THROTTLE bits seen in any reading */
+    int launches_per_sample;    /* back-to-back launches in one timed sample */
+    bool graph;                 /* those launches replayed from a captured graph (run --graph) */
+    int n_rank_s;               /* a device group's ranks with a time in rank_s */
+    double rank_s[XPB_MAX_GROUP]; /* each rank's own mean time per launch (the case's is the slowest's) */
+    xpb_samples e2e_samples;    /* host clock: upload + launch + sync + download */
+    xpb_stats e2e;
+    double upload_s, download_s; /* median host time of the input uploads / output download */
+    xpb_phase_times phase;       /* host wall time per phase (xpb_phase_times) */
+    /* --power: board power sampled while the timed launches ran */
+    bool power_sampled;
+    double power_avg_w, power_max_w;
+    int power_samples;
+    char power_note[160];        /* why there is no reading, when --power was asked for */
+    uint64_t upload_bytes, download_bytes;
+    /* derived (xpb_runner_derive) */
+    double gbps, gflops;     /* from the median kernel time */
+    double roof_gbps;        /* this device's bandwidth roof */
+    char roof_source[80];    /* "copy op on cuda:0, this run" or "datasheet" */
+    double pct_of_roof;      /* gbps / roof_gbps * 100, 0 when unknown */
+    double speedup_vs_cpu;   /* cpu median / this median, 0 when no cpu result */
+    double pct_of_peak;      /* gflops / datasheet fp32 peak of the hardware * 100 (GEMM) */
+    double pct_of_library;   /* gflops / best library variant's at the same case (GEMM) */
+    char library_variant[48]; /* that variant, "cuda:0/cublas"; empty when none */
+    xpb_run_outcome run;     /* stateful workloads: the run's outcome (run.present) */
+    char dump_note[1536];    /* rerun command and dump location of a failed case (printed) */
+    /* Whole: the runner is not filling or changing it (an interrupted run writes only these). */
+    bool settled;
+} xpb_result;
+
+typedef struct xpb_run {
+    char run_id[96];
+    char created_utc[32];
+    xpb_result *results;
+    size_t count, capacity;
+    xpb_device *devices;
+    size_t n_devices;
+    /* Held by the runner while it adds a result or changes a settled one, so that the watcher
+     * (xpb_watch.h) copies only whole results; NULL when no watcher runs. */
+    pthread_mutex_t *lock;
+    /* A run that a signal stopped before its end: the signal's name ("SIGTERM"), NULL for a
+     * whole run; the cases planned, and those with results in it. */
+    const char *interrupted;
+    size_t cases_planned, cases_finished;
+    /* What --preset auto shortened, and why, one sentence; "" when nothing was. */
+    char preset_note[512];
+} xpb_run;
+
+#endif

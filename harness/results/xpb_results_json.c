@@ -1,0 +1,572 @@
+/* xpb_results_json.c - the JSON results file (schema: docs/results-schema.md), through cJSON. */
+#define _POSIX_C_SOURCE 200809L /* strcasecmp */
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "xpb_build_info.h"
+#include "xpb_atomic_file.h"
+#include "xpb_json.h"
+#include "xpb_names.h"
+#include "xpb_plugin.h"
+#include "xpb_results_write.h"
+
+static cJSON *stats_json(const xpb_stats *s, const xpb_samples *raw)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddNumberToObject(o, "n", (double)s->n);
+    xpb_json_add_number(o, "median_s", s->median);
+    xpb_json_add_number(o, "min_s", s->min);
+    xpb_json_add_number(o, "max_s", s->max);
+    xpb_json_add_number(o, "mean_s", s->mean);
+    xpb_json_add_number(o, "stddev_s", s->stddev);
+    xpb_json_add_number(o, "cv", s->cv);
+    xpb_json_add_number(o, "p05_s", s->p05);
+    xpb_json_add_number(o, "p95_s", s->p95);
+    cJSON_AddItemToObject(o, "samples_s", cJSON_CreateDoubleArray(raw->v, (int)raw->n));
+    return o;
+}
+
+/* The environment variables that steer NCCL's choice of transport (NCCL's "Environment
+ * Variables" page); those set are recorded with a device group. */
+static const char *const nccl_env_vars[] = {"NCCL_P2P_DISABLE",  "NCCL_P2P_LEVEL",     "NCCL_SHM_DISABLE",
+                                            "NCCL_NET",          "NCCL_IB_DISABLE",    "NCCL_NET_PLUGIN",
+                                            "NCCL_SOCKET_IFNAME", "NCCL_IB_HCA",       "NCCL_NVLS_ENABLE",
+                                            "NCCL_CUMEM_ENABLE", "NCCL_ALGO",          "NCCL_PROTO"};
+
+static bool env_on(const char *name)
+{
+    const char *v = getenv(name);
+    return v && atoi(v) != 0;
+}
+
+/* Which transport NCCL is expected to use between the group's ranks, from the environment and
+ * the links (NVML): NCCL has no API that reports its choice (its log does: NCCL_DEBUG=INFO,
+ * "via P2P/CUMEM", "via SHM", "via NET/Socket/0"), so this is what the run can know, said as
+ * such. On one host NCCL takes P2P over NVLink (or over PCIe where NCCL_P2P_LEVEL allows), SHM
+ * when P2P is disabled, the network when both are; across hosts the network: InfiniBand/RoCE
+ * when found, else sockets, unless NCCL_NET or NCCL_IB_DISABLE choose. */
+static const char *nccl_transport_expected(const xpb_device *d)
+{
+    bool network = false, all_nvlink = true, unknown = false;
+    for (int i = 0; i < d->layout.n; i++)
+        for (int j = i + 1; j < d->layout.n; j++) {
+            xpb_link l = (xpb_link)d->layout.link[i][j];
+            network |= l == XPB_LINK_NETWORK;
+            all_nvlink &= l == XPB_LINK_NVLINK || l == XPB_LINK_NETWORK;
+            unknown |= l == XPB_LINK_UNKNOWN;
+        }
+    const char *net = getenv("NCCL_NET");
+    const char *net_kind = (net && strcasecmp(net, "Socket") == 0) || env_on("NCCL_IB_DISABLE") ? "NET/Socket"
+                           : net && strcasecmp(net, "IB") == 0                                   ? "NET/IB"
+                                                   : "NET (IB where an InfiniBand/RoCE device is found, else Socket)";
+    if (d->layout.n < 2)
+        return "none (one rank)";
+    if (network || (env_on("NCCL_P2P_DISABLE") && env_on("NCCL_SHM_DISABLE")))
+        return net_kind;
+    if (env_on("NCCL_P2P_DISABLE"))
+        return "SHM";
+    if (unknown)
+        return "P2P or SHM (links unknown: no NVML)";
+    return all_nvlink ? "P2P/NVLink" : "P2P over PCIe, or SHM (per NCCL_P2P_LEVEL and the PCIe path)";
+}
+
+/* A device group's NCCL: version (from the group's library line, "NCCL 2.28.9, ..."), the
+ * transport environment that is set, and the expected transport. */
+static void nccl_json(cJSON *o, const xpb_device *d)
+{
+    if (strncmp(d->info.library, "NCCL ", 5) != 0)
+        return;
+    cJSON *n = cJSON_AddObjectToObject(o, "nccl");
+    char version[32];
+    snprintf(version, sizeof version, "%.*s", (int)strcspn(d->info.library + 5, ", "), d->info.library + 5);
+    cJSON_AddStringToObject(n, "version", version);
+    cJSON *env = cJSON_AddObjectToObject(n, "env");
+    for (size_t i = 0; i < sizeof nccl_env_vars / sizeof nccl_env_vars[0]; i++)
+        if (getenv(nccl_env_vars[i]))
+            cJSON_AddStringToObject(env, nccl_env_vars[i], getenv(nccl_env_vars[i]));
+    cJSON_AddStringToObject(n, "transport_expected", nccl_transport_expected(d));
+    cJSON_AddStringToObject(n, "transport_source", "the environment and the links (NCCL reports no choice; "
+                                                   "NCCL_DEBUG=INFO logs it)");
+}
+
+static cJSON *device_json(const xpb_device *d)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "id", d->label);
+    cJSON_AddStringToObject(o, "backend", d->backend->name);
+    cJSON_AddStringToObject(o, "name", d->info.name);
+    cJSON_AddStringToObject(o, "driver", d->info.driver);
+    cJSON_AddStringToObject(o, "runtime", d->info.runtime);
+    if (d->info.library[0])
+        cJSON_AddStringToObject(o, "library", d->info.library);
+    if (d->info.warning[0])
+        cJSON_AddStringToObject(o, "warning", d->info.warning);
+    cJSON_AddStringToObject(o, "timer", d->info.timer);
+    cJSON_AddNumberToObject(o, "memory_bytes", (double)d->info.memory_bytes);
+    cJSON_AddNumberToObject(o, "max_buffer_bytes", (double)d->info.max_buffer_bytes);
+    cJSON_AddNumberToObject(o, "cache_bytes", (double)d->info.cache_bytes);
+    cJSON_AddNumberToObject(o, "compute_units", d->info.compute_units);
+    cJSON_AddNumberToObject(o, "peak_gflops_fp32", d->info.peak_gflops_fp32);
+    cJSON_AddNumberToObject(o, "peak_gbps", d->info.peak_gbps);
+    cJSON_AddBoolToObject(o, "is_gpu", d->info.is_gpu);
+    cJSON_AddBoolToObject(o, "software_device", d->info.is_software);
+    if (d->preset) /* --preset auto: the preset this device's cases came from */
+        cJSON_AddStringToObject(o, "preset", d->preset);
+    if (d->n_group) { /* where each rank ran: one process, or one per rank under MPI */
+        cJSON_AddStringToObject(o, "launch", strstr(d->label, ":mpi") ? "mpi" : "one process");
+        cJSON *ranks = cJSON_AddArrayToObject(o, "ranks");
+        for (int r = 0; r < d->layout.n; r++) {
+            cJSON *x = cJSON_CreateObject();
+            cJSON_AddNumberToObject(x, "rank", r);
+            cJSON_AddStringToObject(x, "host", d->layout.host[r]);
+            cJSON_AddNumberToObject(x, "device", d->layout.device[r]);
+            if (d->layout.nvlinks[r] >= 0)
+                cJSON_AddNumberToObject(x, "nvlinks_active", d->layout.nvlinks[r]);
+            cJSON_AddItemToArray(ranks, x);
+        }
+        cJSON *links = cJSON_AddArrayToObject(o, "links"); /* every pair once: how they connect */
+        for (int i = 0; i < d->layout.n; i++)
+            for (int j = i + 1; j < d->layout.n; j++) {
+                cJSON *x = cJSON_CreateObject();
+                cJSON_AddItemToObject(x, "ranks", cJSON_CreateIntArray((const int[]){i, j}, 2));
+                cJSON_AddStringToObject(x, "path", xpb_link_name((xpb_link)d->layout.link[i][j]));
+                cJSON_AddItemToArray(links, x);
+            }
+        nccl_json(o, d);
+    }
+    return o;
+}
+
+static cJSON *validation_json(const xpb_validation *v)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddBoolToObject(o, "passed", v->passed);
+    cJSON_AddStringToObject(o, "method", v->method);
+    cJSON_AddStringToObject(o, "tolerance", v->tolerance);
+    cJSON_AddNumberToObject(o, "checked", (double)v->checked);
+    xpb_json_add_number(o, "max_abs_err", v->max_abs_err);
+    xpb_json_add_number(o, "max_rel_err", v->max_rel_err);
+    xpb_json_add_number(o, "rel_l2_err", v->rel_l2_err);
+    xpb_json_add_number(o, "max_ulp", v->max_ulp);
+    xpb_json_add_number(o, "max_err_over_tol", v->max_err_over_tol);
+    cJSON_AddNumberToObject(o, "out_of_tolerance", (double)v->out_of_tolerance);
+    cJSON_AddNumberToObject(o, "nan", (double)v->nan_count);
+    cJSON_AddNumberToObject(o, "inf", (double)v->inf_count);
+    cJSON_AddNumberToObject(o, "unwritten", (double)v->unwritten);
+    cJSON_AddNumberToObject(o, "guard_violations", (double)v->guard_violations);
+    cJSON *w = cJSON_AddObjectToObject(o, "worst");
+    cJSON_AddNumberToObject(w, "index", (double)v->worst_index);
+    xpb_json_add_number(w, "value", v->worst_value);
+    xpb_json_add_number(w, "reference", v->worst_reference);
+    xpb_json_add_number(w, "tolerance", v->worst_tolerance);
+    cJSON *m = cJSON_AddArrayToObject(o, "first_mismatches");
+    for (int i = 0; i < v->n_mismatches; i++) {
+        cJSON *e = cJSON_CreateObject();
+        cJSON_AddNumberToObject(e, "index", (double)v->mismatches[i].index);
+        xpb_json_add_number(e, "value", v->mismatches[i].value);
+        xpb_json_add_number(e, "reference", v->mismatches[i].reference);
+        xpb_json_add_number(e, "tolerance", v->mismatches[i].tolerance);
+        cJSON_AddItemToArray(m, e);
+    }
+    return o;
+}
+
+/* The retrieval report of a stateful run (docs/results-schema.md, run.retrieval): nothing when
+ * the run had no held-out queries. */
+static void retrieval_json(cJSON *run, const struct xpb_run_retrieval *q)
+{
+    if (q->queries <= 0)
+        return;
+    cJSON *j = cJSON_AddObjectToObject(run, "retrieval");
+    cJSON_AddNumberToObject(j, "queries", (double)q->queries);
+    cJSON_AddNumberToObject(j, "anchors", (double)q->anchors);
+    cJSON_AddItemToObject(j, "k", cJSON_CreateIntArray(q->k, 2));
+    cJSON *rc = cJSON_AddArrayToObject(j, "recall"), *ar = cJSON_AddArrayToObject(j, "anchor_recall");
+    for (int i = 0; i < 2; i++) { /* null where not computed (no search kernel) */
+        cJSON_AddItemToArray(rc, isfinite(q->recall[i]) ? cJSON_CreateNumber(q->recall[i]) : cJSON_CreateNull());
+        cJSON_AddItemToArray(ar, isfinite(q->anchor_recall[i]) ? cJSON_CreateNumber(q->anchor_recall[i])
+                                                               : cJSON_CreateNull());
+    }
+    const struct xpb_run_latency *l[4] = {&q->compressed, &q->compressed_op, &q->exact, &q->exact_op};
+    const char *names[4] = {"compressed_batch_s", "compressed_op_s", "exact_batch_s", "exact_op_s"};
+    bool timed[4] = {q->timed, q->timed, q->exact_timed, q->exact_timed};
+    cJSON *lat = cJSON_AddObjectToObject(j, "latency");
+    cJSON_AddNumberToObject(lat, "batches", q->batches);
+    for (int i = 0; i < 4; i++) {
+        if (!timed[i]) {
+            cJSON_AddNullToObject(lat, names[i]);
+            continue;
+        }
+        cJSON *e = cJSON_AddObjectToObject(lat, names[i]);
+        xpb_json_add_number(e, "median", l[i]->median);
+        xpb_json_add_number(e, "p05", l[i]->p05);
+        xpb_json_add_number(e, "p95", l[i]->p95);
+    }
+    if (q->exact_timed && q->compressed.median > 0)
+        xpb_json_add_number(lat, "exact_over_compressed", q->exact.median / q->compressed.median);
+    else
+        cJSON_AddNullToObject(lat, "exact_over_compressed");
+    if (q->note[0])
+        cJSON_AddStringToObject(j, "note", q->note);
+}
+
+/* A burst run's spikes (docs/results-schema.md, run.burst): time per burst, events/s and the
+ * fired count and events of every burst. */
+static void burst_json(cJSON *run, const xpb_result *r)
+{
+    const struct xpb_run_burst *b = &r->run.burst;
+    if (!b->present)
+        return;
+    const xpb_run_outcome *o = &r->run;
+    cJSON *j = cJSON_AddObjectToObject(run, "burst");
+    cJSON_AddNumberToObject(j, "neurons", (double)b->neurons);
+    cJSON_AddNumberToObject(j, "synapses", (double)b->synapses);
+    cJSON_AddNumberToObject(j, "bursts", o->iterations);
+    cJSON_AddBoolToObject(j, "batched", b->batched);
+    cJSON_AddNumberToObject(j, "events", (double)b->events);
+    cJSON_AddNumberToObject(j, "fired", (double)b->fired);
+    double nb = o->iterations > 0 ? o->iterations : 1;
+    xpb_json_add_number(j, "events_per_burst", (double)b->events / nb);
+    xpb_json_add_number(j, "fired_fraction", b->neurons > 0 ? (double)b->fired / ((double)b->neurons * nb) : 0);
+    if (r->timed) { /* from the timed runs: each sample is a whole run of `bursts` bursts */
+        cJSON *t = cJSON_AddObjectToObject(j, "per_burst_s");
+        xpb_json_add_number(t, "median", r->kernel.median / nb);
+        xpb_json_add_number(t, "p05", r->kernel.p05 / nb);
+        xpb_json_add_number(t, "p95", r->kernel.p95 / nb);
+        xpb_json_add_number(j, "events_per_s", r->kernel.median > 0 ? (double)b->events / r->kernel.median : 0);
+    }
+    cJSON *tr = cJSON_AddObjectToObject(j, "trajectory");
+    cJSON *tf = cJSON_AddArrayToObject(tr, "fired"), *te = cJSON_AddArrayToObject(tr, "events");
+    for (int i = 0; b->fired_per_burst && i < o->iterations; i++) {
+        cJSON_AddItemToArray(tf, cJSON_CreateNumber(b->fired_per_burst[i]));
+        cJSON_AddItemToArray(te, cJSON_CreateNumber(b->events_per_burst[i]));
+    }
+    if (b->checked[0])
+        cJSON_AddStringToObject(j, "checked", b->checked);
+}
+
+/* A stateful workload's run: what it reached, where the time went, its trajectory and its
+ * two-level validation (docs/results-schema.md, "run"). */
+static cJSON *run_outcome_json(const xpb_result *r)
+{
+    const xpb_run_outcome *o = &r->run;
+    cJSON *j = cJSON_CreateObject();
+    const bool anneal = !o->burst.present; /* energy, anchors, trajectory: annealing's */
+    cJSON_AddNumberToObject(j, "iterations", o->iterations);
+    cJSON_AddBoolToObject(j, "converged", o->converged);
+    if (anneal) {
+        xpb_json_add_number(j, "energy", o->energy);
+        xpb_json_add_number(j, "compression_ratio", o->ratio);
+        cJSON_AddNumberToObject(j, "anchors", (double)o->anchors);
+    }
+    if (r->timed) {
+        xpb_json_add_number(j, "total_s", r->kernel.median);
+        xpb_json_add_number(j, "per_iteration_s", o->iterations ? r->kernel.median / o->iterations : 0);
+        double sum = 0;
+        for (int op = 0; op < XPB_OP_COUNT; op++)
+            sum += o->op_seconds[op];
+        cJSON_AddNumberToObject(j, "breakdown_runs", o->op_runs);
+        cJSON *ops = cJSON_AddArrayToObject(j, "ops");
+        double *col = o->op_runs > 0 ? malloc((size_t)o->op_runs * sizeof *col) : NULL;
+        for (int op = 0; op < XPB_OP_COUNT; op++) {
+            if (!o->op_launches[op])
+                continue;
+            cJSON *e = cJSON_CreateObject();
+            cJSON_AddStringToObject(e, "op", xpb_op_get((xpb_op)op)->name);
+            xpb_json_add_number(e, "seconds", o->op_seconds[op]);
+            xpb_json_add_number(e, "share", sum > 0 ? o->op_seconds[op] / sum : 0);
+            cJSON_AddNumberToObject(e, "launches", (double)o->op_launches[op]);
+            if (col && o->op_samples) { /* each breakdown run's time in the op: compare's samples */
+                for (int i = 0; i < o->op_runs; i++)
+                    col[i] = o->op_samples[(size_t)i * XPB_OP_COUNT + op];
+                xpb_samples raw = {col, (size_t)o->op_runs, (size_t)o->op_runs};
+                xpb_stats st = xpb_stats_compute(col, raw.n);
+                cJSON_AddItemToObject(e, "per_run", stats_json(&st, &raw));
+            }
+            if (o->op_units && o->op_rounds) { /* one per round: compare's units */
+                double *u = malloc((size_t)o->op_rounds * sizeof *u);
+                for (int i = 0; u && i < o->op_rounds; i++)
+                    u[i] = o->op_units[(size_t)i * XPB_OP_COUNT + op];
+                if (u)
+                    cJSON_AddItemToObject(e, "units_s", cJSON_CreateDoubleArray(u, o->op_rounds));
+                free(u);
+            }
+            cJSON_AddItemToArray(ops, e);
+        }
+        free(col);
+        cJSON *x = cJSON_AddObjectToObject(j, "transfers");
+        xpb_json_add_number(x, "upload_s", o->upload_s);
+        cJSON_AddNumberToObject(x, "upload_bytes", (double)o->upload_bytes);
+        xpb_json_add_number(x, "h2d_in_run_s", o->h2d_s);
+        cJSON_AddNumberToObject(x, "h2d_in_run_bytes", (double)o->h2d_bytes);
+        xpb_json_add_number(x, "d2h_in_run_s", o->d2h_s);
+        cJSON_AddNumberToObject(x, "d2h_in_run_bytes", (double)o->d2h_bytes);
+    }
+    if (anneal) {
+        cJSON *t = cJSON_AddObjectToObject(j, "trajectory");
+        cJSON *te = cJSON_AddArrayToObject(t, "energy"), *tc = cJSON_AddArrayToObject(t, "changes");
+        cJSON *ta = cJSON_AddArrayToObject(t, "anchors"), *tt = cJSON_AddArrayToObject(t, "temperature");
+        for (int i = 0; o->steps && i < o->iterations; i++) {
+            cJSON_AddItemToArray(te, cJSON_CreateNumber(o->steps[i].energy));
+            cJSON_AddItemToArray(tc, cJSON_CreateNumber((double)o->steps[i].changes));
+            cJSON_AddItemToArray(ta, cJSON_CreateNumber((double)o->steps[i].anchors));
+            cJSON_AddItemToArray(tt, cJSON_CreateNumber(o->steps[i].t));
+        }
+    }
+    cJSON *v = cJSON_AddObjectToObject(j, "check");
+    cJSON_AddBoolToObject(v, "ops_passed", o->ops_passed);
+    cJSON_AddNumberToObject(v, "near_ties", (double)o->near_ties);
+    cJSON_AddBoolToObject(v, "run_checked", o->run_checked);
+    if (o->run_checked && !anneal) {
+        cJSON_AddBoolToObject(v, "run_passed", o->run_passed);
+        cJSON_AddNumberToObject(v, "reference_bursts", o->ref_iterations);
+        if (o->parted_at >= 0)
+            cJSON_AddNumberToObject(v, "first_difference_burst", o->parted_at);
+        else
+            cJSON_AddNullToObject(v, "first_difference_burst");
+    } else if (o->run_checked) {
+        cJSON_AddBoolToObject(v, "run_passed", o->run_passed);
+        cJSON_AddNumberToObject(v, "reference_iterations", o->ref_iterations);
+        xpb_json_add_number(v, "reference_energy", o->ref_energy);
+        xpb_json_add_number(v, "reference_ratio", o->ref_ratio);
+        xpb_json_add_number(v, "energy_rel_err", o->energy_rel_err);
+        xpb_json_add_number(v, "energy_rel_tol", o->energy_rel_tol);
+        cJSON_AddNumberToObject(v, "iteration_band", o->iteration_band);
+        if (o->parted_at >= 0)
+            cJSON_AddNumberToObject(v, "parted_at", o->parted_at);
+        else
+            cJSON_AddNullToObject(v, "parted_at");
+    }
+    cJSON_AddStringToObject(v, "summary", o->summary);
+    retrieval_json(j, &o->retrieval);
+    burst_json(j, r);
+    return j;
+}
+
+static cJSON *case_json(const xpb_result *r)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "id", r->c.id);
+    if (r->c.input)
+        cJSON_AddStringToObject(o, "input_file", r->c.input);
+    cJSON_AddStringToObject(o, "workload", r->c.workload->name);
+    cJSON_AddStringToObject(o, "op", xpb_op_get(r->c.op)->name);
+    cJSON_AddStringToObject(o, "dtype", xpb_dtype_name(r->c.dtype));
+    xpb_json_add_params(o, &r->c);
+    cJSON_AddStringToObject(o, "backend", r->device->backend->name);
+    cJSON_AddStringToObject(o, "device", r->device->label);
+    cJSON_AddStringToObject(o, "device_name", r->device->info.name);
+    cJSON_AddBoolToObject(o, "software_device", r->device->info.is_software);
+    cJSON_AddStringToObject(o, "variant", r->variant);
+    cJSON_AddStringToObject(o, "precision", r->precision);
+    if (r->ran && xpb_plugin_path_of(r->ran)) /* a --kernels library's kernel: top-level "plugins" */
+        cJSON_AddStringToObject(o, "plugin", xpb_plugin_path_of(r->ran));
+    cJSON_AddStringToObject(o, "status", xpb_case_status_name(r->status));
+    if (r->message[0])
+        cJSON_AddStringToObject(o, "message", r->message);
+    cJSON *w = cJSON_AddObjectToObject(o, "work");
+    cJSON_AddNumberToObject(w, "elements", (double)r->c.elements);
+    cJSON_AddNumberToObject(w, "bytes_read", (double)r->c.bytes_read);
+    cJSON_AddNumberToObject(w, "bytes_written", (double)r->c.bytes_written);
+    cJSON_AddNumberToObject(w, "flops", r->c.flops);
+    if (r->validated)
+        cJSON_AddItemToObject(o, "validation", validation_json(&r->validation));
+    if (r->run.present)
+        cJSON_AddItemToObject(o, "run", run_outcome_json(r));
+    if (r->phase.total_s > 0 || r->phase.data_s > 0) { /* where the case's wall time went (xpb_phase_times) */
+        cJSON *ph = cJSON_AddObjectToObject(o, "phases_s");
+        xpb_json_add_number(ph, "data", r->phase.data_s);
+        xpb_json_add_number(ph, "setup", r->phase.setup_s);
+        xpb_json_add_number(ph, "poison", r->phase.poison_s);
+        xpb_json_add_number(ph, "validate", r->phase.validate_s);
+        xpb_json_add_number(ph, "timed", r->phase.timed_s);
+        xpb_json_add_number(ph, "e2e", r->phase.e2e_s);
+        xpb_json_add_number(ph, "total", r->phase.total_s);
+    }
+    if (r->timed) {
+        cJSON *t = cJSON_AddObjectToObject(o, "timing");
+        cJSON_AddStringToObject(t, "timer", r->device->info.timer);
+        cJSON_AddStringToObject(t, "cache", "warm (same buffers every launch)");
+        cJSON_AddNumberToObject(t, "launches_per_sample", r->launches_per_sample);
+        if (r->graph) /* the launches of each sample replayed from a captured graph (run --graph) */
+            cJSON_AddBoolToObject(t, "graph", true);
+        cJSON_AddItemToObject(t, "kernel", stats_json(&r->kernel, &r->kernel_samples));
+        if (r->has_conditions) { /* what can explain a difference (xpb_runner_record.c) */
+            cJSON *k = cJSON_AddObjectToObject(o, "conditions");
+            char why[96];
+            xpb_json_add_number(k, "sm_mhz_before", r->cond_before.sm_mhz);
+            xpb_json_add_number(k, "sm_mhz_after", r->cond_after.sm_mhz);
+            xpb_json_add_number(k, "mem_mhz_before", r->cond_before.mem_mhz);
+            xpb_json_add_number(k, "mem_mhz_after", r->cond_after.mem_mhz);
+            xpb_json_add_number(k, "temp_c_before", r->cond_before.temp_c);
+            xpb_json_add_number(k, "temp_c_after", r->cond_after.temp_c);
+            xpb_json_add_number(k, "power_w_before", r->cond_before.power_w);
+            xpb_json_add_number(k, "power_w_after", r->cond_after.power_w);
+            cJSON_AddStringToObject(k, "throttled", xpb_reasons_text(r->reasons_seen, why, sizeof why));
+        }
+        if (r->units.n) { /* the independent repetitions compare tests (xpb_result.units) */
+            cJSON *u = cJSON_AddObjectToObject(t, "units");
+            cJSON_AddStringToObject(u, "what", "one per round: the median of the round's kernel samples");
+            cJSON_AddItemToObject(u, "medians_s", cJSON_CreateDoubleArray(r->units.v, (int)r->units.n));
+        }
+        cJSON_AddItemToObject(t, "end_to_end", stats_json(&r->e2e, &r->e2e_samples));
+        cJSON *x = cJSON_AddObjectToObject(t, "transfers");
+        xpb_json_add_number(x, "upload_s", r->upload_s);
+        cJSON_AddNumberToObject(x, "upload_bytes", (double)r->upload_bytes);
+        xpb_json_add_number(x, "download_s", r->download_s);
+        cJSON_AddNumberToObject(x, "download_bytes", (double)r->download_bytes);
+        if (r->power_sampled) {
+            cJSON *pw = cJSON_AddObjectToObject(o, "power");
+            xpb_json_add_number(pw, "avg_w", r->power_avg_w);
+            xpb_json_add_number(pw, "max_w", r->power_max_w);
+            cJSON_AddNumberToObject(pw, "samples", r->power_samples);
+            cJSON_AddStringToObject(pw, "source", "board power (NVML), sampled every 10 ms during the timed launches");
+        } else if (r->power_note[0]) {
+            cJSON_AddStringToObject(cJSON_AddObjectToObject(o, "power"), "unavailable", r->power_note);
+        }
+        cJSON *th = cJSON_AddObjectToObject(o, "throughput");
+        xpb_json_add_number(th, "gbps", r->gbps);
+        xpb_json_add_number(th, "gflops", r->gflops);
+        xpb_json_add_number(th, "roof_gbps", r->roof_gbps);
+        cJSON_AddStringToObject(th, "roof_source", r->roof_source);
+        xpb_json_add_number(th, "pct_of_roof", r->pct_of_roof);
+        if (xpb_op_get(r->c.op)->group) { /* nccl-tests' algbw (size / time) and busbw (docs/multi-gpu.md) */
+            xpb_json_add_number(th, "algbw_gbps", r->gbps);
+            xpb_json_add_number(th, "busbw_gbps", r->gbps * r->c.bus_factor);
+            xpb_json_add_number(th, "bus_factor", r->c.bus_factor);
+            if (r->n_rank_s) { /* each rank's own mean time per launch; the case's is the slowest's */
+                cJSON *rs = cJSON_AddArrayToObject(o, "rank_kernel_mean_s");
+                for (int i = 0; i < r->n_rank_s; i++)
+                    cJSON_AddItemToArray(rs, cJSON_CreateNumber(r->rank_s[i]));
+            }
+        }
+        if (r->c.op == XPB_OP_GEMM || r->c.op == XPB_OP_GEMV) {
+            xpb_json_add_number(th, "pct_of_peak_fp32", r->pct_of_peak);
+            if (r->library_variant[0]) {
+                xpb_json_add_number(th, "pct_of_library", r->pct_of_library);
+                cJSON_AddStringToObject(th, "library_variant", r->library_variant);
+            }
+        }
+        if (r->power_sampled && r->power_avg_w > 0) {
+            xpb_json_add_number(th, "gflops_per_watt", r->gflops / r->power_avg_w);
+            xpb_json_add_number(th, "gbps_per_watt", r->gbps / r->power_avg_w);
+        }
+        if (r->speedup_vs_cpu > 0)
+            xpb_json_add_number(th, "speedup_vs_cpu", r->speedup_vs_cpu);
+        else
+            cJSON_AddNullToObject(th, "speedup_vs_cpu");
+    }
+    return o;
+}
+
+static cJSON *system_json(const xpb_run *run, const xpb_run_meta *m)
+{
+    cJSON *s = cJSON_CreateObject();
+    cJSON_AddStringToObject(s, "hostname", m->sys.hostname);
+    cJSON_AddStringToObject(s, "os", m->sys.os);
+    cJSON_AddStringToObject(s, "kernel", m->sys.kernel);
+    cJSON_AddStringToObject(s, "arch", m->sys.arch);
+    cJSON_AddStringToObject(s, "cpu_model", m->sys.cpu_model);
+    cJSON_AddNumberToObject(s, "logical_cpus", m->sys.logical_cpus);
+    cJSON_AddNumberToObject(s, "sockets", m->sys.sockets);
+    cJSON_AddNumberToObject(s, "numa_nodes", m->sys.numa_nodes);
+    cJSON_AddStringToObject(s, "cpu_flags", m->sys.cpu_flags);
+    cJSON_AddStringToObject(s, "omp_proc_bind", m->sys.omp_proc_bind);
+    cJSON_AddStringToObject(s, "omp_places", m->sys.omp_places);
+    cJSON_AddNumberToObject(s, "memory_bytes", (double)m->sys.memory_bytes);
+    cJSON_AddStringToObject(s, "compiler", m->sys.compiler);
+    cJSON *b = cJSON_AddArrayToObject(s, "backends");
+    for (int i = 0; i < m->n_backends; i++) {
+        cJSON *e = cJSON_CreateObject();
+        cJSON_AddStringToObject(e, "name", m->backends[i].name);
+        cJSON_AddBoolToObject(e, "compiled", m->backends[i].compiled);
+        cJSON_AddBoolToObject(e, "available", m->backends[i].available);
+        if (m->backends[i].reason[0])
+            cJSON_AddStringToObject(e, "reason", m->backends[i].reason);
+        cJSON_AddItemToArray(b, e);
+    }
+    cJSON *d = cJSON_AddArrayToObject(s, "devices");
+    for (size_t i = 0; i < run->n_devices; i++)
+        cJSON_AddItemToArray(d, device_json(&run->devices[i]));
+    return s;
+}
+
+static cJSON *run_json(const xpb_run *run, const xpb_run_meta *m)
+{
+    cJSON *root = cJSON_CreateObject();
+    cJSON_AddStringToObject(root, "schema", XPB_RESULTS_SCHEMA);
+    cJSON_AddNumberToObject(root, "schema_version", XPB_RESULTS_SCHEMA_VERSION);
+    cJSON_AddStringToObject(root, "run_id", run->run_id);
+    cJSON_AddStringToObject(root, "created_utc", run->created_utc);
+    /* A run that a signal stopped holds the cases it finished (xpb_watch.h): never mistaken for a
+     * whole one by compare, report or a reader. */
+    cJSON_AddBoolToObject(root, "complete", run->interrupted == NULL);
+    if (run->interrupted) {
+        cJSON *in = cJSON_AddObjectToObject(root, "interrupted");
+        cJSON_AddStringToObject(in, "signal", run->interrupted);
+        cJSON_AddNumberToObject(in, "cases_finished", (double)run->cases_finished);
+        cJSON_AddNumberToObject(in, "cases_planned", (double)run->cases_planned);
+    }
+    if (run->preset_note[0])
+        cJSON_AddStringToObject(root, "preset_note", run->preset_note);
+    cJSON *x = cJSON_AddObjectToObject(root, "xpubench");
+    cJSON_AddStringToObject(x, "version", XPB_VERSION);
+    cJSON_AddStringToObject(x, "git_commit", XPB_GIT_COMMIT);
+    cJSON *bo = cJSON_AddObjectToObject(x, "build");
+    cJSON_AddStringToObject(bo, "type", XPB_BUILD_TYPE);
+    cJSON_AddStringToObject(bo, "c_compiler", XPB_C_COMPILER);
+    cJSON_AddStringToObject(bo, "cuda", XPB_BUILD_CUDA);
+    cJSON_AddStringToObject(bo, "cuda_compiler", XPB_CUDA_COMPILER);
+    cJSON_AddStringToObject(bo, "cuda_archs", XPB_CUDA_ARCHS);
+    cJSON_AddStringToObject(bo, "vulkan", XPB_BUILD_VULKAN);
+    cJSON_AddStringToObject(bo, "nccl", XPB_BUILD_NCCL);
+    cJSON_AddStringToObject(bo, "vulkan_shaders", XPB_BUILD_VULKAN_SHADERS);
+    cJSON_AddStringToObject(bo, "native", XPB_BUILD_NATIVE);
+    cJSON_AddStringToObject(bo, "sanitize", XPB_BUILD_SANITIZE);
+    cJSON *c = cJSON_AddObjectToObject(root, "config");
+    cJSON_AddStringToObject(c, "command_line", m->command_line ? m->command_line : "");
+    cJSON_AddStringToObject(c, "preset", m->cfg->preset);
+    cJSON_AddStringToObject(c, "filter", m->filter ? m->filter : "");
+    cJSON_AddNumberToObject(c, "seed", (double)m->cfg->seed);
+    cJSON_AddNumberToObject(c, "rounds", m->cfg->rounds > 1 ? m->cfg->rounds : 1);
+    if (m->cfg->slowdown) /* a deliberate slowdown (XPB_SLOWDOWN): never mistaken for a real run */
+        cJSON_AddStringToObject(c, "slowdown", m->cfg->slowdown);
+    cJSON_AddNumberToObject(c, "repetitions", m->cfg->repetitions);
+    cJSON_AddNumberToObject(c, "min_time_s", m->cfg->min_time);
+    cJSON_AddNumberToObject(c, "warmup_s", m->cfg->warmup_time);
+    cJSON_AddBoolToObject(c, "graph", m->cfg->graph);
+    if (m->cfg->sample_min > 0) /* else each device's default (xpb_runner_batch) */
+        cJSON_AddNumberToObject(c, "sample_min_s", m->cfg->sample_min);
+    cJSON_AddBoolToObject(c, "validate_only", m->cfg->validate_only);
+    cJSON_AddBoolToObject(c, "power", m->cfg->power);
+    cJSON_AddStringToObject(c, "validation", m->cfg->sampled ? "sampled" : "full");
+    cJSON_AddItemToObject(root, "system", system_json(run, m));
+    xpb_plugins_json(root);
+    cJSON *cases = cJSON_AddArrayToObject(root, "cases");
+    for (size_t i = 0; i < run->count; i++)
+        cJSON_AddItemToArray(cases, case_json(&run->results[i]));
+    return root;
+}
+
+xpb_status xpb_results_write_json(const char *path, const xpb_run *run, const xpb_run_meta *meta,
+                                  xpb_error *err)
+{
+    cJSON *root = run_json(run, meta);
+    char *text = root ? cJSON_Print(root) : NULL;
+    cJSON_Delete(root);
+    if (!text)
+        return xpb_fail(err, XPB_ERR_OUT_OF_MEMORY, "out of memory while building %s", path);
+    char tmp[4096];
+    FILE *f = xpb_file_begin(path, tmp, sizeof tmp, err);
+    if (!f) {
+        free(text);
+        return XPB_ERR_IO;
+    }
+    fputs(text, f);
+    fputc('\n', f);
+    free(text);
+    return xpb_file_commit(f, tmp, path, err);
+}
