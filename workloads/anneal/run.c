@@ -96,182 +96,322 @@ static void *alloc_host(size_t bytes, xpb_status *st, xpb_error *err)
     return p;
 }
 
+/* What the parts of a run share. */
+typedef struct run_ctx {
+    xpb_session *s;
+    const float *x;
+    int64_t n, dim;
+    anneal_config cfg;
+    dev_state g;
+    host_copy h;
+    anneal_checks chk;
+    bool validating;
+    int inject;
+    xpb_error *err;
+} run_ctx;
+
+/* init's chosen points and anchors read back and checked (the first choices past CHECK_MAX_NMD). */
+static xpb_status check_init(run_ctx *r)
+{
+    xpb_status st = XPB_OK;
+    size_t ab = (size_t)(r->g.m * r->dim) * sizeof(float);
+    r->h.chosen = alloc_host((size_t)r->g.m * sizeof(uint32_t), &st, r->err);
+    r->h.anchors0 = alloc_host(ab, &st, r->err);
+    if (!st)
+        st = download(r->s, r->g.chosen, r->h.chosen, (size_t)r->g.m * sizeof(uint32_t), r->err);
+    if (!st)
+        st = download(r->s, r->g.anchors, r->h.anchors0, ab, r->err);
+    if (!st) {
+        double per_step = (double)r->n * (double)r->dim;
+        int64_t steps = per_step * (double)r->g.m > CHECK_MAX_NMD ? (int64_t)(CHECK_MAX_NMD / per_step) + 1 : r->g.m;
+        anneal_check_init(&r->chk, r->x, r->n, r->dim, r->g.m, steps, r->h.chosen, r->h.anchors0);
+    }
+    return st;
+}
+
+/* The first iteration's assign read back and checked (every stride-th point past CHECK_MAX_NMD). */
+static xpb_status check_assign(run_ctx *r, int cur)
+{
+    xpb_status st = XPB_OK;
+    const int64_t n = r->n;
+    r->h.asg0 = alloc_host((size_t)n * sizeof(uint32_t), &st, r->err);
+    r->h.dist = alloc_host((size_t)n * sizeof(float), &st, r->err);
+    if (!st)
+        st = download(r->s, r->g.asg[cur], r->h.asg0, (size_t)n * sizeof(uint32_t), r->err);
+    if (!st)
+        st = download(r->s, r->g.dist, r->h.dist, (size_t)n * sizeof(float), r->err);
+    if (!st) {
+        double nmd = (double)n * (double)r->g.m * (double)r->dim;
+        int64_t stride = nmd > CHECK_MAX_NMD ? (int64_t)ceil(nmd / CHECK_MAX_NMD) : 1;
+        anneal_check_assign(&r->chk, r->x, n, r->dim, r->g.m, stride, r->h.anchors0, r->h.asg0, r->h.dist);
+    }
+    return st;
+}
+
+/* The first iteration's stats read back and checked; --inject-fault damages the means first. */
+static xpb_status check_stats(run_ctx *r)
+{
+    xpb_status st = XPB_OK;
+    const int64_t m = r->g.m, dim = r->dim;
+    size_t ab = (size_t)(m * dim) * sizeof(float);
+    r->h.counts = alloc_host((size_t)m * sizeof(uint32_t), &st, r->err);
+    r->h.mean = alloc_host(ab, &st, r->err);
+    r->h.var = alloc_host(ab, &st, r->err);
+    if (!st)
+        st = download(r->s, r->g.counts, r->h.counts, (size_t)m * sizeof(uint32_t), r->err);
+    if (!st)
+        st = download(r->s, r->g.mean, r->h.mean, ab, r->err);
+    if (!st)
+        st = download(r->s, r->g.var, r->h.var, ab, r->err);
+    if (!st && r->inject) { /* --inject-fault: a broken stats kernel */
+        size_t mid = (size_t)(m * dim) / 2;
+        if (r->inject == 2) {
+            uint32_t p = XPB_POISON_BITS;
+            memcpy(&r->h.mean[mid], &p, sizeof p);
+        } else {
+            r->h.mean[mid] = r->h.mean[mid] * 1.001f + 0.001f;
+        }
+    }
+    if (!st)
+        anneal_check_stats(&r->chk, r->x, r->n, dim, m, r->cfg.trim, r->h.asg0, r->h.dist, r->h.counts, r->h.mean,
+                           r->h.var);
+    return st;
+}
+
+/* The first iteration's update read back and checked. */
+static xpb_status check_update(run_ctx *r, float lr_t)
+{
+    xpb_status st = XPB_OK;
+    const int64_t m = r->g.m, dim = r->dim;
+    r->h.anchors1 = alloc_host((size_t)(m * dim) * sizeof(float), &st, r->err);
+    if (!st)
+        st = download(r->s, r->g.anchors, r->h.anchors1, (size_t)(m * dim) * sizeof(float), r->err);
+    if (!st)
+        anneal_check_update(&r->chk, m, dim, lr_t, r->h.anchors0, r->h.counts, r->h.mean, r->h.anchors1);
+    return st;
+}
+
+/* Maintenance on the host (anneal_maintenance, shared with the reference) with this iteration's
+ * anchors, counts and assignments at temperature t; the edited anchors and assignments go back,
+ * into grown buffers when a split passed their capacity. */
+static xpb_status maintain(run_ctx *r, int cur, double t)
+{
+    xpb_status st = XPB_OK;
+    xpb_session *s = r->s;
+    dev_state *g = &r->g;
+    const int64_t n = r->n, dim = r->dim;
+    anneal_state a = {.x = r->x, .n = n, .d = dim, .m = g->m, .cap = g->m};
+    float *af = alloc_host((size_t)(g->m * dim) * sizeof(float), &st, r->err);
+    uint32_t *cnt = alloc_host((size_t)g->m * sizeof(uint32_t), &st, r->err);
+    a.a = alloc_host((size_t)(g->m * dim) * sizeof(double), &st, r->err);
+    a.count = alloc_host((size_t)g->m * sizeof(int64_t), &st, r->err);
+    a.asg = alloc_host((size_t)n * sizeof(uint32_t), &st, r->err);
+    if (!st)
+        st = download(s, g->anchors, af, (size_t)(g->m * dim) * sizeof(float), r->err);
+    if (!st)
+        st = download(s, g->counts, cnt, (size_t)g->m * sizeof(uint32_t), r->err);
+    if (!st)
+        st = download(s, g->asg[cur], a.asg, (size_t)n * sizeof(uint32_t), r->err);
+    if (!st) {
+        for (int64_t i = 0; i < g->m * dim; i++)
+            a.a[i] = af[i];
+        for (int64_t j = 0; j < g->m; j++)
+            a.count[j] = cnt[j];
+        if (!anneal_maintenance(&a, t))
+            st = xpb_fail(r->err, XPB_ERR_OUT_OF_MEMORY, "anneal: out of host memory in maintenance");
+    }
+    free(af), free(cnt);
+    float *an = !st ? alloc_host((size_t)(a.m * dim) * sizeof(float), &st, r->err) : NULL;
+    if (!st) {
+        for (int64_t i = 0; i < a.m * dim; i++)
+            an[i] = (float)a.a[i];
+        st = grow(s, g, a.m, r->err);
+    }
+    g->m = a.m;
+    if (!st)
+        st = xpb_session_upload(s, g->anchors, 0, an, (size_t)(g->m * dim) * sizeof(float), r->err);
+    if (!st)
+        st = xpb_session_upload(s, g->asg[cur], 0, a.asg, (size_t)n * sizeof(uint32_t), r->err);
+    free(an), free(a.a), free(a.count), free(a.asg);
+    return st;
+}
+
+/* changes on iterations 0 and 1 checked (on 1 against the real previous assignments). */
+static xpb_status check_changes(run_ctx *r, int it, int cur, float ef, uint32_t chf)
+{
+    xpb_status st = XPB_OK;
+    const int64_t n = r->n, dim = r->dim, m = r->g.m;
+    float *ac = alloc_host((size_t)(m * dim) * sizeof(float), &st, r->err);
+    uint32_t *as = alloc_host((size_t)n * sizeof(uint32_t), &st, r->err);
+    if (!st)
+        st = download(r->s, r->g.anchors, ac, (size_t)(m * dim) * sizeof(float), r->err);
+    if (!st)
+        st = download(r->s, r->g.asg[cur], as, (size_t)n * sizeof(uint32_t), r->err);
+    if (!st)
+        anneal_check_changes(&r->chk, r->x, n, dim, m, ac, as, it == 0 ? NULL : r->h.asg1, ef,
+                             it == 0 ? (uint32_t)n : chf);
+    free(ac);
+    free(r->h.asg1);
+    r->h.asg1 = as; /* this iteration's assignments, as they stood after maintenance */
+    return st;
+}
+
+/* One iteration `it` at temperature t: assign, stats, update (each checked on iteration 0),
+ * maintenance when due, then changes: *ef the energy, *chf the changes read back. */
+static xpb_status iteration(run_ctx *r, int it, int cur, double t, float *ef, uint32_t *chf)
+{
+    xpb_session *s = r->s;
+    dev_state *g = &r->g;
+    const int64_t n = r->n, dim = r->dim;
+    xpb_anneal_assign_args aa = {g->x, g->anchors, g->asg[cur], g->dist, g->scratch, n, dim, g->m};
+    xpb_anneal_stats_args sa = {g->x, g->asg[cur], g->dist, g->counts, g->mean, g->var, g->scratch, n, dim, g->m,
+                                r->cfg.trim};
+    float lr_t = (float)(r->cfg.lr * t / (1.0 + t));
+    xpb_anneal_update_args ua = {g->anchors, g->counts, g->mean, g->m, dim, lr_t};
+    xpb_status st = XPB_OK;
+    if (it == 0 && !(st = xpb_session_supports(s, XPB_OP_ANNEAL_ASSIGN, &aa, r->err)) &&
+        !(st = xpb_session_supports(s, XPB_OP_ANNEAL_STATS, &sa, r->err)))
+        st = xpb_session_supports(s, XPB_OP_ANNEAL_UPDATE, &ua, r->err);
+    const bool check_ops = r->validating && it == 0;
+    if (!st)
+        st = xpb_session_launch(s, XPB_OP_ANNEAL_ASSIGN, &aa, r->err);
+    if (!st && check_ops)
+        st = check_assign(r, cur);
+    if (!st)
+        st = xpb_session_launch(s, XPB_OP_ANNEAL_STATS, &sa, r->err);
+    if (!st && check_ops)
+        st = check_stats(r);
+    if (!st)
+        st = xpb_session_launch(s, XPB_OP_ANNEAL_UPDATE, &ua, r->err);
+    if (!st && check_ops)
+        st = check_update(r, lr_t);
+    if (!st && anneal_maintenance_due(&r->cfg, it)) /* with this iteration's counts and T */
+        st = maintain(r, cur, t);
+    /* energy and changes, after update and maintenance */
+    xpb_anneal_changes_args ca = {g->x, g->anchors, g->asg[cur], g->asg[cur ^ 1], g->result, g->scratch, n, dim, g->m};
+    if (!st && it == 0)
+        st = xpb_session_supports(s, XPB_OP_ANNEAL_CHANGES, &ca, r->err);
+    if (!st)
+        st = xpb_session_launch(s, XPB_OP_ANNEAL_CHANGES, &ca, r->err);
+    unsigned char res[8];
+    if (!st)
+        st = xpb_session_download(s, g->result, 0, res, sizeof res, r->err);
+    if (st)
+        return st;
+    memcpy(ef, res, 4);
+    memcpy(chf, res + 4, 4);
+    return r->validating && it <= 1 ? check_changes(r, it, cur, *ef, *chf) : XPB_OK;
+}
+
+/* The final anchors and the assignments of the last iteration (in asg[last]) read back once,
+ * kept in out when validating (for the dump and the retrieval report). */
+static xpb_status read_result(run_ctx *r, int last, xpb_run_outcome *out)
+{
+    xpb_status st = XPB_OK;
+    const int64_t n = r->n, dim = r->dim, m = r->g.m;
+    float *af = alloc_host((size_t)(m * dim) * sizeof(float), &st, r->err);
+    uint32_t *as = alloc_host((size_t)n * sizeof(uint32_t), &st, r->err);
+    if (!st)
+        st = download(r->s, r->g.anchors, af, (size_t)(m * dim) * sizeof(float), r->err);
+    if (!st)
+        st = download(r->s, r->g.asg[last], as, (size_t)n * sizeof(uint32_t), r->err);
+    if (!st && r->validating) {
+        out->final_anchors = af, out->final_assign = as;
+        af = NULL, as = NULL;
+    }
+    free(af), free(as);
+    return st;
+}
+
+/* Level 2: the whole run against the fp64 reference (or why it was not), into out and runmsg. */
+static void check_run(const anneal_result *ref, const xpb_run_step *steps, int inject, const run_ctx *r,
+                      xpb_run_outcome *out, char *runmsg, size_t len)
+{
+    if (!ref) {
+        snprintf(runmsg, len, "run: not checked (the fp64 reference run of n*m*d = %.2g per iteration "
+                 "is not computed past %.2g)", (double)r->n * (double)r->cfg.m * (double)r->dim, 4.5e10);
+        return;
+    }
+    double e = inject ? out->energy * 1.01 : out->energy;
+    out->run_checked = true;
+    out->ref_iterations = ref->iterations;
+    out->ref_energy = ref->energy;
+    out->ref_ratio = ref->ratio;
+    out->ref_anchors = ref->m;
+    out->energy_rel_tol = ENERGY_REL_TOL;
+    out->energy_rel_err = ref->energy > 0 ? fabs(e - ref->energy) / ref->energy : fabs(e);
+    out->iteration_band = ref->iterations / 10 > 2 ? ref->iterations / 10 : 2;
+    out->parted_at = -1;
+    for (int i = 0; i < out->iterations && i < ref->iterations; i++) {
+        const anneal_step *rs = &ref->steps[i];
+        if (steps[i].anchors != rs->anchors || steps[i].changes != rs->changes ||
+            fabs(steps[i].energy - rs->energy) > PART_REL * rs->energy) {
+            out->parted_at = i;
+            break;
+        }
+    }
+    if (out->parted_at < 0 && out->iterations != ref->iterations)
+        out->parted_at = out->iterations < ref->iterations ? out->iterations : ref->iterations;
+    bool e_ok = out->energy_rel_err <= ENERGY_REL_TOL;
+    bool it_ok = abs(out->iterations - ref->iterations) <= out->iteration_band;
+    bool r_ok = out->anchors == ref->m;
+    out->run_passed = e_ok && it_ok && r_ok;
+    char part[96] = "trajectories agree";
+    if (out->parted_at >= 0)
+        snprintf(part, sizeof part, "trajectories part at iteration %d", out->parted_at);
+    snprintf(runmsg, len,
+             "run: energy %.6g vs %.6g (rel %.2g, %s %.0e), iterations %d vs %d (%s band %d), anchors %lld vs "
+             "%lld (%s), %s", e, ref->energy, out->energy_rel_err, e_ok ? "<=" : "FAILS", ENERGY_REL_TOL,
+             out->iterations, ref->iterations, it_ok ? "within" : "OUTSIDE", out->iteration_band,
+             (long long)out->anchors, (long long)ref->m, r_ok ? "ratio equal" : "RATIO DIFFERS", part);
+}
+
+/* The run: init, then iterations until three in a row change little (or max_iter), then the
+ * result; when validating, the retrieval report and both levels of checks. */
 xpb_status anneal_run(const xpb_case *c, const xpb_case_data *d, xpb_session *s, int inject, xpb_validation *v,
                       xpb_run_outcome *out, xpb_error *err)
 {
-    const float *x = d->in[0];
-    anneal_config cfg = anneal_case_config(c);
-    dev_state g = {.n = xpb_case_param(c, "n", 1), .d = xpb_case_param(c, "d", 1), .m = cfg.m, .cap = cfg.m};
-    int64_t n = g.n, dim = g.d;
-    anneal_checks chk = {.v = v};
-    host_copy h = {0};
-    bool validating = s->validating && v;
+    run_ctx r = {.s = s, .x = d->in[0], .cfg = anneal_case_config(c), .inject = inject, .err = err};
+    r.n = xpb_case_param(c, "n", 1), r.dim = xpb_case_param(c, "d", 1);
+    r.g = (dev_state){.n = r.n, .d = r.dim, .m = r.cfg.m, .cap = r.cfg.m};
+    r.chk = (anneal_checks){.v = v};
+    r.validating = s->validating && v;
+    const int64_t n = r.n, dim = r.dim;
+    dev_state *g = &r.g;
     memset(out, 0, sizeof *out);
 
-    xpb_status st = alloc_all(s, &g, err);
+    xpb_status st = alloc_all(s, g, err);
     double h2d0 = s->h2d_s;
     if (!st)
-        st = xpb_session_upload(s, g.x, 0, x, d->in_bytes[0], err);
+        st = xpb_session_upload(s, g->x, 0, r.x, d->in_bytes[0], err);
     out->upload_s = s->h2d_s - h2d0;
     out->upload_bytes = d->in_bytes[0];
 
-    /* the ops' arguments; anchor-sized views are refreshed after a growth */
-    xpb_anneal_init_args ia = {g.x, g.anchors, g.chosen, g.scratch, n, dim, g.m};
+    xpb_anneal_init_args ia = {g->x, g->anchors, g->chosen, g->scratch, n, dim, g->m};
     if (!st)
         st = xpb_session_supports(s, XPB_OP_ANNEAL_INIT, &ia, err);
     double t_start = xpb_clock_now(); /* the run's time: from here to the result read back */
     if (!st)
         st = xpb_session_launch(s, XPB_OP_ANNEAL_INIT, &ia, err);
-    if (!st && validating) {
-        size_t ab = (size_t)(g.m * dim) * sizeof(float);
-        h.chosen = alloc_host((size_t)g.m * sizeof(uint32_t), &st, err);
-        h.anchors0 = alloc_host(ab, &st, err);
-        if (!st)
-            st = download(s, g.chosen, h.chosen, (size_t)g.m * sizeof(uint32_t), err);
-        if (!st)
-            st = download(s, g.anchors, h.anchors0, ab, err);
-        if (!st) {
-            double per_step = (double)n * (double)dim;
-            int64_t steps = per_step * (double)g.m > CHECK_MAX_NMD ? (int64_t)(CHECK_MAX_NMD / per_step) + 1 : g.m;
-            anneal_check_init(&chk, x, n, dim, g.m, steps, h.chosen, h.anchors0);
-        }
-    }
+    if (!st && r.validating)
+        st = check_init(&r);
 
-    xpb_run_step *steps = alloc_host((size_t)cfg.max_iter * sizeof *steps, &st, err);
-    double t = cfg.t0, e_prev = 0;
+    xpb_run_step *steps = alloc_host((size_t)r.cfg.max_iter * sizeof *steps, &st, err);
+    double t = r.cfg.t0, e_prev = 0;
     int streak = 0, cur = 0;
-    for (int it = 0; !st && it < cfg.max_iter; it++) {
-        xpb_anneal_assign_args aa = {g.x, g.anchors, g.asg[cur], g.dist, g.scratch, n, dim, g.m};
-        xpb_anneal_stats_args sa = {g.x, g.asg[cur], g.dist, g.counts, g.mean, g.var, g.scratch, n, dim, g.m, cfg.trim};
-        float lr_t = (float)(cfg.lr * t / (1.0 + t));
-        xpb_anneal_update_args ua = {g.anchors, g.counts, g.mean, g.m, dim, lr_t};
-        if (it == 0 && !(st = xpb_session_supports(s, XPB_OP_ANNEAL_ASSIGN, &aa, err)) &&
-            !(st = xpb_session_supports(s, XPB_OP_ANNEAL_STATS, &sa, err)))
-            st = xpb_session_supports(s, XPB_OP_ANNEAL_UPDATE, &ua, err);
-        if (!st)
-            st = xpb_session_launch(s, XPB_OP_ANNEAL_ASSIGN, &aa, err);
-        bool check_ops = validating && it == 0;
-        if (!st && check_ops) {
-            h.asg0 = alloc_host((size_t)n * sizeof(uint32_t), &st, err);
-            h.dist = alloc_host((size_t)n * sizeof(float), &st, err);
-            if (!st)
-                st = download(s, g.asg[cur], h.asg0, (size_t)n * sizeof(uint32_t), err);
-            if (!st)
-                st = download(s, g.dist, h.dist, (size_t)n * sizeof(float), err);
-            if (!st) {
-                double nmd = (double)n * (double)g.m * (double)dim;
-                int64_t stride = nmd > CHECK_MAX_NMD ? (int64_t)ceil(nmd / CHECK_MAX_NMD) : 1;
-                anneal_check_assign(&chk, x, n, dim, g.m, stride, h.anchors0, h.asg0, h.dist);
-            }
-        }
-        if (!st)
-            st = xpb_session_launch(s, XPB_OP_ANNEAL_STATS, &sa, err);
-        if (!st && check_ops) {
-            size_t ab = (size_t)(g.m * dim) * sizeof(float);
-            h.counts = alloc_host((size_t)g.m * sizeof(uint32_t), &st, err);
-            h.mean = alloc_host(ab, &st, err);
-            h.var = alloc_host(ab, &st, err);
-            if (!st)
-                st = download(s, g.counts, h.counts, (size_t)g.m * sizeof(uint32_t), err);
-            if (!st)
-                st = download(s, g.mean, h.mean, ab, err);
-            if (!st)
-                st = download(s, g.var, h.var, ab, err);
-            if (!st && inject) { /* --inject-fault: a broken stats kernel */
-                size_t mid = (size_t)(g.m * dim) / 2;
-                if (inject == 2) {
-                    uint32_t p = XPB_POISON_BITS;
-                    memcpy(&h.mean[mid], &p, sizeof p);
-                } else {
-                    h.mean[mid] = h.mean[mid] * 1.001f + 0.001f;
-                }
-            }
-            if (!st)
-                anneal_check_stats(&chk, x, n, dim, g.m, cfg.trim, h.asg0, h.dist, h.counts, h.mean, h.var);
-        }
-        if (!st)
-            st = xpb_session_launch(s, XPB_OP_ANNEAL_UPDATE, &ua, err);
-        if (!st && check_ops) {
-            h.anchors1 = alloc_host((size_t)(g.m * dim) * sizeof(float), &st, err);
-            if (!st)
-                st = download(s, g.anchors, h.anchors1, (size_t)(g.m * dim) * sizeof(float), err);
-            if (!st)
-                anneal_check_update(&chk, g.m, dim, lr_t, h.anchors0, h.counts, h.mean, h.anchors1);
-        }
-        /* maintenance on the host, with this iteration's counts and T */
-        if (!st && anneal_maintenance_due(&cfg, it)) {
-            anneal_state a = {.x = x, .n = n, .d = dim, .m = g.m, .cap = g.m};
-            float *af = alloc_host((size_t)(g.m * dim) * sizeof(float), &st, err);
-            uint32_t *cnt = alloc_host((size_t)g.m * sizeof(uint32_t), &st, err);
-            a.a = alloc_host((size_t)(g.m * dim) * sizeof(double), &st, err);
-            a.count = alloc_host((size_t)g.m * sizeof(int64_t), &st, err);
-            a.asg = alloc_host((size_t)n * sizeof(uint32_t), &st, err);
-            if (!st)
-                st = download(s, g.anchors, af, (size_t)(g.m * dim) * sizeof(float), err);
-            if (!st)
-                st = download(s, g.counts, cnt, (size_t)g.m * sizeof(uint32_t), err);
-            if (!st)
-                st = download(s, g.asg[cur], a.asg, (size_t)n * sizeof(uint32_t), err);
-            if (!st) {
-                for (int64_t i = 0; i < g.m * dim; i++)
-                    a.a[i] = af[i];
-                for (int64_t j = 0; j < g.m; j++)
-                    a.count[j] = cnt[j];
-                if (!anneal_maintenance(&a, t))
-                    st = xpb_fail(err, XPB_ERR_OUT_OF_MEMORY, "anneal: out of host memory in maintenance");
-            }
-            free(af), free(cnt);
-            float *an = !st ? alloc_host((size_t)(a.m * dim) * sizeof(float), &st, err) : NULL;
-            if (!st) {
-                for (int64_t i = 0; i < a.m * dim; i++)
-                    an[i] = (float)a.a[i];
-                st = grow(s, &g, a.m, err);
-            }
-            g.m = a.m;
-            if (!st)
-                st = xpb_session_upload(s, g.anchors, 0, an, (size_t)(g.m * dim) * sizeof(float), err);
-            if (!st)
-                st = xpb_session_upload(s, g.asg[cur], 0, a.asg, (size_t)n * sizeof(uint32_t), err);
-            free(an), free(a.a), free(a.count), free(a.asg);
-        }
-        /* energy and changes, after update and maintenance */
-        xpb_anneal_changes_args ca = {g.x, g.anchors, g.asg[cur], g.asg[cur ^ 1], g.result, g.scratch, n, dim, g.m};
-        if (!st && it == 0)
-            st = xpb_session_supports(s, XPB_OP_ANNEAL_CHANGES, &ca, err);
-        if (!st)
-            st = xpb_session_launch(s, XPB_OP_ANNEAL_CHANGES, &ca, err);
-        unsigned char res[8];
-        if (!st)
-            st = xpb_session_download(s, g.result, 0, res, sizeof res, err);
-        if (st)
-            break;
+    for (int it = 0; !st && it < r.cfg.max_iter; it++) {
         float ef;
         uint32_t chf;
-        memcpy(&ef, res, 4);
-        memcpy(&chf, res + 4, 4);
-        if (validating && it <= 1) { /* changes against real previous assignments on iteration 1 */
-            float *ac = alloc_host((size_t)(g.m * dim) * sizeof(float), &st, err);
-            uint32_t *as = alloc_host((size_t)n * sizeof(uint32_t), &st, err);
-            if (!st)
-                st = download(s, g.anchors, ac, (size_t)(g.m * dim) * sizeof(float), err);
-            if (!st)
-                st = download(s, g.asg[cur], as, (size_t)n * sizeof(uint32_t), err);
-            if (!st)
-                anneal_check_changes(&chk, x, n, dim, g.m, ac, as, it == 0 ? NULL : h.asg1, ef, it == 0 ? (uint32_t)n : chf);
-            free(ac);
-            free(h.asg1);
-            h.asg1 = as; /* this iteration's assignments, as they stood after maintenance */
-            if (st)
-                break;
-        }
+        if ((st = iteration(&r, it, cur, t, &ef, &chf)))
+            break;
         double e = ef;
         int64_t changes = it == 0 ? n : (int64_t)chf;
-        steps[it] = (xpb_run_step){e, changes, g.m, t};
+        steps[it] = (xpb_run_step){e, changes, g->m, t};
         out->iterations = it + 1;
         out->energy = e;
-        streak = it > 0 && fabs(e - e_prev) < cfg.energy_tol && changes < cfg.min_changes ? streak + 1 : 0;
+        streak = it > 0 && fabs(e - e_prev) < r.cfg.energy_tol && changes < r.cfg.min_changes ? streak + 1 : 0;
         e_prev = e;
-        t *= 1.0 - cfg.cooling;
+        t *= 1.0 - r.cfg.cooling;
         cur ^= 1;
         if (streak == 3) {
             out->converged = true;
@@ -279,88 +419,39 @@ xpb_status anneal_run(const xpb_case *c, const xpb_case_data *d, xpb_session *s,
         }
     }
     out->steps = steps;
-    out->anchors = g.m;
-    out->ratio = ((double)g.m * (double)dim * 2.0 + (double)n * 4.0) / ((double)n * (double)dim * 4.0);
-    /* the result: final anchors and assignments come back once */
-    if (!st) {
-        float *af = alloc_host((size_t)(g.m * dim) * sizeof(float), &st, err);
-        uint32_t *as = alloc_host((size_t)n * sizeof(uint32_t), &st, err);
-        if (!st)
-            st = download(s, g.anchors, af, (size_t)(g.m * dim) * sizeof(float), err);
-        if (!st)
-            st = download(s, g.asg[cur ^ 1], as, (size_t)n * sizeof(uint32_t), err);
-        if (!st && validating) { /* kept for the dump and the retrieval report */
-            out->final_anchors = af, out->final_assign = as;
-            af = NULL, as = NULL;
-        }
-        free(af), free(as);
-    }
-    if (validating) {
-        out->init_anchors = h.anchors0, out->init_anchor_count = cfg.m;
-        h.anchors0 = NULL;
+    out->anchors = g->m;
+    out->ratio = ((double)g->m * (double)dim * 2.0 + (double)n * 4.0) / ((double)n * (double)dim * 4.0);
+    if (!st) /* the last iteration's assignments: cur was flipped after it */
+        st = read_result(&r, cur ^ 1, out);
+    if (r.validating) {
+        out->init_anchors = r.h.anchors0, out->init_anchor_count = r.cfg.m;
+        r.h.anchors0 = NULL;
     }
     out->run_s = xpb_clock_now() - t_start;
-    host_copy_free(&h);
-    if (st || !validating)
+    host_copy_free(&r.h);
+    if (st || !r.validating)
         return st;
     /* the retrieval report: held-out queries against the compressed store (retrieval.c) */
     int64_t nq = d->n_in > 1 ? (int64_t)(d->in_bytes[1] / ((size_t)dim * sizeof(float))) : 0;
     if (nq > 0) {
-        anneal_retrieval_in ri = {x, n, dim, d->in[1], nq, out->final_anchors, g.m, out->final_assign, g.x};
-        if ((st = anneal_retrieval(s, &ri, &chk, inject, &out->retrieval, err)))
+        anneal_retrieval_in ri = {r.x, n, dim, d->in[1], nq, out->final_anchors, g->m, out->final_assign, g->x};
+        if ((st = anneal_retrieval(s, &ri, &r.chk, inject, &out->retrieval, err)))
             return st;
     }
 
-    /* level 1 */
-    out->near_ties = chk.near_ties;
-    out->ops_passed = chk.first_fail[0] == 0;
-    /* level 2: the whole run against the reference */
+    /* level 1: the ops; level 2: the whole run */
+    out->near_ties = r.chk.near_ties;
+    out->ops_passed = r.chk.first_fail[0] == 0;
     const anneal_result *ref = d->host;
     char runmsg[400] = "";
-    if (ref) {
-        double e = inject ? out->energy * 1.01 : out->energy;
-        out->run_checked = true;
-        out->ref_iterations = ref->iterations;
-        out->ref_energy = ref->energy;
-        out->ref_ratio = ref->ratio;
-        out->ref_anchors = ref->m;
-        out->energy_rel_tol = ENERGY_REL_TOL;
-        out->energy_rel_err = ref->energy > 0 ? fabs(e - ref->energy) / ref->energy : fabs(e);
-        out->iteration_band = ref->iterations / 10 > 2 ? ref->iterations / 10 : 2;
-        out->parted_at = -1;
-        for (int i = 0; i < out->iterations && i < ref->iterations; i++) {
-            const anneal_step *r = &ref->steps[i];
-            if (steps[i].anchors != r->anchors || steps[i].changes != r->changes ||
-                fabs(steps[i].energy - r->energy) > PART_REL * r->energy) {
-                out->parted_at = i;
-                break;
-            }
-        }
-        if (out->parted_at < 0 && out->iterations != ref->iterations)
-            out->parted_at = out->iterations < ref->iterations ? out->iterations : ref->iterations;
-        bool e_ok = out->energy_rel_err <= ENERGY_REL_TOL;
-        bool it_ok = abs(out->iterations - ref->iterations) <= out->iteration_band;
-        bool r_ok = out->anchors == ref->m;
-        out->run_passed = e_ok && it_ok && r_ok;
-        char part[96] = "trajectories agree";
-        if (out->parted_at >= 0)
-            snprintf(part, sizeof part, "trajectories part at iteration %d", out->parted_at);
-        snprintf(runmsg, sizeof runmsg,
-                 "run: energy %.6g vs %.6g (rel %.2g, %s %.0e), iterations %d vs %d (%s band %d), anchors %lld vs "
-                 "%lld (%s), %s", e, ref->energy, out->energy_rel_err, e_ok ? "<=" : "FAILS", ENERGY_REL_TOL,
-                 out->iterations, ref->iterations, it_ok ? "within" : "OUTSIDE", out->iteration_band,
-                 (long long)out->anchors, (long long)ref->m, r_ok ? "ratio equal" : "RATIO DIFFERS", part);
-    } else {
-        snprintf(runmsg, sizeof runmsg, "run: not checked (the fp64 reference run of n*m*d = %.2g per iteration "
-                 "is not computed past %.2g)", (double)n * (double)cfg.m * (double)dim, 4.5e10);
-    }
+    check_run(ref, steps, inject, &r, out, runmsg, sizeof runmsg);
     char ops[400];
-    if (chk.first_fail[0])
-        snprintf(ops, sizeof ops, "ops FAIL: %s", chk.first_fail);
+    if (r.chk.first_fail[0])
+        snprintf(ops, sizeof ops, "ops FAIL: %s", r.chk.first_fail);
     else
         snprintf(ops, sizeof ops, "ops: init, assign, stats, update, changes%s within bounds (%lld near ties)",
-                 nq > 0 && !isnan(out->retrieval.recall[0]) ? ", search" : "", (long long)chk.near_ties);
-    bool run_first = ref && !out->run_passed && !chk.first_fail[0];
+                 nq > 0 && !isnan(out->retrieval.recall[0]) ? ", search" : "", (long long)r.chk.near_ties);
+    bool run_first = ref && !out->run_passed && !r.chk.first_fail[0];
     snprintf(out->summary, sizeof out->summary, "%.380s; %.380s", run_first ? runmsg : ops, run_first ? ops : runmsg);
     return XPB_OK;
 }
