@@ -65,6 +65,23 @@ int main(void)
                    .count = 2, .devices = &dev, .n_devices = 1};
     xpb_runner_derive(&run);
     CHECK_NEAR(res[0].gbps, 12000 / 3e-6 * 1e-9, 1e-9); /* bytes / median */
+    CHECK(res[0].implausible[0] == 0); /* no datasheet figures: nothing to hold it to */
+    /* faster than the hardware: 4 GB/s moving 12000 bytes, 12x a 1000-byte cache, on a 1 GB/s device */
+    dev.info.peak_gbps = 1.0, dev.info.cache_bytes = 1000;
+    xpb_runner_derive(&run);
+    CHECK(strstr(res[0].implausible, "past 1.1x the hardware's 1 GB/s") != NULL);
+    dev.info.cache_bytes = 1000000; /* the same data fits the cache: it may beat DRAM */
+    xpb_runner_derive(&run);
+    CHECK(res[0].implausible[0] == 0);
+    res[0].c.flops = 12000, dev.info.peak_gflops_fp32 = 1.0; /* 4 GFLOP/s of fp32 on a 1 GFLOP/s device */
+    xpb_runner_derive(&run);
+    CHECK(strstr(res[0].implausible, "fp32 peak of 1") != NULL);
+    snprintf(res[0].precision, sizeof res[0].precision, "tf32"); /* tensor cores: not held to the fp32 peak */
+    xpb_runner_derive(&run);
+    CHECK(res[0].implausible[0] == 0);
+    snprintf(res[0].precision, sizeof res[0].precision, "fp32");
+    res[0].c.flops = 0, dev.info.peak_gflops_fp32 = 0, dev.info.peak_gbps = 0, dev.info.cache_bytes = 0;
+    xpb_runner_derive(&run);
 
     xpb_run_config cfg = {.preset = "quick", .seed = 7, .repetitions = 1, .min_time = 0.01};
     xpb_run_meta meta = {.cfg = &cfg, .command_line = "xpubench run"};

@@ -82,6 +82,7 @@ typedef struct xpb_result {
     double pct_of_peak;      /* gflops / datasheet fp32 peak of the hardware * 100 (GEMM) */
     double pct_of_library;   /* gflops / best library variant's at the same case (GEMM) */
     char library_variant[48]; /* that variant, "cuda:0/cublas"; empty when none */
+    char implausible[200];   /* non-empty: faster than the hardware can be, and why (xpb_derive.c) */
     xpb_run_outcome run;     /* stateful workloads: the run's outcome (run.present) */
     char dump_note[1536];    /* rerun command and dump location of a failed case (printed) */
     /* Whole: the runner is not filling or changing it (an interrupted run writes only these). */

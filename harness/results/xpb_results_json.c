@@ -433,6 +433,8 @@ static cJSON *case_json(const xpb_result *r)
         xpb_json_add_number(th, "roof_gbps", r->roof_gbps);
         cJSON_AddStringToObject(th, "roof_source", r->roof_source);
         xpb_json_add_number(th, "pct_of_roof", r->pct_of_roof);
+        if (r->implausible[0]) /* the figures above are a broken measurement, not a speed */
+            cJSON_AddStringToObject(th, "implausible", r->implausible);
         if (xpb_op_get(r->c.op)->group) { /* nccl-tests' algbw (size / time) and busbw (docs/multi-gpu.md) */
             xpb_json_add_number(th, "algbw_gbps", r->gbps);
             xpb_json_add_number(th, "busbw_gbps", r->gbps * r->c.bus_factor);

@@ -36,6 +36,10 @@ static void make_row(const xpb_result *r, row *w)
     fmt(w->median_us, sizeof w->median_us, r->kernel.median * 1e6, "%.2f", t);
     fmt(w->gbps, sizeof w->gbps, r->gbps, "%.1f", t && r->c.bytes_read + r->c.bytes_written > 0);
     fmt(w->gflops, sizeof w->gflops, r->gflops, "%.1f", t && r->c.flops > 0);
+    if (r->implausible[0]) { /* a speed the hardware cannot reach is not shown as one (xpb_derive.c) */
+        snprintf(w->gbps, sizeof w->gbps, "implausible");
+        snprintf(w->gflops, sizeof w->gflops, "implausible");
+    }
     /* roof: % of the bandwidth roof, except GEMM (compute-bound): % of the fp32 peak */
     bool gemm = r->c.op == XPB_OP_GEMM;
     double roof = gemm ? r->pct_of_peak : r->pct_of_roof;
@@ -43,7 +47,7 @@ static void make_row(const xpb_result *r, row *w)
     fmt(w->lib, sizeof w->lib, r->pct_of_library, "%.0f%%", t && r->library_variant[0]);
     fmt(w->speedup, sizeof w->speedup, r->speedup_vs_cpu, "%.3gx", t && r->speedup_vs_cpu > 0);
     fmt(w->err_tol, sizeof w->err_tol, r->validation.max_err_over_tol, "%.3g", r->validated);
-    w->message = r->message;
+    w->message = r->implausible[0] && !r->message[0] ? r->implausible : r->message;
 }
 
 /* CSV field, quoted when it holds a separator or quote. */

@@ -76,6 +76,38 @@ static void gemm_roofs(const xpb_run *run, xpb_result *r)
     }
 }
 
+/* A figure past what the hardware can do is a broken measurement (a kernel that skips its work,
+ * keeps its output across launches or patches a timer), never a speed: flagged when a working set
+ * four times past the last-level cache moves faster than 1.1x the datasheet bandwidth, or fp32
+ * arithmetic runs past 1.1x the datasheet fp32 peak. The margin covers datasheet rounding; the
+ * cache rule leaves cache-resident cases alone, which legitimately beat DRAM. */
+#define PLAUSIBLE_MARGIN 1.1
+#define PLAUSIBLE_CACHE_FACTOR 4.0
+
+static void check_plausible(const xpb_run *run, xpb_result *r)
+{
+    r->implausible[0] = 0;
+    xpb_device_info info = r->device->info;
+    for (size_t j = 0; j < run->count; j++) { /* Vulkan: the same GPU's figures via CUDA */
+        const xpb_device_info *o = &run->results[j].device->info;
+        if (!same_hardware(r->device, run->results[j].device))
+            continue;
+        info.peak_gbps = info.peak_gbps > 0 ? info.peak_gbps : o->peak_gbps;
+        info.peak_gflops_fp32 = info.peak_gflops_fp32 > 0 ? info.peak_gflops_fp32 : o->peak_gflops_fp32;
+        info.cache_bytes = info.cache_bytes > 0 ? info.cache_bytes : o->cache_bytes;
+    }
+    double bytes = (double)(r->c.bytes_read + r->c.bytes_written);
+    if (info.peak_gbps > 0 && info.cache_bytes > 0 && bytes > PLAUSIBLE_CACHE_FACTOR * (double)info.cache_bytes &&
+        r->gbps > PLAUSIBLE_MARGIN * info.peak_gbps)
+        snprintf(r->implausible, sizeof r->implausible,
+                 "%.0f GB/s moving %.3g GB, %.0fx the %.0f MiB cache: past 1.1x the hardware's %.0f GB/s", r->gbps,
+                 bytes * 1e-9, bytes / (double)info.cache_bytes, (double)info.cache_bytes / 1048576.0, info.peak_gbps);
+    else if (info.peak_gflops_fp32 > 0 && r->c.flops > 0 && strcmp(r->precision, "fp32") == 0 &&
+             r->gflops > PLAUSIBLE_MARGIN * info.peak_gflops_fp32)
+        snprintf(r->implausible, sizeof r->implausible, "%.0f GFLOP/s in fp32: past 1.1x the hardware's fp32 peak of %.0f",
+                 r->gflops, info.peak_gflops_fp32);
+}
+
 void xpb_runner_derive(xpb_run *run)
 {
     for (size_t i = 0; i < run->count; i++) {
@@ -103,6 +135,8 @@ void xpb_runner_derive(xpb_run *run)
         r->speedup_vs_cpu = cpu > 0 ? cpu / r->kernel.median : 0;
     }
     for (size_t i = 0; i < run->count; i++)
-        if (run->results[i].timed)
+        if (run->results[i].timed) {
             gemm_roofs(run, &run->results[i]);
+            check_plausible(run, &run->results[i]);
+        }
 }
