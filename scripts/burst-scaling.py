@@ -7,6 +7,7 @@ efficiency (speedup / GPUs), and whether each run was bit-exact against the refe
 """
 import json
 import lzma
+import re
 import sys
 
 
@@ -18,7 +19,8 @@ def load(path):
 
 def gpus(device):
     """1 for "cuda:0"; the count of a group ("cuda:0,1" -> 2, "cuda:mpi4" -> 4)."""
-    name = device.split(":", 1)[1] if ":" in device else device
+    name = device.split(" ")[0]
+    name = name.split(":", 1)[1] if ":" in name else name
     if name.startswith("mpi"):
         return int(name[3:])
     return len(name.split(","))
@@ -27,14 +29,17 @@ def gpus(device):
 def main(paths):
     points = {}  # case id -> {device: (per-burst s, events/s, exact, grouped)}
     for p in paths:
+        # a launch-mode A/B run (device-run.sh XPB_SHARDBURST_MODES) is its own row: "cuda:0,1 threads-never"
+        mode = re.search(r"-((?:one|threads)-(?:again|first|never))\.json", p)
         for c in load(p)["cases"]:
             if c["workload"] != "burst" or c["backend"] != "cuda" or c["status"] != "ok" or "kernel" not in c.get("timing", {}):
                 continue
             b = c["run"]["burst"]
             exact = c.get("validation", {}).get("passed")
             grouped = "," in c["device"] or "mpi" in c["device"]
-            points.setdefault(c["id"], {})[c["device"]] = (b["per_burst_s"]["median"], b["events_per_s"], exact, grouped)
-    print(f"{'case':52} {'device':12} {'gpus':>4} {'us/burst':>9} {'events/s':>9} {'speedup':>8} {'eff.':>5} exact")
+            dev = c["device"] + (" " + mode.group(1) if mode else "")
+            points.setdefault(c["id"], {})[dev] = (b["per_burst_s"]["median"], b["events_per_s"], exact, grouped)
+    print(f"{'case':52} {'device':26} {'gpus':>4} {'us/burst':>9} {'events/s':>9} {'speedup':>8} {'eff.':>5} exact")
     for case in sorted(points):
         runs = points[case]
         one = next((v[0] for d, v in runs.items() if not v[3]), None)
@@ -43,7 +48,7 @@ def main(paths):
             g = gpus(dev)
             sp = one / t if one else float("nan")
             name = case.replace("burst/run/", "").replace("/fp32", "")
-            print(f"{name:52} {dev:12} {g:>4} {t * 1e6:>9.1f} {eps:>9.2e} {sp:>8.2f} {sp / g:>5.2f} {exact}")
+            print(f"{name:52} {dev:26} {g:>4} {t * 1e6:>9.1f} {eps:>9.2e} {sp:>8.2f} {sp / g:>5.2f} {exact}")
 
 
 if __name__ == "__main__":

@@ -45,7 +45,7 @@
 # collectives' XPB_SCALING_PRESET (quick) on 1, 2, ..., N GPUs in one file: --devices 0:0,1:...).
 # shardburst (issue 33: sharded burst validated on groups of 1, 2 and all GPUs at
 # XPB_SHARDBURST_PRESETS and under mpirun, timed at XPB_SHARDBURST_SIZES on one GPU and each group,
-# the scaling table last). burstprof (issue 33: nsys's kernel and API summary of the sharded burst).
+# the scaling table last; XPB_SHARDBURST_MODES: launch modes A/B, e.g. "one:again threads:again"). burstprof (issue 33: nsys's kernel and API summary of the sharded burst).
 # plugins (issue 35: the CUDA example plugin, examples/plugins/cuda_softmax, validated at conformance and
 # timed at quick beside cuda/default: docs/plugins.md).
 # shardassign (issue 33: the sharded anneal assign validated at conformance and quick on --devices 0, all and under mpirun, timed at XPB_SHARDASSIGN_SIZE (n=10000000,d=128,m=4096) on 1 GPU and on all, the scaling table last).
@@ -337,7 +337,12 @@ if has shardburst; then # issue 33: sharded burst bit-exact on groups of 1, 2 an
     tag=$(echo "$sz" | tr -c 'a-z0-9' '-' | cut -c1-40)
     bench "shardburst-$tag-1gpu" --backend cuda:0 --workload burst --size "$sz" --min-time 0.02
     for devs in ${XPB_SHARDBURST_TIME_GROUPS:-$groups}; do
-      bench "shardburst-$tag-$devs" --backend cuda --devices $devs --workload burst --size "$sz" --min-time 0.02
+      # XPB_SHARDBURST_MODES: LAUNCH:CAPTURE pairs of XPB_CUDA_SHARDED_LAUNCH / _CAPTURE (docs/knobs.md), one run each
+      for mode in ${XPB_SHARDBURST_MODES:-one:again}; do
+        mtag=""; [ "$mode" = one:again ] || mtag="-${mode/:/-}"
+        XPB_CUDA_SHARDED_LAUNCH=${mode%:*} XPB_CUDA_SHARDED_CAPTURE=${mode#*:} \
+          bench "shardburst-$tag-$devs$mtag" --backend cuda --devices $devs --workload burst --size "$sz" --min-time 0.02
+      done
     done
     stamp "shardburst: $sz under mpirun -np $np"
     timeout 300 mpirun -np "$np" $bin run --backend cuda --workload burst --size "$sz" --min-time 0.02 \

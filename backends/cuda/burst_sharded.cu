@@ -13,17 +13,22 @@
  * Only the bits cross GPUs: n / 8 bytes a burst, whatever the rates. Integer sums and the same
  * per-neuron steps as one device, so fired sets and v are one device's bit for bit.
  *
- * Launches: 5 a rank a burst plus the collective. One process driving P GPUs would spend more
- * host time issuing them than the GPUs take, so spans of up to XPB_SHARDED_SPAN bursts are
+ * Launches: 5 a rank a burst plus the collective. One process driving P GPUs from one thread
+ * spends more host time issuing them than the GPUs take, so plain launches may go out from one
+ * host thread a rank (XPB_CUDA_SHARDED_LAUNCH), and spans of up to XPB_SHARDED_SPAN bursts are
  * captured as one CUDA graph per rank (NCCL's calls captured with them, as nccl-tests -G does),
- * cached like batch's (burst_batch.cu): the first launch with a key runs as stream launches and
- * marks the key, the second captures; the graph takes its first burst from scratch word 0. A
+ * cached like batch's (burst_batch.cu): by default the first launch with a key runs as stream
+ * launches and marks the key, the second captures (XPB_CUDA_SHARDED_CAPTURE); the graph takes its first burst from scratch word 0. A
  * group's graphs hold its communicators: closing the group destroys them first
  * (xpb_cuda_burst_sharded_forget), or NCCL's teardown waits on them forever. */
 #include "cuda_burst.cuh"
+#include "burst_sharded_profile.h"
 #include "cuda_nccl.h"
+#include "xpb_knob.h"
 
 #include <mutex>
+#include <thread>
+#include <vector>
 
 #define XPB_SHARDED_SPAN 64      /* bursts in one graph */
 #define XPB_SHARDED_KEYS 4
@@ -69,45 +74,151 @@ static xpb_status plan_rank(const xpb_burst_args *a, int l, int r, int p, uint64
     return XPB_OK;
 }
 
-/* `count` bursts, numbered (base ? *base : 0) + first + i, on every rank of this process. */
+/* Mark `mark` of rank l's burst when profiling (burst_sharded_profile.h). */
+static xpb_status rank_mark(const xpb_cuda_ctx *g, int l, bool prof, int mark, xpb_error *err)
+{
+    const xpb_cuda_ctx *rank = xpb_cuda_group_rank_ctx(g, l);
+    return prof ? xpb_sharded_prof_mark(l, rank->device, rank->stream, mark, err) : XPB_OK;
+}
+
+/* Rank l's propagate and dynamics of burst (base ? *base : 0) + boff. */
+static xpb_status rank_update(const xpb_cuda_ctx *g, const rank_plan *q, int l, const uint32_t *base, uint32_t boff,
+                              bool prof, xpb_error *err)
+{
+    const xpb_cuda_ctx *rank = xpb_cuda_group_rank_ctx(g, l);
+    xpb_status st;
+    if ((st = xpb_cuda_activate(rank, err)) == XPB_OK && (st = rank_mark(g, l, prof, XPB_SHARDED_PROF_START, err)) == XPB_OK &&
+        (st = xpb_burst_propagate_enqueue(rank, &q->prop, base, boff, err)) == XPB_OK &&
+        (st = rank_mark(g, l, prof, XPB_SHARDED_PROF_PROPAGATE, err)) == XPB_OK && q->dyn.n > 0)
+        st = xpb_burst_dynamics_enqueue(rank, &q->dyn, base, boff, err);
+    return st == XPB_OK ? rank_mark(g, l, prof, XPB_SHARDED_PROF_DYNAMICS, err) : st;
+}
+
+/* Rank l's compact of the gathered bits of that burst. */
+static xpb_status rank_compact(const xpb_cuda_ctx *g, const rank_plan *q, int l, const uint32_t *base, uint32_t boff,
+                               bool prof, xpb_error *err)
+{
+    const xpb_cuda_ctx *rank = xpb_cuda_group_rank_ctx(g, l);
+    xpb_status st = xpb_cuda_activate(rank, err);
+    if (st == XPB_OK)
+        st = xpb_burst_compact_bits_enqueue(rank, &q->cmp, q->bits, xpb_cuda_group_size(g), q->global_offsets, base,
+                                            boff, err);
+    return st == XPB_OK ? rank_mark(g, l, prof, XPB_SHARDED_PROF_COMPACT, err) : st;
+}
+
+static xpb_status rank_gather(const xpb_cuda_ctx *g, const rank_plan *q, int l, xpb_error *err)
+{
+    const ncclResult_t nr = ncclAllGather(q->own_bits, q->bits, q->slot_words, ncclUint32, xpb_cuda_group_comm(g, l),
+                                          xpb_cuda_group_stream(g, l));
+    return nr == ncclSuccess ? XPB_OK : xpb_nccl_fail(err, nr, "ncclAllGather(burst/sharded bits)", __FILE__, __LINE__);
+}
+
+/* `count` bursts, numbered (base ? *base : 0) + first + i, on every rank of this process, from
+ * this thread (what a capture records; the all_gathers of a burst in one NCCL group). prof: mark
+ * the phases (not while capturing). */
 static xpb_status enqueue_bursts(const xpb_cuda_ctx *g, const rank_plan *plan, bool graph, uint32_t first,
-                                 uint32_t count, xpb_error *err)
+                                 uint32_t count, bool prof, xpb_error *err)
 {
     const int local = xpb_cuda_group_local(g);
     for (uint32_t i = 0; i < count; i++) {
         const uint32_t boff = first + i;
         xpb_status st = XPB_OK;
-        for (int l = 0; l < local && st == XPB_OK; l++) {
-            const xpb_cuda_ctx *rank = xpb_cuda_group_rank_ctx(g, l);
-            const uint32_t *base = graph ? reinterpret_cast<const uint32_t *>(plan[l].prop.scratch) : NULL;
-            if ((st = xpb_cuda_activate(rank, err)) == XPB_OK &&
-                (st = xpb_burst_propagate_enqueue(rank, &plan[l].prop, base, boff, err)) == XPB_OK &&
-                plan[l].dyn.n > 0)
-                st = xpb_burst_dynamics_enqueue(rank, &plan[l].dyn, base, boff, err);
-        }
+        for (int l = 0; l < local && st == XPB_OK; l++)
+            st = rank_update(g, &plan[l], l, graph ? reinterpret_cast<const uint32_t *>(plan[l].prop.scratch) : NULL,
+                             boff, prof, err);
         if (st != XPB_OK)
             return st;
         XPB_NCCL_CHECK(err, ncclGroupStart());
-        for (int l = 0; l < local && st == XPB_OK; l++) {
-            const ncclResult_t nr = ncclAllGather(plan[l].own_bits, plan[l].bits, plan[l].slot_words, ncclUint32,
-                                                  xpb_cuda_group_comm(g, l), xpb_cuda_group_stream(g, l));
-            if (nr != ncclSuccess)
-                st = xpb_nccl_fail(err, nr, "ncclAllGather(burst/sharded bits)", __FILE__, __LINE__);
-        }
+        for (int l = 0; l < local && st == XPB_OK; l++)
+            st = rank_gather(g, &plan[l], l, err);
         const ncclResult_t end = ncclGroupEnd(); /* always closes the group, even after a failed call */
         if (st == XPB_OK && end != ncclSuccess)
             st = xpb_nccl_fail(err, end, "ncclGroupEnd", __FILE__, __LINE__);
-        for (int l = 0; l < local && st == XPB_OK; l++) {
-            const xpb_cuda_ctx *rank = xpb_cuda_group_rank_ctx(g, l);
-            const uint32_t *base = graph ? reinterpret_cast<const uint32_t *>(plan[l].prop.scratch) : NULL;
-            if ((st = xpb_cuda_activate(rank, err)) == XPB_OK)
-                st = xpb_burst_compact_bits_enqueue(rank, &plan[l].cmp, plan[l].bits, xpb_cuda_group_size(g),
-                                                    plan[l].global_offsets, base, boff, err);
-        }
+        for (int l = 0; l < local && st == XPB_OK; l++) /* the collectives are enqueued at the group's end */
+            st = rank_mark(g, l, prof, XPB_SHARDED_PROF_GATHER, err);
+        for (int l = 0; l < local && st == XPB_OK; l++)
+            st = rank_compact(g, &plan[l], l, graph ? reinterpret_cast<const uint32_t *>(plan[l].prop.scratch) : NULL,
+                              boff, prof, err);
         if (st != XPB_OK)
             return st;
     }
     return XPB_OK;
+}
+
+/* Bursts first .. first + count - 1 as stream launches, one host thread a rank (nccl-tests' -t:
+ * each thread its GPU and its communicator, no NCCL group): one thread issuing every rank's ~5
+ * launches a burst was the bound on 4 GPUs (186 us a burst against 93 us of device time). */
+static xpb_status enqueue_bursts_threaded(const xpb_cuda_ctx *g, const rank_plan *plan, uint32_t first,
+                                          uint32_t count, bool prof, xpb_error *err)
+{
+    const int local = xpb_cuda_group_local(g);
+    std::vector<xpb_error> errs((size_t)local);
+    std::vector<xpb_status> sts((size_t)local, XPB_OK);
+    auto span = [&](int l) {
+        xpb_status st = XPB_OK;
+        for (uint32_t i = 0; i < count && st == XPB_OK; i++) {
+            if ((st = rank_update(g, &plan[l], l, NULL, first + i, prof, &errs[(size_t)l])) == XPB_OK &&
+                (st = rank_gather(g, &plan[l], l, &errs[(size_t)l])) == XPB_OK &&
+                (st = rank_mark(g, l, prof, XPB_SHARDED_PROF_GATHER, &errs[(size_t)l])) == XPB_OK)
+                st = rank_compact(g, &plan[l], l, NULL, first + i, prof, &errs[(size_t)l]);
+        }
+        sts[(size_t)l] = st;
+    };
+    std::vector<std::thread> threads;
+    try {
+        for (int l = 1; l < local; l++)
+            threads.emplace_back(span, l);
+    } catch (const std::exception &e) { /* no thread: the ranks started must still be joined */
+        for (std::thread &t : threads)
+            t.join();
+        return xpb_fail(err, XPB_ERR_RUNTIME, "burst/sharded: cannot start a launch thread: %s", e.what());
+    }
+    span(0);
+    for (std::thread &t : threads)
+        t.join();
+    for (int l = 0; l < local; l++)
+        if (sts[(size_t)l] != XPB_OK) {
+            *err = errs[(size_t)l];
+            return sts[(size_t)l];
+        }
+    return XPB_OK;
+}
+
+/* How spans go out (declared knobs, docs/knobs.md): plain launches from this thread or from one
+ * thread a rank; graphs captured when a key is seen again, on first sight, or never. */
+enum { CAPTURE_AGAIN, CAPTURE_FIRST, CAPTURE_NEVER };
+typedef struct launch_mode {
+    bool threads;
+    int capture;
+    bool prof; /* XPB_CUDA_SHARDED_PROFILE: plain launches with phase marks */
+} launch_mode;
+
+static xpb_status launch_mode_read(launch_mode *m, xpb_error *err)
+{
+    int threads = 0, capture = 0;
+    xpb_status st = xpb_knob_get_choice(XPB_KNOB_CUDA_SHARDED_LAUNCH, &threads, err);
+    if (st == XPB_OK)
+        st = xpb_knob_get_choice(XPB_KNOB_CUDA_SHARDED_CAPTURE, &capture, err);
+    m->threads = threads == 1; /* "one|threads" */
+    m->capture = capture;      /* "again|first|never", in the enum's order */
+    if (st == XPB_OK)
+        st = xpb_sharded_prof_enabled(&m->prof, err);
+    if (m->prof)
+        m->capture = CAPTURE_NEVER;
+    return st;
+}
+
+static xpb_status plain_launches(const xpb_cuda_ctx *g, const rank_plan *plan, uint32_t first, uint32_t count,
+                                 const launch_mode *mode, xpb_error *err)
+{
+    xpb_status st = mode->threads && xpb_cuda_group_local(g) > 1
+                        ? enqueue_bursts_threaded(g, plan, first, count, mode->prof, err)
+                        : enqueue_bursts(g, plan, false, first, count, mode->prof, err);
+    if (mode->prof) { /* read the marks even after a failure, so none is left behind */
+        const xpb_status pst = xpb_sharded_prof_collect(err);
+        st = st != XPB_OK ? st : pst;
+    }
+    return st;
 }
 
 /* ---- the graph cache ------------------------------------------------------------------------------ */
@@ -150,6 +261,7 @@ static void span_entry_clear(span_entry *e)
 
 extern "C" void xpb_cuda_burst_sharded_forget(const xpb_cuda_ctx *g)
 {
+    xpb_sharded_prof_report(xpb_cuda_group_first(g));
     std::lock_guard<std::mutex> hold(span_lock);
     for (int i = 0; i < XPB_SHARDED_KEYS; i++) {
         span_entry *e = &span_cache[i];
@@ -181,7 +293,7 @@ static xpb_status span_capture(const xpb_cuda_ctx *g, span_entry *e, xpb_error *
         }
     }
     if (st == XPB_OK)
-        st = enqueue_bursts(g, e->key.plan, true, 0, e->key.count, err);
+        st = enqueue_bursts(g, e->key.plan, true, 0, e->key.count, false, err);
     for (int l = 0; l < begun; l++) { /* every capture ends, whatever failed */
         const xpb_cuda_ctx *rank = xpb_cuda_group_rank_ctx(g, l);
         (void)xpb_cuda_activate(rank, NULL);
@@ -208,7 +320,8 @@ static xpb_status span_capture(const xpb_cuda_ctx *g, span_entry *e, xpb_error *
 
 /* Bursts first .. first + count - 1 through the cached graphs of key, captured now when the key
  * was seen before, or as stream launches when it is new. Call with span_lock held. */
-static xpb_status span_run(const xpb_cuda_ctx *g, span_key *key, uint32_t first, xpb_error *err)
+static xpb_status span_run(const xpb_cuda_ctx *g, span_key *key, uint32_t first, const launch_mode *mode,
+                           xpb_error *err)
 {
     span_entry *slot = NULL, *hit = NULL;
     for (int i = 0; i < XPB_SHARDED_KEYS && !hit; i++) {
@@ -222,14 +335,18 @@ static xpb_status span_run(const xpb_cuda_ctx *g, span_key *key, uint32_t first,
      * batch is never seen twice): plain launches 186 us a burst against 93 us of device time,
      * host-bound; capturing every span on first sight 259 us on 4 GPUs (the capture and
      * instantiation of 4 graphs of ~320 nodes a run), though 125 against 142 us on 2. So a key
-     * is captured only when seen again (per-burst runs: from their second burst on); one rank a
-     * process (MPI) is GPU-bound with plain launches. */
-    if (!hit) { /* remember the key; this span runs as plain launches */
+     * is captured only when seen again (per-burst runs: from their second burst on) unless
+     * XPB_CUDA_SHARDED_CAPTURE says otherwise. */
+    if (mode->capture == CAPTURE_NEVER)
+        return plain_launches(g, key->plan, first, key->count, mode, err);
+    if (!hit) { /* remember the key; this span runs as plain launches, or is captured now */
         span_entry_clear(slot);
         memcpy(&slot->key, key, sizeof *key); /* padding too: keys compare by memcmp */
         slot->valid = true;
         slot->used = ++span_clock;
-        return enqueue_bursts(g, key->plan, false, first, key->count, err);
+        if (mode->capture == CAPTURE_AGAIN)
+            return plain_launches(g, key->plan, first, key->count, mode, err);
+        hit = slot;
     }
     hit->used = ++span_clock;
     xpb_status st = hit->captured ? XPB_OK : span_capture(g, hit, err);
@@ -265,6 +382,9 @@ static xpb_status sharded_launch(void *vctx, const void *vargs, void *state, xpb
     const xpb_cuda_ctx *g = static_cast<const xpb_cuda_ctx *>(vctx);
     const xpb_burst_args *a = static_cast<const xpb_burst_args *>(vargs);
     xpb_status st = sharded_check(g, a, err);
+    launch_mode mode;
+    if (st == XPB_OK)
+        st = launch_mode_read(&mode, err);
     const int p = xpb_cuda_group_size(g), local = xpb_cuda_group_local(g), first = xpb_cuda_group_first(g);
     const uint64_t entries = (uint64_t)a->burst + a->bursts + 1;
     /* each neuron's state is on its owner's copy: downloads read each range from there */
@@ -284,7 +404,7 @@ static xpb_status sharded_launch(void *vctx, const void *vargs, void *state, xpb
     for (int l = 0; l < local && st == XPB_OK; l++)
         st = plan_rank(a, l, first + l, p, entries, &plan[l], err);
     if (st == XPB_OK && !cacheable)
-        st = enqueue_bursts(g, plan, false, a->burst, a->bursts, err);
+        st = plain_launches(g, plan, a->burst, a->bursts, &mode, err);
     if (!cacheable) {
         free(plan);
         return st;
@@ -297,7 +417,7 @@ static xpb_status sharded_launch(void *vctx, const void *vargs, void *state, xpb
     for (uint32_t done = 0; done < a->bursts && st == XPB_OK;) {
         const uint32_t left = a->bursts - done;
         key.count = left < XPB_SHARDED_SPAN ? left : XPB_SHARDED_SPAN;
-        st = span_run(g, &key, a->burst + done, err);
+        st = span_run(g, &key, a->burst + done, &mode, err);
         done += key.count;
     }
     return st;
