@@ -75,8 +75,11 @@ static void expect(xpb_device *dev, const char *key, const char *want)
 
 int main(void)
 {
-    static const char *const vars[] = {"NCCL_P2P_DISABLE", "NCCL_SHM_DISABLE", "NCCL_NET", "NCCL_IB_DISABLE",
-                                       "NCCL_P2P_LEVEL"};
+    /* every variable the results record (xpb_results_json.c): a GPU machine may set some, e.g.
+     * NCCL_NVLS_ENABLE=0 where NVLink multicast stays off */
+    static const char *const vars[] = {"NCCL_P2P_DISABLE", "NCCL_P2P_LEVEL",     "NCCL_SHM_DISABLE", "NCCL_NET",
+                                       "NCCL_IB_DISABLE",  "NCCL_NET_PLUGIN",    "NCCL_SOCKET_IFNAME", "NCCL_IB_HCA",
+                                       "NCCL_NVLS_ENABLE", "NCCL_CUMEM_ENABLE", "NCCL_ALGO",          "NCCL_PROTO"};
     for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++)
         unsetenv(vars[i]);
     xpb_device dev;
