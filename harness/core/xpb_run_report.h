@@ -72,6 +72,24 @@ typedef struct xpb_run_report {
     xpb_report_series series[XPB_REPORT_MAX_SERIES];
 } xpb_run_report;
 
+/* Where a results file of an earlier schema (1 or 2) held a figure the workload now reports by
+ * name: the reader maps it into the loaded run's report (xpb_workload_i.legacy_fields;
+ * docs/results-schema.md, "Files of earlier versions"). A list ends with a NULL path. */
+typedef enum xpb_legacy_kind {
+    XPB_LEGACY_METRIC, /* a number                                             */
+    XPB_LEGACY_TIMING, /* an object of median, p05, p95 (seconds)              */
+    XPB_LEGACY_TEXT,   /* a string                                             */
+} xpb_legacy_kind;
+typedef struct xpb_legacy_field {
+    xpb_legacy_kind kind;
+    const char *path;       /* in the case's "run" object: keys joined by '.', an array element as
+                             * key[i], e.g. "retrieval.recall[0]"                            */
+    const char *name, *unit;
+    xpb_better better;
+    unsigned flags;
+    const char *count_path; /* a timing's count; NULL: the case's timing.kernel sample count */
+} xpb_legacy_field;
+
 /* Set an entry by name: replaced when the name is there, else appended. Past the capacity the
  * entry is dropped and false returned (the capacities above hold what the workloads report;
  * tests/test_run_report.c checks them). */
