@@ -76,12 +76,12 @@ def stateful_sections(canvas, cases, many):
         return []
     sections = [
         ("Stateful runs: energy against iteration", "Per stateful case: the energy after each iteration "
-         "(run.trajectory.energy), one line per device and variant on one plot (a run that failed validation "
+         "(run.series energy; run.trajectory.energy in files of schema 2), one line per device and variant on one plot (a run that failed validation "
          "dashed); the dotted line and the star are the fp64 reference run's final energy and last iteration "
          "(run.check). The y axis is logarithmic when the energies span more than a decade.",
          plots_run.energy(canvas, cases, many)),
         ("Burst runs: spikes and time per burst", "Per burst case: the neurons fired in each burst "
-         "(run.burst.trajectory.fired), one line per device and variant (they coincide: validation checks every "
+         "(run.series fired; run.burst.trajectory.fired in files of schema 2), one line per device and variant (they coincide: validation checks every "
          "fired set bit for bit), and a table of the time per burst (the whole run's median, p05 and p95 over "
          "the timed runs, divided by the bursts), events per burst, events/s and the fired fraction.",
          plots_run.spikes(canvas, cases, many)),

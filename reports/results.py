@@ -1,4 +1,4 @@
-"""Loading xpubench results files (docs/results-schema.md, schema versions 1 and 2) for the report.
+"""Loading xpubench results files (docs/results-schema.md, schema versions 1 to 3) for the report.
 
 Every problem with a file (missing, truncated, not JSON, another schema or version, wrong field
 types) raises ResultsError with a one-line message naming the file; report.py prints it and
@@ -10,7 +10,7 @@ import math
 import os
 
 SCHEMA = "xpubench-results"
-SCHEMA_VERSION = 2  # 2 adds the stateful workloads' "run" object; 1 is read too
+SCHEMA_VERSION = 3  # 2 adds the stateful workloads' "run" object, 3 names its figures; 1 and 2 are read too
 STATUSES = ("ok", "failed-validation", "unsupported", "error", "skipped")
 
 
@@ -72,14 +72,24 @@ class RunOp:
         self.samples = [x for x in _num_list(per_run, "samples_s", where + ".per_run.", path) if x is not None]
 
 
+def _named(d, key, where, path):
+    """run.metrics / timings / texts / series (schema 3): {name: entry}; {} when absent."""
+    v = d.get(key)
+    if v is None:
+        return {}
+    if not isinstance(v, list) or any(not isinstance(e, dict) or not isinstance(e.get("name"), str) for e in v):
+        raise ResultsError(f"{path}: {where}{key}: expected an array of objects with a name")
+    return {e["name"]: e for e in v}
+
+
 class RunOutcome:
-    """The run object of a stateful workload's case (docs/results-schema.md, "run")."""
+    """The run object of a stateful workload's case (docs/results-schema.md, "run"). Schema 3
+    names the workload's figures (metrics, timings, texts, series); schema 2 held them in fields
+    and objects of their own (energy, trajectory, check.reference_energy, burst), read the same."""
 
     def __init__(self, d, where, path):
         self.iterations = _num(d.get("iterations"))
         self.converged = bool(d.get("converged", False))
-        self.energy = _num(d.get("energy"))
-        self.ratio = _num(d.get("compression_ratio"))
         self.total_s = _num(d.get("total_s"))
         self.breakdown_runs = _num(d.get("breakdown_runs"))
         ops = d.get("ops") or []
@@ -88,21 +98,46 @@ class RunOutcome:
         self.ops = [RunOp(o, f"{where}ops[{i}]", path) for i, o in enumerate(ops)]
         t = _obj(d, "transfers", where, path)
         self.transfers = {k: _num(t.get(k)) for k in ("upload_s", "h2d_in_run_s", "d2h_in_run_s")}
-        traj = _obj(d, "trajectory", where, path)
-        self.energies = _num_list(traj, "energy", where + "trajectory.", path)
+        # the named figures: {name: value}, {name: {median, p05, p95, count}}, {name: text}, {name: [values]}
+        self.metrics = {k: _num(e.get("value")) for k, e in _named(d, "metrics", where, path).items()}
+        self.timings = {k: {q: _num(e.get(q + "_s")) for q in ("median", "p05", "p95")} | {"count": _num(e.get("count"))}
+                        for k, e in _named(d, "timings", where, path).items()}
+        self.texts = {k: e.get("value") if isinstance(e.get("value"), str) else ""
+                      for k, e in _named(d, "texts", where, path).items()}
+        self.series = {k: _num_list(e, "values", f"{where}series.{k}.", path)
+                       for k, e in _named(d, "series", where, path).items()}
+        named = "metrics" in d or "series" in d
         check = _obj(d, "check", where, path)
         self.run_checked = bool(check.get("run_checked", False))
-        self.reference_energy = _num(check.get("reference_energy")) if self.run_checked else None
-        self.reference_iterations = _num(check.get("reference_iterations")) if self.run_checked else None
-        self.energy_rel_err = _num(check.get("energy_rel_err"))
-        self.parted_at = _num(check.get("parted_at"))
+        traj = _obj(d, "trajectory", where, path)
+        if named:
+            self.energy = self.metrics.get("energy")
+            self.ratio = self.metrics.get("compression_ratio")
+            self.energies = self.series.get("energy", [])
+            self.reference_energy = self.metrics.get("reference_energy") if self.run_checked else None
+            self.energy_rel_err = self.metrics.get("energy_rel_err")
+        else:
+            self.energy = _num(d.get("energy"))
+            self.ratio = _num(d.get("compression_ratio"))
+            self.energies = _num_list(traj, "energy", where + "trajectory.", path)
+            self.reference_energy = _num(check.get("reference_energy")) if self.run_checked else None
+            self.energy_rel_err = _num(check.get("energy_rel_err"))
+        self.reference_iterations = _num(check.get("reference_iterations", check.get("reference_bursts"))) \
+            if self.run_checked else None
+        self.parted_at = _num(check.get("parted_at", check.get("first_difference_burst")))
         self.summary = _str(check, "summary", where + "check.", path)
-        b = d.get("burst")  # burst propagation (docs/results-schema.md, run.burst)
-        self.burst = BurstRun(b, where + "burst.", path) if isinstance(b, dict) else None
+        b = d.get("burst")  # burst propagation: schema 2's run.burst, or schema 3's named figures
+        if isinstance(b, dict):
+            self.burst = BurstRun(b, where + "burst.", path)
+        elif named and "per_burst" in self.timings:
+            self.burst = BurstRun.named(self)
+        else:
+            self.burst = None
 
 
 class BurstRun:
-    """run.burst of a burst case: the spikes per burst and the per-burst timing."""
+    """A burst case's spikes per burst and per-burst timing: schema 2's run.burst, or (named)
+    schema 3's metrics, the per_burst timing and the fired and events series."""
 
     def __init__(self, d, where, path):
         self.neurons = _num(d.get("neurons"))
@@ -116,6 +151,22 @@ class BurstRun:
         traj = _obj(d, "trajectory", where, path)
         self.fired = _num_list(traj, "fired", where + "trajectory.", path)
         self.events = _num_list(traj, "events", where + "trajectory.", path)
+
+    @classmethod
+    def named(cls, run):
+        b = cls.__new__(cls)
+        m = run.metrics
+        b.neurons = m.get("neurons")
+        b.bursts = run.iterations
+        b.batched = bool(m.get("batched"))
+        b.events_per_burst = m.get("events_per_burst")
+        b.fired_fraction = m.get("fired_fraction")
+        b.events_per_s = m.get("events_per_s")
+        t = run.timings.get("per_burst", {})
+        b.per_burst = {k: t.get(k) for k in ("median", "p05", "p95")}
+        b.fired = run.series.get("fired", [])
+        b.events = run.series.get("events", [])
+        return b
 
 
 class Case:

@@ -34,11 +34,16 @@ def main(paths):
         for c in load(p)["cases"]:
             if c["workload"] != "burst" or c["backend"] != "cuda" or c["status"] != "ok" or "kernel" not in c.get("timing", {}):
                 continue
-            b = c["run"]["burst"]
+            run = c["run"]
+            if "burst" in run:  # results schema 2
+                per_burst, eps = run["burst"]["per_burst_s"]["median"], run["burst"]["events_per_s"]
+            else:  # schema 3: the named timing and metric
+                per_burst = next(t["median_s"] for t in run["timings"] if t["name"] == "per_burst")
+                eps = next(m["value"] for m in run["metrics"] if m["name"] == "events_per_s")
             exact = c.get("validation", {}).get("passed")
             grouped = "," in c["device"] or "mpi" in c["device"]
             dev = c["device"] + (" " + mode.group(1) if mode else "")
-            points.setdefault(c["id"], {})[dev] = (b["per_burst_s"]["median"], b["events_per_s"], exact, grouped)
+            points.setdefault(c["id"], {})[dev] = (per_burst, eps, exact, grouped)
     print(f"{'case':52} {'device':26} {'gpus':>4} {'us/burst':>9} {'events/s':>9} {'speedup':>8} {'eff.':>5} exact")
     for case in sorted(points):
         runs = points[case]

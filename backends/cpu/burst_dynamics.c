@@ -3,7 +3,7 @@
  * uncontracted (one rounding per operation, as the contract pins), so this file is compiled with
  * -ffp-contract=off (CMakeLists.txt) unlike the rest of the backend. */
 #include "cpu_burst.h"
-#include "xpb_burst_hash.h"
+#include "burst/burst_hash.h"
 
 void xpb_cpu_burst_dynamics(const xpb_cpu_burst *k, const xpb_burst_args *a, uint32_t b)
 {

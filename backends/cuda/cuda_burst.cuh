@@ -1,6 +1,6 @@
 /* cuda_burst.cuh - what the four burst-propagation kernels (burst_*.cu) share: the size checks of
  * the contract (harness/core/xpb_ops.h, "burst propagation"), the views resolved into typed device
- * pointers with their sizes checked, the pinned hashes (harness/core/xpb_burst_hash.h) as device code,
+ * pointers with their sizes checked, the pinned hashes (workloads/burst/burst_hash.h) as device code,
  * a 64-bit block scan, and the enqueue functions of the three ops, which batch strings together.
  *
  * The burst index: every kernel gets (bdev, boff) and works on burst b = (bdev ? *bdev : 0) +

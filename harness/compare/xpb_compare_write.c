@@ -111,7 +111,8 @@ static void print_shift_table(FILE *f, const xpb_comparison *c, bool all)
         }
 }
 
-/* Every stateful case: its iteration counts and energies, then the total and each op. */
+/* Every stateful case: its iteration counts and the run's figures that have a direction (the
+ * workload's metrics: energy, recall, events/s), then the total and each op. */
 static void print_stateful(FILE *f, const xpb_comparison *c)
 {
     if (!c->n_stateful)
@@ -125,8 +126,11 @@ static void print_stateful(FILE *f, const xpb_comparison *c)
         const xpb_rcase *b = r->base, *n = r->next;
         fprintf(f, "%s %s %s: iterations %.0f -> %.0f%s", n->id, n->device, n->variant, b->iterations, n->iterations,
                 r->iterations_differ ? " (differ: per-run times not comparable)" : "");
-        if (strcmp(n->workload, "burst") != 0) /* the bursts have no energy */
-            fprintf(f, ", energy %.4g -> %.4g", b->energy, n->energy);
+        for (int k = 0; k < n->report.n_metrics; k++) { /* the run's figures that have a direction */
+            const xpb_report_metric *m = &n->report.metrics[k], *bm = xpb_run_report_find_metric(&b->report, m->name);
+            if (m->better != XPB_BETTER_INFO && bm)
+                fprintf(f, ", %s %.4g -> %.4g", m->name, bm->value, m->value);
+        }
         fputc('\n', f);
         fprintf(f, "  %-10s %11s %11s  %-24s %6s  %s\n", "part", "base", "new", "new/base [95% CI]", "p", "verdict");
         fprintf(f, "  %-10s ", "total");
@@ -351,6 +355,20 @@ static cJSON *row_json(const xpb_compare_row *r)
         xpb_json_add_number(run, "base_iterations", r->base->iterations);
         xpb_json_add_number(run, "new_iterations", r->next->iterations);
         cJSON_AddBoolToObject(run, "iterations_differ", r->iterations_differ);
+        cJSON *ms = cJSON_AddArrayToObject(run, "metrics"); /* every metric in both files */
+        for (int k = 0; k < r->next->report.n_metrics; k++) {
+            const xpb_report_metric *m = &r->next->report.metrics[k];
+            const xpb_report_metric *bm = xpb_run_report_find_metric(&r->base->report, m->name);
+            if (!bm)
+                continue;
+            cJSON *e = cJSON_CreateObject();
+            cJSON_AddStringToObject(e, "name", m->name);
+            xpb_json_add_number(e, "base", bm->value);
+            xpb_json_add_number(e, "new", m->value);
+            cJSON_AddStringToObject(e, "unit", m->unit);
+            cJSON_AddStringToObject(e, "better", xpb_better_name(m->better));
+            cJSON_AddItemToArray(ms, e);
+        }
         cJSON *ops = cJSON_AddArrayToObject(run, "ops");
         for (size_t k = 0; k < r->n_ops; k++) {
             cJSON *e = cJSON_CreateObject();

@@ -158,6 +158,10 @@ struct xpb_workload_i {
      * NULL: the workload's runs are not dumped (the runner says so). */
     xpb_status (*dump_run)(const char *dir, const char *stem, const xpb_case *c, const xpb_case_data *d,
                            const xpb_run_outcome *o, const xpb_run_origin *origin, xpb_error *err);
+    /* Stateful workloads, optional: where results files of schema 1 or 2 held the figures its
+     * run now reports by name (xpb_legacy_field), so that compare and report read those files
+     * too; NULL: nothing to map (a workload born at schema 3). */
+    const xpb_legacy_field *legacy_fields;
 };
 
 #define XPB_ARGS_MAX 256

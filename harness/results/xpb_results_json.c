@@ -174,78 +174,51 @@ static cJSON *validation_json(const xpb_validation *v)
     return o;
 }
 
-/* The retrieval report of a stateful run (docs/results-schema.md, run.retrieval): nothing when
- * the run had no held-out queries. */
-static void retrieval_json(cJSON *run, const struct xpb_run_retrieval *q)
+/* What the workload reported beyond the generic fields (xpb_run_report.h; docs/results-schema.md,
+ * run.metrics, run.timings, run.texts, run.series): written as it came, whatever the workload. */
+static void report_json(cJSON *run, const xpb_run_report *rep)
 {
-    if (q->queries <= 0)
-        return;
-    cJSON *j = cJSON_AddObjectToObject(run, "retrieval");
-    cJSON_AddNumberToObject(j, "queries", (double)q->queries);
-    cJSON_AddNumberToObject(j, "anchors", (double)q->anchors);
-    cJSON_AddItemToObject(j, "k", cJSON_CreateIntArray(q->k, 2));
-    cJSON *rc = cJSON_AddArrayToObject(j, "recall"), *ar = cJSON_AddArrayToObject(j, "anchor_recall");
-    for (int i = 0; i < 2; i++) { /* null where not computed (no search kernel) */
-        cJSON_AddItemToArray(rc, isfinite(q->recall[i]) ? cJSON_CreateNumber(q->recall[i]) : cJSON_CreateNull());
-        cJSON_AddItemToArray(ar, isfinite(q->anchor_recall[i]) ? cJSON_CreateNumber(q->anchor_recall[i])
-                                                               : cJSON_CreateNull());
+    cJSON *ms = cJSON_AddArrayToObject(run, "metrics");
+    for (int i = 0; i < rep->n_metrics; i++) {
+        const xpb_report_metric *m = &rep->metrics[i];
+        cJSON *e = cJSON_CreateObject();
+        cJSON_AddStringToObject(e, "name", m->name);
+        xpb_json_add_number(e, "value", m->value);
+        cJSON_AddStringToObject(e, "unit", m->unit);
+        cJSON_AddStringToObject(e, "better", xpb_better_name(m->better));
+        if (m->flags & XPB_REPORT_HEADLINE)
+            cJSON_AddBoolToObject(e, "headline", true);
+        cJSON_AddItemToArray(ms, e);
     }
-    const struct xpb_run_latency *l[4] = {&q->compressed, &q->compressed_op, &q->exact, &q->exact_op};
-    const char *names[4] = {"compressed_batch_s", "compressed_op_s", "exact_batch_s", "exact_op_s"};
-    bool timed[4] = {q->timed, q->timed, q->exact_timed, q->exact_timed};
-    cJSON *lat = cJSON_AddObjectToObject(j, "latency");
-    cJSON_AddNumberToObject(lat, "batches", q->batches);
-    for (int i = 0; i < 4; i++) {
-        if (!timed[i]) {
-            cJSON_AddNullToObject(lat, names[i]);
-            continue;
-        }
-        cJSON *e = cJSON_AddObjectToObject(lat, names[i]);
-        xpb_json_add_number(e, "median", l[i]->median);
-        xpb_json_add_number(e, "p05", l[i]->p05);
-        xpb_json_add_number(e, "p95", l[i]->p95);
+    cJSON *ts = cJSON_AddArrayToObject(run, "timings");
+    for (int i = 0; i < rep->n_timings; i++) {
+        const xpb_report_timing *t = &rep->timings[i];
+        cJSON *e = cJSON_CreateObject();
+        cJSON_AddStringToObject(e, "name", t->name);
+        xpb_json_add_number(e, "median_s", t->median);
+        xpb_json_add_number(e, "p05_s", t->p05);
+        xpb_json_add_number(e, "p95_s", t->p95);
+        cJSON_AddNumberToObject(e, "count", (double)t->count);
+        if (t->flags & XPB_REPORT_HEADLINE)
+            cJSON_AddBoolToObject(e, "headline", true);
+        cJSON_AddItemToArray(ts, e);
     }
-    if (q->exact_timed && q->compressed.median > 0)
-        xpb_json_add_number(lat, "exact_over_compressed", q->exact.median / q->compressed.median);
-    else
-        cJSON_AddNullToObject(lat, "exact_over_compressed");
-    if (q->note[0])
-        cJSON_AddStringToObject(j, "note", q->note);
-}
-
-/* A burst run's spikes (docs/results-schema.md, run.burst): time per burst, events/s and the
- * fired count and events of every burst. */
-static void burst_json(cJSON *run, const xpb_result *r)
-{
-    const struct xpb_run_burst *b = &r->run.burst;
-    if (!b->present)
-        return;
-    const xpb_run_outcome *o = &r->run;
-    cJSON *j = cJSON_AddObjectToObject(run, "burst");
-    cJSON_AddNumberToObject(j, "neurons", (double)b->neurons);
-    cJSON_AddNumberToObject(j, "synapses", (double)b->synapses);
-    cJSON_AddNumberToObject(j, "bursts", o->iterations);
-    cJSON_AddBoolToObject(j, "batched", b->batched);
-    cJSON_AddNumberToObject(j, "events", (double)b->events);
-    cJSON_AddNumberToObject(j, "fired", (double)b->fired);
-    double nb = o->iterations > 0 ? o->iterations : 1;
-    xpb_json_add_number(j, "events_per_burst", (double)b->events / nb);
-    xpb_json_add_number(j, "fired_fraction", b->neurons > 0 ? (double)b->fired / ((double)b->neurons * nb) : 0);
-    if (r->timed) { /* from the timed runs: each sample is a whole run of `bursts` bursts */
-        cJSON *t = cJSON_AddObjectToObject(j, "per_burst_s");
-        xpb_json_add_number(t, "median", r->kernel.median / nb);
-        xpb_json_add_number(t, "p05", r->kernel.p05 / nb);
-        xpb_json_add_number(t, "p95", r->kernel.p95 / nb);
-        xpb_json_add_number(j, "events_per_s", r->kernel.median > 0 ? (double)b->events / r->kernel.median : 0);
+    cJSON *xs = cJSON_AddArrayToObject(run, "texts");
+    for (int i = 0; i < rep->n_texts; i++) {
+        cJSON *e = cJSON_CreateObject();
+        cJSON_AddStringToObject(e, "name", rep->texts[i].name);
+        cJSON_AddStringToObject(e, "value", rep->texts[i].value);
+        if (rep->texts[i].flags & XPB_REPORT_HEADLINE)
+            cJSON_AddBoolToObject(e, "headline", true);
+        cJSON_AddItemToArray(xs, e);
     }
-    cJSON *tr = cJSON_AddObjectToObject(j, "trajectory");
-    cJSON *tf = cJSON_AddArrayToObject(tr, "fired"), *te = cJSON_AddArrayToObject(tr, "events");
-    for (int i = 0; b->fired_per_burst && i < o->iterations; i++) {
-        cJSON_AddItemToArray(tf, cJSON_CreateNumber(b->fired_per_burst[i]));
-        cJSON_AddItemToArray(te, cJSON_CreateNumber(b->events_per_burst[i]));
+    cJSON *ss = cJSON_AddArrayToObject(run, "series");
+    for (int i = 0; i < rep->n_series; i++) {
+        cJSON *e = cJSON_CreateObject();
+        cJSON_AddStringToObject(e, "name", rep->series[i].name);
+        cJSON_AddItemToObject(e, "values", cJSON_CreateDoubleArray(rep->series[i].v, rep->series[i].n));
+        cJSON_AddItemToArray(ss, e);
     }
-    if (b->checked[0])
-        cJSON_AddStringToObject(j, "checked", b->checked);
 }
 
 /* A stateful workload's run: what it reached, where the time went, its trajectory and its
@@ -254,14 +227,8 @@ static cJSON *run_outcome_json(const xpb_result *r)
 {
     const xpb_run_outcome *o = &r->run;
     cJSON *j = cJSON_CreateObject();
-    const bool anneal = !o->burst.present; /* energy, anchors, trajectory: annealing's */
     cJSON_AddNumberToObject(j, "iterations", o->iterations);
     cJSON_AddBoolToObject(j, "converged", o->converged);
-    if (anneal) {
-        xpb_json_add_number(j, "energy", o->energy);
-        xpb_json_add_number(j, "compression_ratio", o->ratio);
-        cJSON_AddNumberToObject(j, "anchors", (double)o->anchors);
-    }
     if (r->timed) {
         xpb_json_add_number(j, "total_s", r->kernel.median);
         xpb_json_add_number(j, "per_iteration_s", o->iterations ? r->kernel.median / o->iterations : 0);
@@ -305,44 +272,20 @@ static cJSON *run_outcome_json(const xpb_result *r)
         xpb_json_add_number(x, "d2h_in_run_s", o->d2h_s);
         cJSON_AddNumberToObject(x, "d2h_in_run_bytes", (double)o->d2h_bytes);
     }
-    if (anneal) {
-        cJSON *t = cJSON_AddObjectToObject(j, "trajectory");
-        cJSON *te = cJSON_AddArrayToObject(t, "energy"), *tc = cJSON_AddArrayToObject(t, "changes");
-        cJSON *ta = cJSON_AddArrayToObject(t, "anchors"), *tt = cJSON_AddArrayToObject(t, "temperature");
-        for (int i = 0; o->steps && i < o->iterations; i++) {
-            cJSON_AddItemToArray(te, cJSON_CreateNumber(o->steps[i].energy));
-            cJSON_AddItemToArray(tc, cJSON_CreateNumber((double)o->steps[i].changes));
-            cJSON_AddItemToArray(ta, cJSON_CreateNumber((double)o->steps[i].anchors));
-            cJSON_AddItemToArray(tt, cJSON_CreateNumber(o->steps[i].t));
-        }
-    }
+    report_json(j, &o->report);
     cJSON *v = cJSON_AddObjectToObject(j, "check");
     cJSON_AddBoolToObject(v, "ops_passed", o->ops_passed);
     cJSON_AddNumberToObject(v, "near_ties", (double)o->near_ties);
     cJSON_AddBoolToObject(v, "run_checked", o->run_checked);
-    if (o->run_checked && !anneal) {
-        cJSON_AddBoolToObject(v, "run_passed", o->run_passed);
-        cJSON_AddNumberToObject(v, "reference_bursts", o->ref_iterations);
-        if (o->parted_at >= 0)
-            cJSON_AddNumberToObject(v, "first_difference_burst", o->parted_at);
-        else
-            cJSON_AddNullToObject(v, "first_difference_burst");
-    } else if (o->run_checked) {
+    if (o->run_checked) {
         cJSON_AddBoolToObject(v, "run_passed", o->run_passed);
         cJSON_AddNumberToObject(v, "reference_iterations", o->ref_iterations);
-        xpb_json_add_number(v, "reference_energy", o->ref_energy);
-        xpb_json_add_number(v, "reference_ratio", o->ref_ratio);
-        xpb_json_add_number(v, "energy_rel_err", o->energy_rel_err);
-        xpb_json_add_number(v, "energy_rel_tol", o->energy_rel_tol);
-        cJSON_AddNumberToObject(v, "iteration_band", o->iteration_band);
         if (o->parted_at >= 0)
             cJSON_AddNumberToObject(v, "parted_at", o->parted_at);
         else
             cJSON_AddNullToObject(v, "parted_at");
     }
     cJSON_AddStringToObject(v, "summary", o->summary);
-    retrieval_json(j, &o->retrieval);
-    burst_json(j, r);
     return j;
 }
 

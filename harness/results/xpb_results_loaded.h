@@ -1,4 +1,4 @@
-/* xpb_results_loaded.h - loads a results file (docs/results-schema.md, schema versions 1 and 2)
+/* xpb_results_loaded.h - loads a results file (docs/results-schema.md, schema versions 1 to 3)
  * into plain structs for compare and plot. Only the fields those commands use are kept.
  *
  * A file that is missing, empty, truncated, not JSON, not an xpubench results file, of another
@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "xpb_run_report.h"
 #include "xpb_status.h"
 
 #define XPB_RTEXT 128 /* names, devices, variants */
@@ -58,8 +59,11 @@ typedef struct xpb_rcase {
     double gbps, gflops, speedup_vs_cpu; /* throughput */
     double avg_watts;          /* power.avg_w when the run sampled power (--power), else NaN */
     bool has_run;              /* a stateful workload's run object (docs/results-schema.md) */
-    double iterations, energy; /* run.iterations, run.energy */
+    double iterations;         /* run.iterations */
     bool converged;
+    /* run.metrics, run.timings and run.texts (series are not loaded); from a file of schema 1 or
+     * 2, its workload objects mapped into them by name (xpb_results_legacy.c) */
+    xpb_run_report report;
     xpb_rop *ops;              /* run.ops[]; owned */
     size_t n_ops;
 } xpb_rcase;

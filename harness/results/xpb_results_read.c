@@ -1,5 +1,6 @@
 /* xpb_results_read.c - results JSON into structs, with one-line errors (xpb_results_loaded.h). */
 #include "xpb_results_loaded.h"
+#include "xpb_results_report.h"
 #include "xpb_results_write.h"
 
 #include <cjson/cJSON.h>
@@ -200,8 +201,8 @@ static xpb_status read_run(ctx *c, const cJSON *o, xpb_rcase *rc)
     snprintf(c->where + len, sizeof c->where - len, ".run");
     if (!st) st = get_num(c, r, "iterations", &rc->iterations);
     if (!st) st = get_bool(c, r, "converged", &rc->converged);
-    if (!st && cJSON_GetObjectItemCaseSensitive(r, "energy")) /* annealing's; a burst run has none */
-        st = get_num(c, r, "energy", &rc->energy);
+    if (!st) /* the workload's figures: named (schema 3), or its older objects mapped to the names */
+        st = xpb_results_read_report(c->name, c->where, r, rc->workload, rc->n_samples, &rc->report, c->err);
     if (!st) st = read_array(c, r, "ops", false, sizeof *rc->ops, (void **)&rc->ops, &rc->n_ops, read_op);
     c->where[len] = '\0';
     return st;
@@ -340,7 +341,8 @@ static xpb_status read_top(ctx *c, const cJSON *root, xpb_results_file *f)
                         c->name, schema, SCHEMA_NAME);
     if ((st = get_num(c, root, "schema_version", &ver)))
         return st;
-    if (ver < 1 || ver > SCHEMA_VERSION || ver != (int)ver) /* 2 adds the "run" object to 1 */
+    /* 2 adds the "run" object to 1; 3 names the workload's figures in it (xpb_results_report.h) */
+    if (ver < 1 || ver > SCHEMA_VERSION || ver != (int)ver)
         return xpb_fail(c->err, XPB_ERR_USAGE,
                         "%s: results schema_version %g is not supported (this xpubench reads versions 1 to %d)",
                         c->name, ver, SCHEMA_VERSION);

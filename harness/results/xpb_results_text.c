@@ -135,49 +135,62 @@ xpb_status xpb_results_write_markdown(const char *path, const xpb_run *run, xpb_
     return xpb_file_commit(f, tmp, path, err);
 }
 
-/* Stateful cases with held-out queries: the retrieval figures the table has no column for. */
-static void print_retrieval(FILE *f, const xpb_run *run)
+/* seconds with a unit that keeps the figure readable: "12.3 us", "4.56 ms", "1.23 s". */
+static void print_seconds(FILE *f, double s)
 {
-    for (size_t i = 0; i < run->count; i++) {
-        const xpb_result *r = &run->results[i];
-        const struct xpb_run_retrieval *q = &r->run.retrieval;
-        if (!r->run.present || q->queries <= 0)
-            continue;
-        fprintf(f, "retrieval %s %s: %lld queries, recall@%d %.3f, recall@%d %.3f (anchor level %.3f, %.3f)",
-                r->c.id, r->device ? r->device->label : "-", (long long)q->queries, q->k[0], q->recall[0], q->k[1], q->recall[1],
-                q->anchor_recall[0], q->anchor_recall[1]);
-        if (q->timed)
-            fprintf(f, "; batch %.3g ms compressed", q->compressed.median * 1e3);
-        if (q->exact_timed)
-            fprintf(f, " vs %.3g ms exact", q->exact.median * 1e3);
-        fprintf(f, "\n");
-    }
+    if (s < 1e-3)
+        fprintf(f, "%.3g us", s * 1e6);
+    else if (s < 1)
+        fprintf(f, "%.3g ms", s * 1e3);
+    else
+        fprintf(f, "%.3g s", s);
 }
 
-/* Burst cases: time per burst and events/s, which the table's columns (per run) do not show. */
-static void print_burst(FILE *f, const xpb_run *run)
+/* Stateful cases: the headline figures of each run's report (xpb_run_report.h), which the table
+ * has no column for, whatever the workload: "run ID DEVICE: name value unit, ...; timing median
+ * (p05, p95)". Timings not measured (count 0) are left out. */
+static void print_run_reports(FILE *f, const xpb_run *run)
 {
     for (size_t i = 0; i < run->count; i++) {
         const xpb_result *r = &run->results[i];
-        const struct xpb_run_burst *b = &r->run.burst;
-        if (!r->run.present || !b->present || r->run.iterations <= 0)
+        const xpb_run_report *rep = &r->run.report;
+        if (!r->run.present)
             continue;
-        double nb = r->run.iterations;
-        fprintf(f, "burst %s %s: %.3g events/burst, fired %.3f%%", r->c.id, r->device ? r->device->label : "-",
-                (double)b->events / nb, b->neurons > 0 ? 100.0 * (double)b->fired / ((double)b->neurons * nb) : 0.0);
-        if (r->timed && r->status == XPB_CASE_OK)
-            fprintf(f, "; %.2f us/burst (p05 %.2f, p95 %.2f), %.3g events/s", r->kernel.median / nb * 1e6,
-                    r->kernel.p05 / nb * 1e6, r->kernel.p95 / nb * 1e6,
-                    r->kernel.median > 0 ? (double)b->events / r->kernel.median : 0.0);
-        fprintf(f, "\n");
+        const char *sep = ": ";
+        bool any = false;
+        for (int k = 0; k < rep->n_metrics; k++) {
+            const xpb_report_metric *m = &rep->metrics[k];
+            if (!(m->flags & XPB_REPORT_HEADLINE))
+                continue;
+            if (!any)
+                fprintf(f, "run %s %s", r->c.id, r->device ? r->device->label : "-");
+            fprintf(f, "%s%s %.4g%s%s", sep, m->name, m->value, m->unit[0] ? " " : "", m->unit);
+            sep = ", ", any = true;
+        }
+        for (int k = 0; k < rep->n_timings; k++) {
+            const xpb_report_timing *t = &rep->timings[k];
+            if (!(t->flags & XPB_REPORT_HEADLINE) || t->count <= 0)
+                continue;
+            if (!any)
+                fprintf(f, "run %s %s", r->c.id, r->device ? r->device->label : "-");
+            fprintf(f, "%s%s ", any ? "; " : ": ", t->name);
+            print_seconds(f, t->median);
+            fprintf(f, " (p05 ");
+            print_seconds(f, t->p05);
+            fprintf(f, ", p95 ");
+            print_seconds(f, t->p95);
+            fprintf(f, ")");
+            any = true;
+        }
+        if (any)
+            fprintf(f, "\n");
     }
 }
 
 void xpb_results_print_table(FILE *f, const xpb_run *run)
 {
     print_grouped(f, run, false);
-    print_retrieval(f, run);
-    print_burst(f, run);
+    print_run_reports(f, run);
     size_t counts[XPB_CASE_SKIPPED + 1] = {0};
     for (size_t i = 0; i < run->count; i++)
         counts[run->results[i].status]++;

@@ -12,7 +12,9 @@
 #include "xpb_sysinfo.h"
 
 #define XPB_RESULTS_SCHEMA "xpubench-results"
-#define XPB_RESULTS_SCHEMA_VERSION 2 /* 2: stateful workloads' "run" object */
+/* 2: the stateful workloads' "run" object; 3: the workload's own figures in it as the named
+ * run.metrics, run.timings, run.texts and run.series (docs/results-schema.md) */
+#define XPB_RESULTS_SCHEMA_VERSION 3
 
 /* Availability of each backend xpubench knows, as seen by this run. */
 typedef struct xpb_backend_status {

@@ -117,6 +117,9 @@ void xpb_runner_derive(xpb_run *run)
             continue;
         r->gbps = (double)(r->c.bytes_read + r->c.bytes_written) / t * 1e-9;
         r->gflops = r->c.flops / t * 1e-9;
+        if (r->run.present) /* the stateful run's figures per second and per iteration */
+            xpb_run_report_derive(&r->run.report, t, r->kernel.p05, r->kernel.p95, (long long)r->kernel.n,
+                                  r->run.iterations);
     }
     for (size_t i = 0; i < run->count; i++) {
         xpb_result *r = &run->results[i];

@@ -40,16 +40,14 @@ typedef struct stateful_ctx {
 
 static void outcome_free(xpb_run_outcome *o)
 {
-    free(o->steps), free(o->init_anchors), free(o->final_anchors), free(o->final_assign);
-    o->steps = NULL, o->init_anchors = NULL, o->final_anchors = NULL, o->final_assign = NULL;
     free(o->op_samples);
     o->op_samples = NULL, o->op_runs = 0;
     free(o->op_units);
     o->op_units = NULL, o->op_rounds = 0;
-    free(o->burst.fired_per_burst), free(o->burst.events_per_burst);
-    o->burst.fired_per_burst = NULL, o->burst.events_per_burst = NULL;
-    free(o->burst.fired_start), free(o->burst.fired_ids), free(o->burst.final_v);
-    o->burst.fired_start = NULL, o->burst.fired_ids = NULL, o->burst.final_v = NULL;
+    xpb_run_report_free(&o->report);
+    if (o->state && o->state_free)
+        o->state_free(o->state);
+    o->state = NULL, o->state_free = NULL;
 }
 
 static void session_init(xpb_session *s, xpb_device *dev, const xpb_kernel *k)

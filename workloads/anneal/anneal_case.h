@@ -13,6 +13,21 @@ anneal_config anneal_case_config(const xpb_case *c);
 xpb_status anneal_run(const xpb_case *c, const xpb_case_data *d, xpb_session *s, int inject, xpb_validation *v,
                       xpb_run_outcome *out, xpb_error *err);
 
+/* What a run reached, kept by the workload: published into the outcome's report, and held as
+ * the outcome's state by the validated run (for the dump; freed by anneal_outcome_free). */
+typedef struct anneal_outcome {
+    double energy, ratio;  /* the final energy and compression ratio */
+    int64_t anchors;       /* the final anchor count, empty anchors included */
+    anneal_step *steps;    /* one per iteration run */
+    /* the validated run's state: anchors after init (init_anchor_count x d), the final anchors
+     * (anchors x d) and assignments (one per point); NULL in other runs */
+    float *init_anchors;
+    int64_t init_anchor_count;
+    float *final_anchors;
+    uint32_t *final_assign;
+} anneal_outcome;
+void anneal_outcome_free(void *outcome);
+
 /* xpb_workload_i.dump_run of the anneal workload (dump.c): points, configuration, and the run's
  * anchors, assignments and trajectory as .npy with a JSON sidecar (docs/reports.md). */
 xpb_status anneal_dump_run(const char *dir, const char *stem, const xpb_case *c, const xpb_case_data *d,
@@ -83,13 +98,35 @@ typedef struct anneal_retrieval_in {
     xpb_view x_dev;            /* the points on the device: the exact search's anchors */
 } anneal_retrieval_in;
 
-/* The report (xpb_run_outcome.retrieval): recall@10 and @20 of the compressed search against exact
+/* The retrieval report of a validated run (docs/results-schema.md, "anneal"); queries = 0: none. */
+typedef struct anneal_latency {
+    double median, p05, p95;
+} anneal_latency;
+typedef struct anneal_retrieval_report {
+    int64_t queries;         /* held-out queries, one batch                               */
+    int k[2];                /* top-k sizes: 10 and 20, at most the point count            */
+    double recall[2];        /* mean |compressed top-k and exact top-k| / k                */
+    double anchor_recall[2]; /* exact top-k points whose anchor the compressed top-k holds */
+    int64_t anchors;         /* the compressed store's anchors (the search's m)            */
+    bool timed;              /* latency measured (the search op validated)                 */
+    bool exact_timed;        /* the exact-search baseline too (under its cap)              */
+    int batches;             /* timed batches of all queries, after one warm-up            */
+    int exact_batches;       /* the same for the exact search                              */
+    /* per batch: host clock (upload + op + download + ranking) and the op's device time */
+    anneal_latency compressed, compressed_op, exact, exact_op;
+    char note[256];          /* what was not measured, and why                             */
+} anneal_retrieval_report;
+
+/* The report (anneal_retrieval_report): recall@10 and @20 of the compressed search against exact
  * search, and the query latency of both on the session's device, with the search op validated
  * on its first launch (into k; inject damages what it reads back). Its buffers stay allocated,
  * so the runner's guard check covers them. XPB_OK also when the backend cannot search (said in
  * out->note); an error only when the device or the host fails. */
 xpb_status anneal_retrieval(xpb_session *s, const anneal_retrieval_in *in, anneal_checks *k, int inject,
-                            struct xpb_run_retrieval *out, xpb_error *err);
+                            anneal_retrieval_report *out, xpb_error *err);
+
+/* The report as the run's named metrics, timings and texts (xpb_run_report.h). */
+void anneal_retrieval_publish(const anneal_retrieval_report *q, xpb_run_report *rep);
 
 /* The host half, exposed for tests/test_anneal_retrieval.c. */
 /* fp16 (binary16, round to nearest even, overflow to inf) and back: the stored anchor value. */

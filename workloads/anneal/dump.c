@@ -77,12 +77,13 @@ static bool name_file(char *file, const char *dir, const char *stem, const char 
 
 static void put_outcome(cJSON *e, const xpb_run_outcome *o)
 {
+    const anneal_outcome *ao = o->state;
     cJSON_AddNumberToObject(e, "iterations", o->iterations);
     cJSON_AddBoolToObject(e, "converged", o->converged);
-    cJSON_AddNumberToObject(e, "energy", o->energy);
-    cJSON_AddNumberToObject(e, "init_anchors", (double)o->init_anchor_count);
-    cJSON_AddNumberToObject(e, "anchors", (double)o->anchors);
-    cJSON_AddNumberToObject(e, "compression_ratio", o->ratio);
+    cJSON_AddNumberToObject(e, "energy", ao->energy);
+    cJSON_AddNumberToObject(e, "init_anchors", (double)ao->init_anchor_count);
+    cJSON_AddNumberToObject(e, "anchors", (double)ao->anchors);
+    cJSON_AddNumberToObject(e, "compression_ratio", ao->ratio);
     cJSON *v = cJSON_AddObjectToObject(e, "check"); /* as in the results file's "run" */
     cJSON_AddBoolToObject(v, "ops_passed", o->ops_passed);
     cJSON_AddBoolToObject(v, "run_checked", o->run_checked);
@@ -95,12 +96,13 @@ static xpb_status write_run_arrays(const char *dir, const char *prefix, const xp
                                    cJSON *arrays, xpb_error *err)
 {
     size_t n = (size_t)xpb_case_param(c, "n", 1), dim = (size_t)xpb_case_param(c, "d", 1);
+    const anneal_outcome *ao = o->state;
     size_t its = (size_t)o->iterations;
     double *traj = malloc(its * 4 * sizeof *traj + 1);
     if (!traj)
         return xpb_fail(err, XPB_ERR_OUT_OF_MEMORY, "dump %s: out of host memory", c->id);
     for (size_t i = 0; i < its; i++) {
-        const xpb_run_step *s = &o->steps[i];
+        const anneal_step *s = &ao->steps[i];
         double row[4] = {s->energy, (double)s->changes, (double)s->anchors, s->t};
         memcpy(traj + 4 * i, row, sizeof row);
     }
@@ -110,9 +112,9 @@ static xpb_status write_run_arrays(const char *dir, const char *prefix, const xp
         int nd;
         const void *data;
     } a[] = {
-        {"init_anchors", xpb_npy_descr(XPB_DTYPE_F32), 4, {(size_t)o->init_anchor_count, dim}, 2, o->init_anchors},
-        {"final_anchors", xpb_npy_descr(XPB_DTYPE_F32), 4, {(size_t)o->anchors, dim}, 2, o->final_anchors},
-        {"final_assign", xpb_npy_descr_u32(), 4, {n, 0}, 1, o->final_assign},
+        {"init_anchors", xpb_npy_descr(XPB_DTYPE_F32), 4, {(size_t)ao->init_anchor_count, dim}, 2, ao->init_anchors},
+        {"final_anchors", xpb_npy_descr(XPB_DTYPE_F32), 4, {(size_t)ao->anchors, dim}, 2, ao->final_anchors},
+        {"final_assign", xpb_npy_descr_u32(), 4, {n, 0}, 1, ao->final_assign},
         {"trajectory", xpb_npy_descr_f64(), 8, {its, 4}, 2, traj},
     };
     xpb_status st = XPB_OK;
@@ -161,7 +163,8 @@ static xpb_status put_run(const char *dir, const char *stem, const char *points,
 xpb_status anneal_dump_run(const char *dir, const char *stem, const xpb_case *c, const xpb_case_data *d,
                            const xpb_run_outcome *o, const xpb_run_origin *origin, xpb_error *err)
 {
-    if (!o->init_anchors || !o->final_anchors || !o->final_assign || !o->steps)
+    const anneal_outcome *ao = o->state_free == anneal_outcome_free ? o->state : NULL;
+    if (!ao || !ao->init_anchors || !ao->final_anchors || !ao->final_assign || !ao->steps)
         return xpb_fail(err, XPB_ERR_USAGE, "dump %s: the run kept no anchors or trajectory (not the validated run)",
                         c->id);
     cJSON *root;

@@ -261,15 +261,15 @@ static xpb_status batch(xpb_session *s, const search_path *p, const float *queri
     return st;
 }
 
-static struct xpb_run_latency latency_of(const double *v, int n)
+static anneal_latency latency_of(const double *v, int n)
 {
     xpb_stats st = xpb_stats_compute(v, (size_t)n);
-    return (struct xpb_run_latency){st.median, st.p05, st.p95};
+    return (anneal_latency){st.median, st.p05, st.p95};
 }
 
 /* A warm-up batch, then up to BATCHES timed ones with op timing on. */
 static xpb_status time_batches(xpb_session *s, const search_path *p, const float *queries, int *batches,
-                               struct xpb_run_latency *host, struct xpb_run_latency *op, xpb_error *err)
+                               anneal_latency *host, anneal_latency *op, xpb_error *err)
 {
     double hs[BATCHES], os[BATCHES], spent = 0;
     bool was = s->time_ops;
@@ -305,7 +305,7 @@ static xpb_status first_launch(xpb_session *s, const search_path *p, const float
     return XPB_OK;
 }
 
-static void note(struct xpb_run_retrieval *out, const char *what, const char *why)
+static void note(anneal_retrieval_report *out, const char *what, const char *why)
 {
     size_t used = strlen(out->note);
     snprintf(out->note + used, sizeof out->note - used, "%s%s: %.200s", used ? "; " : "", what, why);
@@ -314,7 +314,7 @@ static void note(struct xpb_run_retrieval *out, const char *what, const char *wh
 /* The compressed search: the op over the fp16 anchors ah; recall from its validated first launch,
  * then the latency. pc: its path (dist, csr, work, top, kmax set); exact: the exact top-k. */
 static xpb_status compressed(xpb_session *s, const anneal_retrieval_in *in, const float *ah, const uint32_t *exact,
-                             search_path *pc, anneal_checks *k, int inject, struct xpb_run_retrieval *out,
+                             search_path *pc, anneal_checks *k, int inject, anneal_retrieval_report *out,
                              xpb_error *err)
 {
     const int64_t nq = in->nq, d = in->d, m = in->m, n = in->n;
@@ -349,7 +349,7 @@ static xpb_status compressed(xpb_session *s, const anneal_retrieval_in *in, cons
 /* The exact baseline: the same op over the points themselves (m = n), under the cap; pc: the
  * compressed path (its queries and scratch are reused). */
 static xpb_status exact_baseline(xpb_session *s, const anneal_retrieval_in *in, const search_path *pc, anneal_checks *k,
-                                 struct xpb_run_retrieval *out, xpb_error *err)
+                                 anneal_retrieval_report *out, xpb_error *err)
 {
     const int64_t n = in->n, nq = in->nq;
     double nqd = (double)n * (double)nq * (double)in->d, nqn = (double)n * (double)nq;
@@ -376,15 +376,14 @@ static xpb_status exact_baseline(xpb_session *s, const anneal_retrieval_in *in, 
         st = first_launch(s, &pe, in->queries, in->x, k, 0, &ok, err);
     if (!st && !ok)
         note(out, "exact search", "not timed: the search op failed validation over the points");
-    int batches = 0;
-    if (!st && ok && !(st = time_batches(s, &pe, in->queries, &batches, &out->exact, &out->exact_op, err)))
+    if (!st && ok && !(st = time_batches(s, &pe, in->queries, &out->exact_batches, &out->exact, &out->exact_op, err)))
         out->exact_timed = true;
     free(pe.dist);
     return st;
 }
 
 xpb_status anneal_retrieval(xpb_session *s, const anneal_retrieval_in *in, anneal_checks *k, int inject,
-                            struct xpb_run_retrieval *out, xpb_error *err)
+                            anneal_retrieval_report *out, xpb_error *err)
 {
     const int64_t n = in->n, d = in->d, nq = in->nq, m = in->m;
     memset(out, 0, sizeof *out);
@@ -413,4 +412,34 @@ xpb_status anneal_retrieval(xpb_session *s, const anneal_retrieval_in *in, annea
     anneal_csr_free(&csr);
     free(ah), free(dc), free(exact), free(top), free(work);
     return st;
+}
+
+void anneal_retrieval_publish(const anneal_retrieval_report *q, xpb_run_report *rep)
+{
+    if (q->queries <= 0)
+        return;
+    const unsigned H = XPB_REPORT_HEADLINE;
+    xpb_run_report_metric(rep, "queries", (double)q->queries, "", XPB_BETTER_INFO, H);
+    xpb_run_report_metric(rep, "store_anchors", (double)q->anchors, "", XPB_BETTER_INFO, 0);
+    for (int i = 0; i < 2; i++) { /* k1 = 10 and k2 = 20, each at most the point count */
+        char name[XPB_REPORT_NAME_LEN];
+        snprintf(name, sizeof name, "k%d", i + 1);
+        xpb_run_report_metric(rep, name, q->k[i], "", XPB_BETTER_INFO, H);
+        snprintf(name, sizeof name, "recall@k%d", i + 1);
+        xpb_run_report_metric(rep, name, q->recall[i], "", XPB_BETTER_HIGHER, H);
+        snprintf(name, sizeof name, "anchor_recall@k%d", i + 1);
+        xpb_run_report_metric(rep, name, q->anchor_recall[i], "", XPB_BETTER_HIGHER, H);
+    }
+    const anneal_latency *l[4] = {&q->compressed, &q->compressed_op, &q->exact, &q->exact_op};
+    const char *names[4] = {"search_compressed_batch", "search_compressed_op", "search_exact_batch",
+                            "search_exact_op"};
+    const bool timed[4] = {q->timed, q->timed, q->exact_timed, q->exact_timed};
+    for (int i = 0; i < 4; i++) /* the batches are on the console; the op alone in the file */
+        xpb_run_report_timing(rep, names[i], timed[i] ? l[i]->median : NAN, timed[i] ? l[i]->p05 : NAN,
+                              timed[i] ? l[i]->p95 : NAN, !timed[i] ? 0 : i < 2 ? q->batches : q->exact_batches, i % 2 ? 0 : H);
+    xpb_run_report_metric(rep, "exact_over_compressed",
+                          q->exact_timed && q->compressed.median > 0 ? q->exact.median / q->compressed.median : NAN,
+                          "", XPB_BETTER_HIGHER, 0);
+    if (q->note[0])
+        xpb_run_report_text(rep, "retrieval_note", q->note, 0);
 }

@@ -305,7 +305,7 @@ static xpb_status iteration(run_ctx *r, int it, int cur, double t, float *ef, ui
 
 /* The final anchors and the assignments of the last iteration (in asg[last]) read back once,
  * kept in out when validating (for the dump and the retrieval report). */
-static xpb_status read_result(run_ctx *r, int last, xpb_run_outcome *out)
+static xpb_status read_result(run_ctx *r, int last, anneal_outcome *out)
 {
     xpb_status st = XPB_OK;
     const int64_t n = r->n, dim = r->dim, m = r->g.m;
@@ -323,8 +323,9 @@ static xpb_status read_result(run_ctx *r, int last, xpb_run_outcome *out)
     return st;
 }
 
-/* Level 2: the whole run against the fp64 reference (or why it was not), into out and runmsg. */
-static void check_run(const anneal_result *ref, const xpb_run_step *steps, int inject, const run_ctx *r,
+/* Level 2: the whole run against the fp64 reference (or why it was not), into out, its report
+ * and runmsg. */
+static void check_run(const anneal_result *ref, const anneal_outcome *ao, int inject, const run_ctx *r,
                       xpb_run_outcome *out, char *runmsg, size_t len)
 {
     if (!ref) {
@@ -332,38 +333,84 @@ static void check_run(const anneal_result *ref, const xpb_run_step *steps, int i
                  "is not computed past %.2g)", (double)r->n * (double)r->cfg.m * (double)r->dim, 4.5e10);
         return;
     }
-    double e = inject ? out->energy * 1.01 : out->energy;
+    double e = inject ? ao->energy * 1.01 : ao->energy;
+    const double rel_err = ref->energy > 0 ? fabs(e - ref->energy) / ref->energy : fabs(e);
+    const int band = ref->iterations / 10 > 2 ? ref->iterations / 10 : 2;
     out->run_checked = true;
     out->ref_iterations = ref->iterations;
-    out->ref_energy = ref->energy;
-    out->ref_ratio = ref->ratio;
-    out->ref_anchors = ref->m;
-    out->energy_rel_tol = ENERGY_REL_TOL;
-    out->energy_rel_err = ref->energy > 0 ? fabs(e - ref->energy) / ref->energy : fabs(e);
-    out->iteration_band = ref->iterations / 10 > 2 ? ref->iterations / 10 : 2;
+    xpb_run_report *rep = &out->report;
+    xpb_run_report_metric(rep, "reference_energy", ref->energy, "", XPB_BETTER_INFO, 0);
+    xpb_run_report_metric(rep, "reference_compression_ratio", ref->ratio, "", XPB_BETTER_INFO, 0);
+    xpb_run_report_metric(rep, "reference_anchors", (double)ref->m, "", XPB_BETTER_INFO, 0);
+    xpb_run_report_metric(rep, "energy_rel_err", rel_err, "", XPB_BETTER_INFO, 0);
+    xpb_run_report_metric(rep, "energy_rel_tol", ENERGY_REL_TOL, "", XPB_BETTER_INFO, 0);
+    xpb_run_report_metric(rep, "iteration_band", band, "iterations", XPB_BETTER_INFO, 0);
     out->parted_at = -1;
     for (int i = 0; i < out->iterations && i < ref->iterations; i++) {
-        const anneal_step *rs = &ref->steps[i];
-        if (steps[i].anchors != rs->anchors || steps[i].changes != rs->changes ||
-            fabs(steps[i].energy - rs->energy) > PART_REL * rs->energy) {
+        const anneal_step *rs = &ref->steps[i], *st = &ao->steps[i];
+        if (st->anchors != rs->anchors || st->changes != rs->changes ||
+            fabs(st->energy - rs->energy) > PART_REL * rs->energy) {
             out->parted_at = i;
             break;
         }
     }
     if (out->parted_at < 0 && out->iterations != ref->iterations)
         out->parted_at = out->iterations < ref->iterations ? out->iterations : ref->iterations;
-    bool e_ok = out->energy_rel_err <= ENERGY_REL_TOL;
-    bool it_ok = abs(out->iterations - ref->iterations) <= out->iteration_band;
-    bool r_ok = out->anchors == ref->m;
+    bool e_ok = rel_err <= ENERGY_REL_TOL;
+    bool it_ok = abs(out->iterations - ref->iterations) <= band;
+    bool r_ok = ao->anchors == ref->m;
     out->run_passed = e_ok && it_ok && r_ok;
     char part[96] = "trajectories agree";
     if (out->parted_at >= 0)
         snprintf(part, sizeof part, "trajectories part at iteration %d", out->parted_at);
     snprintf(runmsg, len,
              "run: energy %.6g vs %.6g (rel %.2g, %s %.0e), iterations %d vs %d (%s band %d), anchors %lld vs "
-             "%lld (%s), %s", e, ref->energy, out->energy_rel_err, e_ok ? "<=" : "FAILS", ENERGY_REL_TOL,
-             out->iterations, ref->iterations, it_ok ? "within" : "OUTSIDE", out->iteration_band,
-             (long long)out->anchors, (long long)ref->m, r_ok ? "ratio equal" : "RATIO DIFFERS", part);
+             "%lld (%s), %s", e, ref->energy, rel_err, e_ok ? "<=" : "FAILS", ENERGY_REL_TOL,
+             out->iterations, ref->iterations, it_ok ? "within" : "OUTSIDE", band,
+             (long long)ao->anchors, (long long)ref->m, r_ok ? "ratio equal" : "RATIO DIFFERS", part);
+}
+
+void anneal_outcome_free(void *outcome)
+{
+    anneal_outcome *ao = outcome;
+    if (!ao)
+        return;
+    free(ao->steps), free(ao->init_anchors), free(ao->final_anchors), free(ao->final_assign);
+    free(ao);
+}
+
+/* What the run reached, as the outcome's named metrics and trajectory (xpb_run_report.h); false
+ * when out of memory. */
+static bool publish(const anneal_outcome *ao, int iterations, xpb_run_report *rep)
+{
+    xpb_run_report_metric(rep, "energy", ao->energy, "", XPB_BETTER_LOWER, 0);
+    xpb_run_report_metric(rep, "compression_ratio", ao->ratio, "", XPB_BETTER_LOWER, 0);
+    xpb_run_report_metric(rep, "anchors", (double)ao->anchors, "", XPB_BETTER_INFO, 0);
+    const char *names[4] = {"energy", "changes", "anchors", "temperature"};
+    for (int k = 0; k < 4; k++) {
+        double *v = malloc((size_t)(iterations > 0 ? iterations : 1) * sizeof *v);
+        for (int i = 0; v && i < iterations; i++) {
+            const anneal_step *st = &ao->steps[i];
+            v[i] = k == 0 ? st->energy : k == 1 ? (double)st->changes : k == 2 ? (double)st->anchors : st->t;
+        }
+        if (!v || !xpb_run_report_series(rep, names[k], v, iterations))
+            return false;
+    }
+    return true;
+}
+
+/* Publishes ao into out's report, and keeps it as out's state when the run is the validated
+ * one (its dump), else frees it. */
+static xpb_status finish(anneal_outcome *ao, bool keep, xpb_status st, xpb_run_outcome *out, xpb_error *err)
+{
+    if (!publish(ao, out->iterations, &out->report) && !st)
+        st = xpb_fail(err, XPB_ERR_OUT_OF_MEMORY, "anneal: out of host memory for the trajectory");
+    if (keep) {
+        out->state = ao, out->state_free = anneal_outcome_free;
+    } else {
+        anneal_outcome_free(ao);
+    }
+    return st;
 }
 
 /* The run: init, then iterations until three in a row change little (or max_iter), then the
@@ -379,8 +426,13 @@ xpb_status anneal_run(const xpb_case *c, const xpb_case_data *d, xpb_session *s,
     const int64_t n = r.n, dim = r.dim;
     dev_state *g = &r.g;
     memset(out, 0, sizeof *out);
+    xpb_status st = XPB_OK;
+    anneal_outcome *ao = alloc_host(sizeof *ao, &st, err);
+    if (st)
+        return st;
+    memset(ao, 0, sizeof *ao);
 
-    xpb_status st = alloc_all(s, g, err);
+    st = alloc_all(s, g, err);
     double h2d0 = s->h2d_s;
     if (!st)
         st = xpb_session_upload(s, g->x, 0, r.x, d->in_bytes[0], err);
@@ -396,7 +448,7 @@ xpb_status anneal_run(const xpb_case *c, const xpb_case_data *d, xpb_session *s,
     if (!st && r.validating)
         st = check_init(&r);
 
-    xpb_run_step *steps = alloc_host((size_t)r.cfg.max_iter * sizeof *steps, &st, err);
+    anneal_step *steps = ao->steps = alloc_host((size_t)r.cfg.max_iter * sizeof *steps, &st, err);
     double t = r.cfg.t0, e_prev = 0;
     int streak = 0, cur = 0;
     for (int it = 0; !st && it < r.cfg.max_iter; it++) {
@@ -406,9 +458,9 @@ xpb_status anneal_run(const xpb_case *c, const xpb_case_data *d, xpb_session *s,
             break;
         double e = ef;
         int64_t changes = it == 0 ? n : (int64_t)chf;
-        steps[it] = (xpb_run_step){e, changes, g->m, t};
+        steps[it] = (anneal_step){e, changes, g->m, t};
         out->iterations = it + 1;
-        out->energy = e;
+        ao->energy = e;
         streak = it > 0 && fabs(e - e_prev) < r.cfg.energy_tol && changes < r.cfg.min_changes ? streak + 1 : 0;
         e_prev = e;
         t *= 1.0 - r.cfg.cooling;
@@ -418,25 +470,26 @@ xpb_status anneal_run(const xpb_case *c, const xpb_case_data *d, xpb_session *s,
             break;
         }
     }
-    out->steps = steps;
-    out->anchors = g->m;
-    out->ratio = ((double)g->m * (double)dim * 2.0 + (double)n * 4.0) / ((double)n * (double)dim * 4.0);
+    ao->anchors = g->m;
+    ao->ratio = ((double)g->m * (double)dim * 2.0 + (double)n * 4.0) / ((double)n * (double)dim * 4.0);
     if (!st) /* the last iteration's assignments: cur was flipped after it */
-        st = read_result(&r, cur ^ 1, out);
+        st = read_result(&r, cur ^ 1, ao);
     if (r.validating) {
-        out->init_anchors = r.h.anchors0, out->init_anchor_count = r.cfg.m;
+        ao->init_anchors = r.h.anchors0, ao->init_anchor_count = r.cfg.m;
         r.h.anchors0 = NULL;
     }
     out->run_s = xpb_clock_now() - t_start;
     host_copy_free(&r.h);
     if (st || !r.validating)
-        return st;
+        return finish(ao, false, st, out, err);
     /* the retrieval report: held-out queries against the compressed store (retrieval.c) */
     int64_t nq = d->n_in > 1 ? (int64_t)(d->in_bytes[1] / ((size_t)dim * sizeof(float))) : 0;
+    anneal_retrieval_report q = {0};
     if (nq > 0) {
-        anneal_retrieval_in ri = {r.x, n, dim, d->in[1], nq, out->final_anchors, g->m, out->final_assign, g->x};
-        if ((st = anneal_retrieval(s, &ri, &r.chk, inject, &out->retrieval, err)))
-            return st;
+        anneal_retrieval_in ri = {r.x, n, dim, d->in[1], nq, ao->final_anchors, g->m, ao->final_assign, g->x};
+        if ((st = anneal_retrieval(s, &ri, &r.chk, inject, &q, err)))
+            return finish(ao, false, st, out, err);
+        anneal_retrieval_publish(&q, &out->report);
     }
 
     /* level 1: the ops; level 2: the whole run */
@@ -444,14 +497,14 @@ xpb_status anneal_run(const xpb_case *c, const xpb_case_data *d, xpb_session *s,
     out->ops_passed = r.chk.first_fail[0] == 0;
     const anneal_result *ref = d->host;
     char runmsg[400] = "";
-    check_run(ref, steps, inject, &r, out, runmsg, sizeof runmsg);
+    check_run(ref, ao, inject, &r, out, runmsg, sizeof runmsg);
     char ops[400];
     if (r.chk.first_fail[0])
         snprintf(ops, sizeof ops, "ops FAIL: %s", r.chk.first_fail);
     else
         snprintf(ops, sizeof ops, "ops: init, assign, stats, update, changes%s within bounds (%lld near ties)",
-                 nq > 0 && !isnan(out->retrieval.recall[0]) ? ", search" : "", (long long)r.chk.near_ties);
+                 nq > 0 && !isnan(q.recall[0]) ? ", search" : "", (long long)r.chk.near_ties);
     bool run_first = ref && !out->run_passed && !r.chk.first_fail[0];
     snprintf(out->summary, sizeof out->summary, "%.380s; %.380s", run_first ? runmsg : ops, run_first ? ops : runmsg);
-    return XPB_OK;
+    return finish(ao, true, XPB_OK, out, err);
 }

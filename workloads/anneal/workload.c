@@ -259,6 +259,41 @@ static const char *tolerance_text(const xpb_case *c, const char *precision)
            "within 1e-3 relative, iterations within max(2, 10%), equal compression ratio";
 }
 
+/* Where results files of schema 1 and 2 held what run.c and retrieval.c now report by name: the
+ * run's energy, ratio and anchors, the reference's figures in "check", and "retrieval". */
+#define H XPB_REPORT_HEADLINE
+static const xpb_legacy_field legacy_fields[] = {
+    {XPB_LEGACY_METRIC, "energy", "energy", "", XPB_BETTER_LOWER, 0, NULL},
+    {XPB_LEGACY_METRIC, "compression_ratio", "compression_ratio", "", XPB_BETTER_LOWER, 0, NULL},
+    {XPB_LEGACY_METRIC, "anchors", "anchors", "", XPB_BETTER_INFO, 0, NULL},
+    {XPB_LEGACY_METRIC, "check.reference_energy", "reference_energy", "", XPB_BETTER_INFO, 0, NULL},
+    {XPB_LEGACY_METRIC, "check.reference_ratio", "reference_compression_ratio", "", XPB_BETTER_INFO, 0, NULL},
+    {XPB_LEGACY_METRIC, "check.energy_rel_err", "energy_rel_err", "", XPB_BETTER_INFO, 0, NULL},
+    {XPB_LEGACY_METRIC, "check.energy_rel_tol", "energy_rel_tol", "", XPB_BETTER_INFO, 0, NULL},
+    {XPB_LEGACY_METRIC, "check.iteration_band", "iteration_band", "iterations", XPB_BETTER_INFO, 0, NULL},
+    {XPB_LEGACY_METRIC, "retrieval.queries", "queries", "", XPB_BETTER_INFO, H, NULL},
+    {XPB_LEGACY_METRIC, "retrieval.anchors", "store_anchors", "", XPB_BETTER_INFO, 0, NULL},
+    {XPB_LEGACY_METRIC, "retrieval.k[0]", "k1", "", XPB_BETTER_INFO, H, NULL},
+    {XPB_LEGACY_METRIC, "retrieval.recall[0]", "recall@k1", "", XPB_BETTER_HIGHER, H, NULL},
+    {XPB_LEGACY_METRIC, "retrieval.anchor_recall[0]", "anchor_recall@k1", "", XPB_BETTER_HIGHER, H, NULL},
+    {XPB_LEGACY_METRIC, "retrieval.k[1]", "k2", "", XPB_BETTER_INFO, H, NULL},
+    {XPB_LEGACY_METRIC, "retrieval.recall[1]", "recall@k2", "", XPB_BETTER_HIGHER, H, NULL},
+    {XPB_LEGACY_METRIC, "retrieval.anchor_recall[1]", "anchor_recall@k2", "", XPB_BETTER_HIGHER, H, NULL},
+    {XPB_LEGACY_TIMING, "retrieval.latency.compressed_batch_s", "search_compressed_batch", "", XPB_BETTER_INFO, H,
+     "retrieval.latency.batches"},
+    {XPB_LEGACY_TIMING, "retrieval.latency.compressed_op_s", "search_compressed_op", "", XPB_BETTER_INFO, 0,
+     "retrieval.latency.batches"},
+    {XPB_LEGACY_TIMING, "retrieval.latency.exact_batch_s", "search_exact_batch", "", XPB_BETTER_INFO, H,
+     "retrieval.latency.batches"},
+    {XPB_LEGACY_TIMING, "retrieval.latency.exact_op_s", "search_exact_op", "", XPB_BETTER_INFO, 0,
+     "retrieval.latency.batches"},
+    {XPB_LEGACY_METRIC, "retrieval.latency.exact_over_compressed", "exact_over_compressed", "", XPB_BETTER_HIGHER, 0,
+     NULL},
+    {XPB_LEGACY_TEXT, "retrieval.note", "retrieval_note", "", XPB_BETTER_INFO, 0, NULL},
+    {0, NULL, NULL, NULL, 0, 0, NULL},
+};
+#undef H
+
 const xpb_workload_i xpb_workload_anneal = {
     .name = "anneal",
     .description = "annealing compression of n points into m anchors (stateful: init, then assign, "
@@ -271,4 +306,5 @@ const xpb_workload_i xpb_workload_anneal = {
     .variant_op = XPB_OP_ANNEAL_ASSIGN,
     .reads_input = true,
     .dump_run = anneal_dump_run,
+    .legacy_fields = legacy_fields,
 };

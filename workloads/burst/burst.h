@@ -37,7 +37,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "xpb_burst_hash.h"
+#include "burst_hash.h"
 #include "xpb_status.h"
 
 /* ---- the contract's pinned constants --------------------------------------------------------- */

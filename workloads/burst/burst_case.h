@@ -21,6 +21,25 @@ typedef struct burst_host {
 /* The generator's parameters of case c (neurons, fanout, hubs; the rest at their defaults). */
 burst_params burst_case_params(const xpb_case *c);
 
+/* What a run did, kept by the workload: published into the outcome's report (run.c), and held as
+ * the outcome's state by the validated run (for the dump; freed by burst_outcome_free).
+ * Per-burst time and events/s derive from the timed runs (xpb_run_report_derive). */
+typedef struct burst_outcome {
+    int64_t neurons;
+    uint64_t synapses;
+    bool batched;            /* one submission for all bursts, else one per burst         */
+    uint64_t events, fired;  /* summed over the run                                       */
+    uint32_t *fired_per_burst, *events_per_burst; /* one per burst                        */
+    char checked[160];       /* what the whole-run check compared                         */
+    /* the validated run's own output, for the dump (NULL otherwise): fired ids of burst b at
+     * fired_ids[fired_start[b] .. fired_start[b + 1]) (per-burst runs; a batched run has only
+     * the last burst's, at [0, fired_start[1])), final v */
+    uint64_t *fired_start;
+    uint32_t *fired_ids;
+    float *final_v;
+} burst_outcome;
+void burst_outcome_free(void *outcome);
+
 /* xpb_workload_i.run of the burst workload. */
 xpb_status burst_run_case(const xpb_case *c, const xpb_case_data *d, xpb_session *s, int inject, xpb_validation *v,
                           xpb_run_outcome *out, xpb_error *err);

@@ -139,7 +139,7 @@ static void replay_command(const char *sidecar, char *buf, size_t n)
 static xpb_status put_run(const char *dir, const char *stem, const char *sidecar, const xpb_case *c,
                           const xpb_run_outcome *o, const xpb_run_origin *origin, cJSON *runs, xpb_error *err)
 {
-    const struct xpb_run_burst *b = &o->burst;
+    const burst_outcome *b = o->state;
     char key[128], tag[128], prefix[NAME_LEN], cmd[CMD_LEN];
     const char *device = origin->device ? origin->device : "-", *variant = origin->variant ? origin->variant : "-";
     snprintf(key, sizeof key, "%s/%s", device, variant);
@@ -188,7 +188,8 @@ xpb_status burst_dump_run(const char *dir, const char *stem, const xpb_case *c, 
                           const xpb_run_outcome *o, const xpb_run_origin *origin, xpb_error *err)
 {
     const burst_host *h = d->host;
-    if (!o->burst.fired_start || !o->burst.fired_ids || !o->burst.final_v || !o->burst.fired_per_burst)
+    const burst_outcome *b = o->state_free == burst_outcome_free ? o->state : NULL;
+    if (!b || !b->fired_start || !b->fired_ids || !b->final_v || !b->fired_per_burst)
         return xpb_fail(err, XPB_ERR_USAGE, "dump %s: the run kept no fired sets (not the validated run)", c->id);
     cJSON *root;
     xpb_status st = xpb_dump_sidecar_open(dir, stem, c, origin->seed, SIDECAR_VERSION, "runs", &root, err);

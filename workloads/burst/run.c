@@ -18,6 +18,7 @@
  * ops of the first burst that propagates anything are checked one by one against exact oracles
  * (checks.c). A batched run cannot be read between bursts: it checks every burst's fired count and
  * events, the last burst's fired set and the final v, countdown and count. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -228,7 +229,7 @@ static xpb_status dev_run_append(dev_run *d, xpb_session *s, const xpb_burst_arg
 
 /* The whole run's check against the reference; fills out's run fields and its summary line. */
 static void check_run(const burst_run *ref, dev_run *dr, bool batched, const uint32_t *fired_per_burst,
-                      const uint32_t *events_per_burst, int inject, xpb_run_outcome *out)
+                      const uint32_t *events_per_burst, int inject, xpb_run_outcome *out, burst_outcome *ob)
 {
     char msg[XPB_RUN_TEXT_LEN - 64];
     out->run_checked = true;
@@ -248,7 +249,7 @@ static void check_run(const burst_run *ref, dev_run *dr, bool batched, const uin
                      (long long)ref->bursts, ref->v_trace ? " and v after every burst" : "");
         else
             burst_difference_format(&diff, msg, sizeof msg);
-        snprintf(out->burst.checked, sizeof out->burst.checked, "every burst's fired set%s; final v, countdown, count",
+        snprintf(ob->checked, sizeof ob->checked, "every burst's fired set%s; final v, countdown, count",
                  ref->v_trace ? " and v" : "");
     } else { /* counts per burst, then the last fired set and the final state */
         out->parted_at = -1;
@@ -282,10 +283,63 @@ static void check_run(const burst_run *ref, dev_run *dr, bool batched, const uin
             }
         }
         out->run_passed = out->parted_at < 0;
-        snprintf(out->burst.checked, sizeof out->burst.checked,
+        snprintf(ob->checked, sizeof ob->checked,
                  "batched: every burst's fired and event counts; the last fired set; final v, countdown, count");
     }
     snprintf(out->summary, sizeof out->summary, "%s", msg);
+}
+
+void burst_outcome_free(void *outcome)
+{
+    burst_outcome *ob = outcome;
+    if (!ob)
+        return;
+    free(ob->fired_per_burst), free(ob->events_per_burst);
+    free(ob->fired_start), free(ob->fired_ids), free(ob->final_v);
+    free(ob);
+}
+
+/* What the run did, as the outcome's named metrics, timing, text and trajectory
+ * (xpb_run_report.h); false when out of memory. */
+static bool publish(const burst_outcome *ob, int64_t bursts, xpb_run_report *rep)
+{
+    const unsigned H = XPB_REPORT_HEADLINE;
+    const double nb = bursts > 0 ? (double)bursts : 1.0;
+    xpb_run_report_metric(rep, "neurons", (double)ob->neurons, "", XPB_BETTER_INFO, 0);
+    xpb_run_report_metric(rep, "synapses", (double)ob->synapses, "", XPB_BETTER_INFO, 0);
+    xpb_run_report_metric(rep, "batched", ob->batched, "", XPB_BETTER_INFO, 0);
+    xpb_run_report_metric(rep, "events", (double)ob->events, "events", XPB_BETTER_INFO, XPB_REPORT_PER_SECOND);
+    xpb_run_report_metric(rep, "fired", (double)ob->fired, "", XPB_BETTER_INFO, 0);
+    xpb_run_report_metric(rep, "events_per_burst", (double)ob->events / nb, "events", XPB_BETTER_INFO, H);
+    xpb_run_report_metric(rep, "fired_fraction", ob->neurons > 0 ? (double)ob->fired / ((double)ob->neurons * nb) : 0,
+                          "", XPB_BETTER_INFO, H);
+    xpb_run_report_timing(rep, "per_burst", NAN, NAN, NAN, 0, XPB_REPORT_PER_ITERATION | H);
+    if (ob->checked[0])
+        xpb_run_report_text(rep, "checked", ob->checked, 0);
+    const uint32_t *src[2] = {ob->fired_per_burst, ob->events_per_burst};
+    const char *names[2] = {"fired", "events"};
+    for (int k = 0; k < 2 && src[k]; k++) {
+        double *v = malloc((size_t)(bursts > 0 ? bursts : 1) * sizeof *v);
+        for (int64_t b = 0; v && b < bursts; b++)
+            v[b] = src[k][b];
+        if (!v || !xpb_run_report_series(rep, names[k], v, (int)bursts))
+            return false;
+    }
+    return true;
+}
+
+/* Publishes ob into out's report, and keeps it as out's state when the run is the validated one
+ * (its dump), else frees it. */
+static xpb_status finish(burst_outcome *ob, bool keep, xpb_status st, int64_t bursts, xpb_run_outcome *out,
+                         xpb_error *err)
+{
+    if (!publish(ob, bursts, &out->report) && !st)
+        st = xpb_fail(err, XPB_ERR_OUT_OF_MEMORY, "burst: out of host memory for the trajectory");
+    if (keep)
+        out->state = ob, out->state_free = burst_outcome_free;
+    else
+        burst_outcome_free(ob);
+    return st;
 }
 
 xpb_status burst_run_case(const xpb_case *c, const xpb_case_data *d, xpb_session *s, int inject, xpb_validation *v,
@@ -299,6 +353,9 @@ xpb_status burst_run_case(const xpb_case *c, const xpb_case_data *d, xpb_session
     xpb_burst_args a;
     memset(&a, 0, sizeof a);
     memset(out, 0, sizeof *out);
+    burst_outcome *ob = calloc(1, sizeof *ob);
+    if (!ob)
+        return xpb_fail(err, XPB_ERR_OUT_OF_MEMORY, "burst: out of host memory");
     double h2d0 = s->h2d_s;
     uint64_t b2d0 = s->h2d_bytes;
     xpb_status st = setup(s, net, bursts, &a, err);
@@ -357,8 +414,7 @@ xpb_status burst_run_case(const xpb_case *c, const xpb_case_data *d, xpb_session
     out->run_s = xpb_clock_now() - t_start;
 
     /* what the run did: fired and events per burst (counters[b].events: propagated in burst b) */
-    struct xpb_run_burst *ob = &out->burst;
-    ob->present = true, ob->neurons = n, ob->synapses = net->synapses, ob->batched = batched;
+    ob->neurons = n, ob->synapses = net->synapses, ob->batched = batched;
     ob->fired_per_burst = alloc_host((size_t)bursts * 4, &st, err);
     ob->events_per_burst = alloc_host((size_t)bursts * 4, &st, err);
     for (int64_t b = 0; !st && b < bursts; b++) {
@@ -382,9 +438,9 @@ xpb_status burst_run_case(const xpb_case *c, const xpb_case_data *d, xpb_session
     free(cnt);
     if (st || !validating) {
         burst_run_free(&dr.r);
-        return st;
+        return finish(ob, false, st, bursts, out, err);
     }
-    check_run(&host->ref, &dr, batched, ob->fired_per_burst, ob->events_per_burst, inject, out);
+    check_run(&host->ref, &dr, batched, ob->fired_per_burst, ob->events_per_burst, inject, out, ob);
     out->ops_passed = chk.first_fail[0] == 0;
     char opmsg[400];
     if (group)
@@ -402,8 +458,8 @@ xpb_status burst_run_case(const xpb_case *c, const xpb_case_data *d, xpb_session
     bool run_first = !out->run_passed && !chk.first_fail[0];
     snprintf(out->summary, sizeof out->summary, "%.380s; %.380s", run_first ? runmsg : opmsg, run_first ? opmsg : runmsg);
     /* kept for the dump: the device's fired sets (per-burst runs) and final v */
-    out->burst.fired_start = dr.r.fired_start, out->burst.fired_ids = dr.r.fired, out->burst.final_v = dr.r.v;
+    ob->fired_start = dr.r.fired_start, ob->fired_ids = dr.r.fired, ob->final_v = dr.r.v;
     dr.r.fired_start = NULL, dr.r.fired = NULL, dr.r.v = NULL;
     burst_run_free(&dr.r);
-    return XPB_OK;
+    return finish(ob, true, XPB_OK, bursts, out, err);
 }

@@ -177,6 +177,23 @@ static const char *tolerance_text(const xpb_case *c, const char *precision)
            "the whole run (every burst's fired set and v, bit for bit, against the serial reference)";
 }
 
+/* Where results files of schema 1 and 2 held what run.c now reports by name: the "burst" object. */
+#define H XPB_REPORT_HEADLINE
+static const xpb_legacy_field legacy_fields[] = {
+    {XPB_LEGACY_METRIC, "burst.neurons", "neurons", "", XPB_BETTER_INFO, 0, NULL},
+    {XPB_LEGACY_METRIC, "burst.synapses", "synapses", "", XPB_BETTER_INFO, 0, NULL},
+    {XPB_LEGACY_METRIC, "burst.batched", "batched", "", XPB_BETTER_INFO, 0, NULL},
+    {XPB_LEGACY_METRIC, "burst.events", "events", "events", XPB_BETTER_INFO, 0, NULL},
+    {XPB_LEGACY_METRIC, "burst.fired", "fired", "", XPB_BETTER_INFO, 0, NULL},
+    {XPB_LEGACY_METRIC, "burst.events_per_burst", "events_per_burst", "events", XPB_BETTER_INFO, H, NULL},
+    {XPB_LEGACY_METRIC, "burst.fired_fraction", "fired_fraction", "", XPB_BETTER_INFO, H, NULL},
+    {XPB_LEGACY_TIMING, "burst.per_burst_s", "per_burst", "", XPB_BETTER_INFO, H, NULL},
+    {XPB_LEGACY_METRIC, "burst.events_per_s", "events_per_s", "events/s", XPB_BETTER_HIGHER, H, NULL},
+    {XPB_LEGACY_TEXT, "burst.checked", "checked", "", XPB_BETTER_INFO, 0, NULL},
+    {0, NULL, NULL, NULL, 0, 0, NULL},
+};
+#undef H
+
 const xpb_workload_i xpb_workload_burst = {
     .name = "burst",
     .description = "burst propagation through a spiking network (stateful: propagate, dynamics, compact per "
@@ -189,4 +206,5 @@ const xpb_workload_i xpb_workload_burst = {
     .variant_op = XPB_OP_BURST_PROPAGATE,
     .group_variant_op = XPB_OP_BURST_SHARDED,
     .dump_run = burst_dump_run,
+    .legacy_fields = legacy_fields,
 };
