@@ -252,7 +252,7 @@ void xpb_isolate_run(const xpb_device *dev, const xpb_kernel *k, const xpb_case 
         if (code != 0)
             fail(r, "its process exited with status %d without a result (its stderr says why)", code);
         else if (xpb_isolate_record_read(got.p, got.n, r, &err))
-            fail(r, "its process exited without a whole result: %s", err.msg);
+            fail(r, "its process exited with status 0 without a whole result: %s", err.msg);
         r->isolated = true; /* the record's bytes are the process's own result, which was not */
     }
     free(got.p);
