@@ -9,18 +9,8 @@
 set -u
 bin=$1 broken=$2 out=$3
 py=python3
-rm -rf "$out" && mkdir -p "$out"
-fail=0
-bad() { echo "FAIL: $*"; fail=1; }
-
-# expect CODE NAME ARGS...: runs xpubench, checks the exit code; stdout in $out/NAME.out, stderr in .err
-expect() {
-  local code=$1 name=$2
-  shift 2
-  "$bin" "$@" > "$out/$name.out" 2> "$out/$name.err"
-  local rc=$?
-  [ "$rc" -eq "$code" ] || { bad "$name: '$*' exited $rc, expected $code"; tail -5 "$out/$name.err"; }
-}
+# shellcheck source=plugins_lib.sh
+. "$(dirname "$0")/plugins_lib.sh"
 
 conf=(run --backend cpu --workload elementwise --filter '^elementwise/softmax/' --preset conformance --validate-only)
 # 1. the broken twins beside the built-in softmax, isolated by default: one case error each, the rest ok
@@ -80,16 +70,13 @@ print("checked %d isolated built-in cases, %d timed" % (len(res["cases"]), len(t
 sys.exit(1 if bad else 0)
 PY
 # 3. usage errors: one line, exit 2
-usage_err() {
-  local name=$1 pattern=$2
-  shift 2
-  expect 2 "$name" "${conf[@]}" "$@"
-  [ "$(wc -l < "$out/$name.err")" -eq 1 ] && grep -Eq -- "$pattern" "$out/$name.err" ||
-    bad "$name: stderr is not one line matching '$pattern': $(cat "$out/$name.err")"
-}
-usage_err timeout_alone "--case-timeout applies to isolated cases only" --case-timeout 5
-usage_err timeout_no_isolate "--case-timeout applies to isolated cases only" --kernels "$broken" --no-isolate --case-timeout 5
-usage_err both "--isolate and --no-isolate" --isolate --no-isolate
-usage_err bad_timeout "bad --case-timeout" --isolate --case-timeout soon
+expect 2 timeout_alone "${conf[@]}" --case-timeout 5
+one_line timeout_alone "--case-timeout applies to isolated cases only"
+expect 2 timeout_no_isolate "${conf[@]}" --kernels "$broken" --no-isolate --case-timeout 5
+one_line timeout_no_isolate "--case-timeout applies to isolated cases only"
+expect 2 both "${conf[@]}" --isolate --no-isolate
+one_line both "--isolate and --no-isolate"
+expect 2 bad_timeout "${conf[@]}" --isolate --case-timeout soon
+one_line bad_timeout "bad --case-timeout"
 [ "$fail" -eq 0 ] && echo "OK: plugins_isolate"
 exit "$fail"
