@@ -25,6 +25,8 @@ install(FILES ${PROJECT_SOURCE_DIR}/include/xpubench/xpubench_plugin.h DESTINATI
 install(FILES ${PROJECT_SOURCE_DIR}/cmake/xpubenchConfig.cmake DESTINATION lib/cmake/xpubench)
 
 add_subdirectory(examples/plugins/cpu_softmax)
+add_subdirectory(examples/plugins/cpu_softmax_broken) # crash isolation's fixtures (tests/plugins_isolate.sh)
 if(XPB_HAVE_CUDA) # built, not run in CI (no GPU there): docs/plugins.md
   add_subdirectory(examples/plugins/cuda_softmax)
+  add_subdirectory(examples/plugins/cuda_softmax_oob)
 endif()

@@ -47,7 +47,9 @@
 # XPB_SHARDBURST_PRESETS and under mpirun, timed at XPB_SHARDBURST_SIZES on one GPU and each group,
 # the scaling table last; XPB_SHARDBURST_MODES: launch modes A/B, e.g. "one:again threads:again"). burstprof (issue 33: nsys's kernel and API summary of the sharded burst).
 # plugins (issue 35: the CUDA example plugin, examples/plugins/cuda_softmax, validated at conformance and
-# timed at quick beside cuda/default: docs/plugins.md).
+# timed at quick beside cuda/default: docs/plugins.md; then crash isolation: the out-of-bounds twin,
+# examples/plugins/cuda_softmax_oob, beside cuda/default under --isolate, and cuda/default alone
+# without, each run's wall time printed: the cost of a CUDA context per case).
 # shardassign (issue 33: the sharded anneal assign validated at conformance and quick on --devices 0, all and under mpirun, timed at XPB_SHARDASSIGN_SIZE (n=10000000,d=128,m=4096) on 1 GPU and on all, the scaling table last).
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
@@ -157,6 +159,33 @@ if has plugins; then # issue 35: the CUDA example plugin (docs/plugins.md) valid
   bench plugins-quick --backend cuda --kernels "$so" --workload elementwise --filter '^elementwise/softmax/' \
       --variant default,example --preset quick
   grep -E "^softmax " "$out/bench.txt" | tail -20 | cut -c1-150
+  # crash isolation (docs/plugins.md, "Isolation"): the out-of-bounds twin leaves a sticky error at 257 rows,
+  # in its own process; every other case, cuda/default's too (--isolate: a CUDA context per case), is ok
+  so=build-device/examples/plugins/cuda_softmax_oob/libxpb_example_cuda_softmax_oob.so
+  for iso in --isolate --no-isolate; do
+    stamp "plugins: cuda/example-oob beside cuda/default, conformance, $iso"
+    t=$(date +%s%N)
+    v=default to=
+    [ "$iso" = --isolate ] && v=default,example-oob to="--case-timeout 60"
+    $bin run --backend cuda --kernels "$so" --workload elementwise --filter '^elementwise/softmax/' --variant "$v" \
+        --preset conformance --validate-only $iso $to --out "$out/plugins-oob$iso.json" \
+        > "$out/plugins-oob$iso.txt" 2>&1
+    rc=$?
+    echo "plugins-oob$iso: exit $rc (3 expected with the twin, 0 without), $(( ($(date +%s%N) - t) / 1000000 )) ms" | tee -a "$out/bench.txt"
+  done
+  python3 - "$out/plugins-oob--isolate.json" <<'PY' 2>&1 | tee -a "$out/bench.txt" || status=1
+import json, sys
+res = json.load(open(sys.argv[1]))
+bad = []
+for c in res["cases"]:
+    broken = c["variant"] == "example-oob" and "rows=257," in c["id"]
+    if not c["isolated"] or (c["status"] == "error") != broken or c["status"] not in ("ok", "error"):
+        bad.append("%s %s: %s isolated=%s %s" % (c["id"], c["variant"], c["status"], c["isolated"], c.get("message", "")))
+    elif broken:
+        print("oob at 257 rows: " + c.get("message", ""))
+print("\n".join(["FAIL: " + b for b in bad] + ["plugins-oob: %d cases checked" % len(res["cases"])]))
+sys.exit(1 if bad else 0)
+PY
 fi
 if has sweep; then # issue 33: the collectives' default preset timed on every GPU here, one process (with and
   # without --graph) and under mpirun, each within XPB_SWEEP_LIMIT_S (a run cut short keeps its

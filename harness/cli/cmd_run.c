@@ -33,6 +33,9 @@ typedef struct run_opts {
     xpb_sizes sizes;
     xpb_run_config cfg;
     bool reps_set, rounds_set, min_time_set, warmup_set;
+    bool isolate, no_isolate, kernels_given;
+    const char *isolated_case; /* --isolated-case ID: this process is that isolated case's */
+    int isolated_fd;           /* --isolated-fd N: where it sends its result */
 } run_opts;
 
 static void usage(FILE *f)
@@ -84,7 +87,13 @@ static void usage(FILE *f)
             "                      results carry average/max watts and GFLOP/s and GB/s per watt;\n"
             "                      --min-time defaults to 1 s (NVML averages power over ~1 s)\n"
             "  --inject-fault KIND self-test of the checker: corrupt each output after the run\n"
-            "                      (value | unwritten | guard); every case must then fail (exit 1)\n");
+            "                      (value | unwritten | guard); every case must then fail (exit 1)\n"
+            "  --isolate           run every case (each variant on each device) in a process of its own:\n"
+            "                      a crash, hang or sticky device error is that case's error, and the run\n"
+            "                      goes on (default for --kernels plugins' kernels; docs/plugins.md)\n"
+            "  --no-isolate        run plugin kernels in xpubench's own process too\n"
+            "  --case-timeout S    an isolated case running longer than S seconds is stopped (SIGTERM,\n"
+            "                      then SIGKILL) and recorded as an error\n");
 }
 
 /* "123", "2^20" -> value. */
@@ -150,10 +159,35 @@ static int parse_double(const char *flag, const char *s, double lo, double hi, d
     return XPB_EXIT_OK;
 }
 
+/* --isolate, --no-isolate and --case-timeout into o->cfg (xpb_isolate.h); the run's arguments
+ * kept for its isolated cases' processes. A process of one isolated case isolates nothing. */
+static int isolation_args(run_opts *o, int argc, char **argv)
+{
+    xpb_run_config *cfg = &o->cfg;
+    cfg->run_argc = argc - 1;
+    cfg->run_argv = argv + 1;
+    if (o->isolated_case) {
+        cfg->isolate = XPB_ISOLATE_OFF;
+        cfg->case_timeout = 0;
+        return XPB_EXIT_OK;
+    }
+    if (o->isolate && o->no_isolate)
+        return xpb_cli_error(XPB_EXIT_USAGE, "--isolate and --no-isolate: choose one");
+    cfg->isolate = o->isolate ? XPB_ISOLATE_ALL : o->no_isolate ? XPB_ISOLATE_OFF : XPB_ISOLATE_PLUGINS;
+    if (o->isolate && (o->devices || xpb_mpi_active()))
+        return xpb_cli_error(XPB_EXIT_USAGE, "--isolate: a device group's ranks run in one process (--devices, MPI); "
+                             "isolation is for cases on one device");
+    if (cfg->case_timeout > 0 && (cfg->isolate == XPB_ISOLATE_OFF || (!o->isolate && !o->kernels_given)))
+        return xpb_cli_error(XPB_EXIT_USAGE, "--case-timeout applies to isolated cases only: add --isolate (or "
+                             "--kernels, whose kernels run isolated unless --no-isolate)");
+    return XPB_EXIT_OK;
+}
+
 static int parse_args(int argc, char **argv, run_opts *o)
 {
     enum { O_BACKEND = 256, O_WORKLOAD, O_FILTER, O_PRESET, O_SIZE, O_REPS, O_MINTIME, O_WARMUP,
-           O_SEED, O_SAMPLEMIN, O_GRAPH, O_OUT, O_CSV, O_MD, O_VONLY, O_VALIDATE, O_FAULT, O_HELP, O_DUMP, O_POWER, O_INPUT, O_VARIANT, O_ROUNDS, O_DEVICES, O_KERNELS };
+           O_SEED, O_SAMPLEMIN, O_GRAPH, O_OUT, O_CSV, O_MD, O_VONLY, O_VALIDATE, O_FAULT, O_HELP, O_DUMP, O_POWER, O_INPUT, O_VARIANT, O_ROUNDS, O_DEVICES, O_KERNELS,
+           O_ISOLATE, O_NO_ISOLATE, O_CASE_TIMEOUT, O_ISOLATED_CASE, O_ISOLATED_FD };
     static const struct option opts[] = {
         {"backend", required_argument, 0, O_BACKEND}, {"workload", required_argument, 0, O_WORKLOAD},
         {"filter", required_argument, 0, O_FILTER},   {"preset", required_argument, 0, O_PRESET},
@@ -167,6 +201,10 @@ static int parse_args(int argc, char **argv, run_opts *o)
         {"variant", required_argument, 0, O_VARIANT}, {"rounds", required_argument, 0, O_ROUNDS},
         {"devices", required_argument, 0, O_DEVICES}, {"sample-min", required_argument, 0, O_SAMPLEMIN},
         {"graph", no_argument, 0, O_GRAPH},           {"kernels", required_argument, 0, O_KERNELS},
+        {"isolate", no_argument, 0, O_ISOLATE},       {"no-isolate", no_argument, 0, O_NO_ISOLATE},
+        {"case-timeout", required_argument, 0, O_CASE_TIMEOUT},
+        /* internal: the process of one isolated case (xpb_isolate.h), started by the run */
+        {"isolated-case", required_argument, 0, O_ISOLATED_CASE}, {"isolated-fd", required_argument, 0, O_ISOLATED_FD},
         {0, 0, 0, 0}};
     int c, rc = 0;
     double d = 0;
@@ -180,7 +218,19 @@ static int parse_args(int argc, char **argv, run_opts *o)
         case O_WORKLOAD: o->workloads = optarg; break;
         case O_FILTER: o->filter = optarg; break;
         case O_VARIANT: o->cfg.variants = optarg; break;
-        case O_KERNELS: rc = xpb_plugin_cli_load(optarg); break;
+        case O_KERNELS:
+            rc = xpb_plugin_cli_load(optarg);
+            o->kernels_given = true;
+            break;
+        case O_ISOLATE: o->isolate = true; break;
+        case O_NO_ISOLATE: o->no_isolate = true; break;
+        case O_CASE_TIMEOUT: rc = parse_double("--case-timeout", optarg, 0.001, 86400, &o->cfg.case_timeout); break;
+        case O_ISOLATED_CASE: o->isolated_case = optarg; break;
+        case O_ISOLATED_FD:
+            if (!parse_int(optarg, &v) || v < 0 || v > 65535)
+                rc = xpb_cli_error(XPB_EXIT_USAGE, "bad --isolated-fd '%s'", optarg);
+            o->isolated_fd = (int)v;
+            break;
         case O_PRESET: o->preset = optarg; break;
         case O_SIZE: rc = parse_sizes(optarg, &o->sizes); break;
         case O_INPUT: o->sizes.input = optarg; break;
@@ -245,7 +295,7 @@ static int parse_args(int argc, char **argv, run_opts *o)
     }
     if (!rc && optind < argc)
         rc = xpb_cli_error(XPB_EXIT_USAGE, "run: unexpected argument '%s'", argv[optind]);
-    return rc;
+    return rc ? rc : isolation_args(o, argc, argv);
 }
 
 /* XPB_SLOWDOWN=REGEX=FRACTION (xpb_runner.h): a deliberate slowdown, never silent. */
@@ -266,7 +316,8 @@ static int parse_slowdown(xpb_run_config *cfg)
     cfg->slowdown = v;
     cfg->slowdown_fraction = f;
     long q = lround(1 / f);
-    fprintf(stderr, "xpubench: warning: XPB_SLOWDOWN=%s: cases matching '%s' run one extra launch per %ld timed "
+    if (!cfg->progress_quiet) /* said once, by the run: not by each isolated case's process or MPI rank */
+        fprintf(stderr, "xpubench: warning: XPB_SLOWDOWN=%s: cases matching '%s' run one extra launch per %ld timed "
             "launches (%.3g%% slower): their times are slowed on purpose\n", v, re, q, 100.0 / (double)q);
     return 0;
 }
@@ -762,6 +813,10 @@ static int run(int argc, char **argv)
     snprintf(fail_dir, sizeof fail_dir, "%.*s%s", (int)stem, o.out ? o.out : "", o.out ? ".dump" : "xpubench-dump");
     o.cfg.dump_fail_dir = o.cfg.dump_dir ? o.cfg.dump_dir : xpb_mpi_rank() > 0 ? NULL : fail_dir;
     o.cfg.dump_count = &dump_count;
+    if (o.isolated_case) { /* the run that started it prints and writes (its dumps go where the run's go) */
+        o.out = o.csv = o.markdown = NULL;
+        o.cfg.progress_quiet = true;
+    }
 
     if ((rc = parse_slowdown(&o.cfg)))
         return rc;
@@ -776,7 +831,10 @@ static int run(int argc, char **argv)
     rc = resolve_group(&o);
     if (!rc)
         rc = build_cases(&o, &cases);
-    if ((rc = xpb_mpi_max_int(rc))) { /* under MPI no process goes on alone */
+    if ((rc = xpb_mpi_max_int(rc)) || o.isolated_case) { /* under MPI no process goes on alone */
+        if (!rc) /* the process of one isolated case: that case, sent back to the run */
+            rc = xpb_run_isolated_case(o.backends, o.isolated_case, o.isolated_fd, &cases, &o.cfg);
+        xpb_case_list_free(&cases);
         if (o.cfg.slowdown)
             regfree(&o.cfg.slowdown_re);
         return rc;

@@ -19,6 +19,15 @@ int xpb_cmd_list(int argc, char **argv);
 int xpb_cmd_info(int argc, char **argv);
 int xpb_cmd_run(int argc, char **argv);
 
+/* `run --isolated-case ID` (xpb_isolate.h): this process is that one isolated case, started by a
+ * run that pinned its device (`device`, "cpu:0"), variant, preset and timing in cfg. Opens the
+ * device, runs the case of `cases` whose id is case_id, and writes its result to fd
+ * (xpb_isolate_record.h); once it is sent, the process exits at once (status 0). Returns 3 with
+ * a one-line message when the device or the case cannot be found or opened, or the result not
+ * sent. cmd_run_isolated.c */
+int xpb_run_isolated_case(const char *device, const char *case_id, int fd, const xpb_case_list *cases,
+                          const xpb_run_config *cfg);
+
 /* Fills one status per backend xpubench knows (cpu, cuda, vulkan): compiled in, usable here,
  * and why not. Returns the count. */
 int xpb_backends_survey(xpb_backend_status out[3]);

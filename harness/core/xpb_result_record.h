@@ -39,6 +39,8 @@ typedef struct xpb_phase_times {
     double total_s;    /* the whole of the variant on this device (data_s not included) */
 } xpb_phase_times;
 
+/* An isolated case's result crosses from its process as these bytes (xpb_isolate_record.c): a
+ * field that owns memory needs a line there. */
 typedef struct xpb_result {
     xpb_case c;
     const xpb_device *device;
@@ -46,6 +48,7 @@ typedef struct xpb_result {
     char precision[32];
     xpb_case_status status;
     char message[XPB_ERROR_MSG_LEN]; /* error / unsupported / skipped reason, or failure summary */
+    bool isolated;     /* ran in a process of its own (run --isolate, xpb_isolate.h) */
     bool validated;
     xpb_validation validation;
     bool timed;

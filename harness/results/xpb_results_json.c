@@ -10,6 +10,7 @@
 #include "xpb_atomic_file.h"
 #include "xpb_json.h"
 #include "xpb_names.h"
+#include "xpb_isolate.h"
 #include "xpb_plugin.h"
 #include "xpb_results_write.h"
 
@@ -308,6 +309,7 @@ static cJSON *case_json(const xpb_result *r)
     if (r->ran && xpb_plugin_path_of(r->ran)) /* a --kernels library's kernel: top-level "plugins" */
         cJSON_AddStringToObject(o, "plugin", xpb_plugin_path_of(r->ran));
     cJSON_AddStringToObject(o, "status", xpb_case_status_name(r->status));
+    cJSON_AddBoolToObject(o, "isolated", r->isolated);
     if (r->message[0])
         cJSON_AddStringToObject(o, "message", r->message);
     cJSON *w = cJSON_AddObjectToObject(o, "work");
@@ -488,6 +490,11 @@ static cJSON *run_json(const xpb_run *run, const xpb_run_meta *m)
     cJSON_AddBoolToObject(c, "validate_only", m->cfg->validate_only);
     cJSON_AddBoolToObject(c, "power", m->cfg->power);
     cJSON_AddStringToObject(c, "validation", m->cfg->sampled ? "sampled" : "full");
+    cJSON_AddStringToObject(c, "isolate", xpb_isolate_name(m->cfg->isolate));
+    if (m->cfg->case_timeout > 0)
+        cJSON_AddNumberToObject(c, "case_timeout_s", m->cfg->case_timeout);
+    else
+        cJSON_AddNullToObject(c, "case_timeout_s");
     cJSON_AddItemToObject(root, "system", system_json(run, m));
     xpb_plugins_json(root);
     cJSON *cases = cJSON_AddArrayToObject(root, "cases");

@@ -40,6 +40,12 @@ typedef struct xpb_run_config {
     const char *dump_dir;      /* --dump DIR: every case's arrays as .npy (xpb_dump.h); NULL = off */
     const char *dump_fail_dir; /* where a failing case is dumped automatically; NULL = nowhere */
     int *dump_count;           /* automatic dumps so far (limit XPB_DUMP_AUTO_MAX) */
+    /* --isolate / --no-isolate (xpb_isolate.h): which cases run in a process of their own; the
+     * command line's default is XPB_ISOLATE_PLUGINS (a --kernels library's kernels). */
+    enum { XPB_ISOLATE_OFF, XPB_ISOLATE_PLUGINS, XPB_ISOLATE_ALL } isolate;
+    double case_timeout;      /* --case-timeout: seconds an isolated case may take; 0 = no limit */
+    int run_argc;             /* the run's arguments after "run", which an isolated case's */
+    char *const *run_argv;    /* process is given again */
     /* Self-test of the checker: after each launch, corrupt the read-back output before it is
      * validated, so every case must fail: XPB_FAULT_NONE in normal runs. */
     enum { XPB_FAULT_NONE, XPB_FAULT_VALUE, XPB_FAULT_UNWRITTEN, XPB_FAULT_GUARD } inject_fault;

@@ -13,6 +13,7 @@
 #include "gbench_shim.h"
 #include "xpb_clock.h"
 #include "xpb_dump.h"
+#include "xpb_isolate.h"
 #include "xpb_mpi.h"
 #include "xpb_power.h"
 #include "xpb_progress.h"
@@ -668,6 +669,8 @@ static xpb_status run_on_device(xpb_run *run, xpb_device *dev, const xpb_case *c
         } else if (data_st) {
             r->status = data_st == XPB_ERR_UNSUPPORTED ? XPB_CASE_UNSUPPORTED : XPB_CASE_ERROR;
             snprintf(r->message, sizeof r->message, "%s", data_err->msg);
+        } else if (xpb_isolate_applies(cfg, dev, ks[i], c)) {
+            xpb_isolate_run(dev, ks[i], c, cfg, r);
         } else if (c->workload->run) {
             xpb_run_stateful(dev, ks[i], c, d, cfg, r);
         } else {
@@ -698,8 +701,8 @@ static void run_round_again(xpb_run *run, const xpb_case *c, const xpb_case_data
     for (size_t j = first; j < first + count; j++) {
         xpb_result *r = &run->results[j];
         xpb_device *dev = &run->devices[r->device - run->devices];
-        if (r->status != XPB_CASE_OK || !r->timed || dev->lost || dev->n_group)
-            continue; /* a device group's rounds ran in round 1 (run_kernel) */
+        if (r->status != XPB_CASE_OK || !r->timed || dev->lost || dev->n_group || r->isolated)
+            continue; /* a device group's rounds ran in round 1 (run_kernel); an isolated case's in its process */
         xpb_progress_start_variant(prog, c, dev->label, r->variant, round + 1);
         settle(run, r, false);
         if (c->workload->run)
