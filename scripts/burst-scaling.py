@@ -47,7 +47,8 @@ def main(paths):
     print(f"{'case':52} {'device':26} {'gpus':>4} {'us/burst':>9} {'events/s':>9} {'speedup':>8} {'eff.':>5} exact")
     for case in sorted(points):
         runs = points[case]
-        one = next((v[0] for d, v in runs.items() if not v[3]), None)
+        # the one-GPU baseline: a run without a group and without a launch-mode tag
+        one = next((v[0] for d, v in runs.items() if not v[3] and " " not in d), None)
         for dev in sorted(runs, key=lambda d: (gpus(d), runs[d][3], d)):
             t, eps, exact, grouped = runs[dev]
             g = gpus(dev)
