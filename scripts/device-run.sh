@@ -47,7 +47,8 @@
 # XPB_SHARDBURST_PRESETS and under mpirun, timed at XPB_SHARDBURST_SIZES on one GPU and each group,
 # the scaling table last). burstprof (issue 33: nsys's kernel and API summary of the sharded burst).
 # plugins (issue 35: the CUDA example plugin, examples/plugins/cuda_softmax, validated at conformance and
-# timed at quick beside cuda/default: docs/plugins.md).
+# timed at quick beside cuda/default; the SPIR-V one, examples/plugins/vulkan_softmax, the same beside
+# vulkan's built-in softmax variants: docs/plugins.md).
 # shardassign (issue 33: the sharded anneal assign validated at conformance and quick on --devices 0, all and under mpirun, timed at XPB_SHARDASSIGN_SIZE (n=10000000,d=128,m=4096) on 1 GPU and on all, the scaling table last).
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
@@ -157,6 +158,12 @@ if has plugins; then # issue 35: the CUDA example plugin (docs/plugins.md) valid
   bench plugins-quick --backend cuda --kernels "$so" --workload elementwise --filter '^elementwise/softmax/' \
       --variant default,example --preset quick
   grep -E "^softmax " "$out/bench.txt" | tail -20 | cut -c1-150
+  spv=build-device/examples/plugins/vulkan_softmax/softmax.spv # the SPIR-V example (manifest beside it), the same way
+  XPB_VULKAN_VALIDATION=1 $bin run --backend vulkan --kernels "$spv" --workload elementwise --filter '^elementwise/softmax/' \
+      --variant example --preset conformance --validate-only > "$out/plugins-vulkan-conformance.txt" 2>&1 || status=1
+  tail -2 "$out/plugins-vulkan-conformance.txt" | tee -a "$out/bench.txt"
+  bench plugins-vulkan-quick --backend vulkan --kernels "$spv" --workload elementwise --filter '^elementwise/softmax/' \
+      --variant default,l2,onchip,example --preset quick
 fi
 if has sweep; then # issue 33: the collectives' default preset timed on every GPU here, one process (with and
   # without --graph) and under mpirun, each within XPB_SWEEP_LIMIT_S (a run cut short keeps its
