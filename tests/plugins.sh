@@ -7,26 +7,9 @@
 set -u
 bin=$1 good=$2 bad_abi=$3 not_plugin=$4 dup=$5 out=$6
 py=python3
-rm -rf "$out" && mkdir -p "$out"
-fail=0
+# shellcheck source=plugins_lib.sh
+. "$(dirname "$0")/plugins_lib.sh"
 say() { echo "$*"; }
-bad() { echo "FAIL: $*"; fail=1; }
-
-# expect CODE NAME ARGS...: runs xpubench, checks the exit code; stdout in $out/NAME.out, stderr in .err
-expect() {
-  local code=$1 name=$2
-  shift 2
-  "$bin" "$@" > "$out/$name.out" 2> "$out/$name.err"
-  local rc=$?
-  [ "$rc" -eq "$code" ] || { bad "$name: '$*' exited $rc, expected $code"; cat "$out/$name.err"; }
-}
-# one_line NAME PATTERN: stderr of NAME is exactly one line and matches PATTERN (grep -E)
-one_line() {
-  local n
-  n=$(wc -l < "$out/$1.err")
-  [ "$n" -eq 1 ] || bad "$1: stderr has $n lines, expected one: $(cat "$out/$1.err")"
-  grep -Eq -- "$2" "$out/$1.err" || bad "$1: stderr does not match '$2': $(cat "$out/$1.err")"
-}
 
 conf=(run --backend cpu --workload elementwise --filter '^elementwise/softmax/' --preset conformance --validate-only)
 # 1. both example variants beside the built-in one: the wrong one fails validation (exit 1)

@@ -15,25 +15,8 @@ if [ -n "$reason" ]; then
   echo "SKIP: vulkan backend unavailable here: $reason"
   exit 77
 fi
-rm -rf "$out" && mkdir -p "$out"
-fail=0
-bad() { echo "FAIL: $*"; fail=1; }
-
-# expect CODE NAME ARGS...: runs xpubench, checks the exit code; stdout in $out/NAME.out, stderr in .err
-expect() {
-  local code=$1 name=$2
-  shift 2
-  "$bin" "$@" > "$out/$name.out" 2> "$out/$name.err"
-  local rc=$?
-  [ "$rc" -eq "$code" ] || { bad "$name: '$*' exited $rc, expected $code"; tail -5 "$out/$name.err"; }
-}
-# one_line NAME PATTERN: stderr of NAME is exactly one line and matches PATTERN (grep -E)
-one_line() {
-  local n
-  n=$(wc -l < "$out/$1.err")
-  [ "$n" -eq 1 ] || bad "$1: stderr has $n lines, expected one: $(cat "$out/$1.err")"
-  grep -Eq -- "$2" "$out/$1.err" || bad "$1: stderr does not match '$2': $(cat "$out/$1.err")"
-}
+# shellcheck source=plugins_lib.sh
+. "$(dirname "$0")/plugins_lib.sh"
 # module NAME SPV MANIFEST_JSON: $out/NAME.spv (a copy of SPV) with that manifest beside it
 module() {
   cp "$2" "$out/$1.spv" && printf '%s\n' "$3" > "$out/$1.spv.json"
@@ -103,27 +86,23 @@ expect 2 bad_binding list --kernels "$ex/softmax_bad_binding.spv"
 one_line bad_binding "softmax_bad_binding.spv: set 0 binding 2 is not in the layout: softmax's layout is set 0, bindings 0 x, 1 out"
 expect 2 bad_binding_run "${conf[@]}" --filter softmax --kernels "$ex/softmax_bad_binding.spv"
 one_line bad_binding_run "set 0 binding 2 is not in the layout"
-module wrong_op "$good" '{"op": "rmsnorm", "variant": "mine", "version": "1"}'
-expect 2 wrong_op list --kernels "$out/wrong_op.spv"
-one_line wrong_op "no binding 2 \(out\): rmsnorm's layout is set 0, bindings 0 x, 1 w, 2 out"
 module bad_push "$fx/vk_add_bad_push.spv" '{"op": "add", "variant": "mine", "version": "1"}'
 expect 2 bad_push list --kernels "$out/bad_push.spv"
 one_line bad_push "push-constant member 0 is not a 32-bit int n at offset 0: add's block is \{uint n; float a;\}"
-module no_entry "$good" '{"op": "softmax", "variant": "mine", "version": "1", "entry_point": "softmax_main"}'
-expect 2 no_entry list --kernels "$out/no_entry.spv"
-one_line no_entry "no compute entry point \"softmax_main\""
-module taken "$good" '{"op": "softmax", "variant": "default", "version": "1"}'
-expect 2 taken list --kernels "$out/taken.spv"
-one_line taken "vulkan/default already exists for softmax"
-module no_op "$good" '{"op": "rope", "variant": "mine", "version": "1"}'
-expect 2 no_op list --kernels "$out/no_op.spv"
-one_line no_op "op \"rope\" has no SPIR-V layout"
-module typo "$good" '{"op": "softmax", "variant": "mine", "version": "1", "rows_per_group": 2}'
-expect 2 typo list --kernels "$out/typo.spv"
-one_line typo "unknown key \"rows_per_group\""
-module no_version "$good" '{"op": "softmax", "variant": "mine"}'
-expect 2 no_version list --kernels "$out/no_version.spv"
-one_line no_version "\"op\", \"variant\" and \"version\" are required"
+# the example module under a manifest that does not fit it: NAME|MANIFEST|MESSAGE (grep -E)
+while IFS='|' read -r name json want; do
+  module "$name" "$good" "$json"
+  expect 2 "$name" list --kernels "$out/$name.spv"
+  one_line "$name" "$want"
+done <<'CASES'
+wrong_op|{"op": "rmsnorm", "variant": "mine", "version": "1"}|no binding 2 \(out\): rmsnorm's layout is set 0, bindings 0 x, 1 w, 2 out
+no_entry|{"op": "softmax", "variant": "mine", "version": "1", "entry_point": "softmax_main"}|no compute entry point "softmax_main"
+taken|{"op": "softmax", "variant": "default", "version": "1"}|vulkan/default already exists for softmax
+no_op|{"op": "rope", "variant": "mine", "version": "1"}|op "rope" has no SPIR-V layout
+typo|{"op": "softmax", "variant": "mine", "version": "1", "rows_per_group": 2}|unknown key "rows_per_group"
+no_version|{"op": "softmax", "variant": "mine"}|"op", "variant" and "version" are required
+wrong_key|{"op": "add", "variant": "mine", "version": "1", "rows_per_workgroup": 2}|"rows_per_workgroup" is for row ops; add takes "elements_per_invocation"
+CASES
 cp "$good" "$out/no_manifest.spv"
 expect 2 no_manifest list --kernels "$out/no_manifest.spv"
 one_line no_manifest "no_manifest.spv: its manifest .*no_manifest.spv.json: No such file or directory"
