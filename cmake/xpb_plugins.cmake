@@ -1,6 +1,6 @@
 # The plugin interface (docs/plugins.md): the public header include/xpubench/xpubench_plugin.h,
 # installed with a CMake package (find_package(xpubench) gives xpubench::plugin), the loader's
-# link to libdl, and the example plugins, built here as the tests' fixtures exactly as a user's
+# link to libdl, and the example plugins (libraries and a SPIR-V module), built here as the tests' fixtures exactly as a user's
 # own CMake builds them (in this tree xpubench::plugin is the alias below).
 add_library(xpb_plugin_headers INTERFACE)
 target_include_directories(xpb_plugin_headers INTERFACE $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/include>
@@ -29,4 +29,7 @@ add_subdirectory(examples/plugins/cpu_softmax_broken) # crash isolation's fixtur
 if(XPB_HAVE_CUDA) # built, not run in CI (no GPU there): docs/plugins.md
   add_subdirectory(examples/plugins/cuda_softmax)
   add_subdirectory(examples/plugins/cuda_softmax_oob)
+endif()
+if(XPB_HAVE_VULKAN) # a SPIR-V kernel and its two faulty twins, run on lavapipe in CI (tests/plugins_vulkan.sh)
+  add_subdirectory(examples/plugins/vulkan_softmax)
 endif()

@@ -49,7 +49,8 @@
 # plugins (issue 35: the CUDA example plugin, examples/plugins/cuda_softmax, validated at conformance and
 # timed at quick beside cuda/default: docs/plugins.md; then crash isolation: the out-of-bounds twin,
 # examples/plugins/cuda_softmax_oob, beside cuda/default under --isolate, and cuda/default alone
-# without, each run's wall time printed: the cost of a CUDA context per case).
+# without, each run's wall time printed: the cost of a CUDA context per case; the SPIR-V one,
+# examples/plugins/vulkan_softmax, validated and timed beside vulkan's built-in softmax variants).
 # shardassign (issue 33: the sharded anneal assign validated at conformance and quick on --devices 0, all and under mpirun, timed at XPB_SHARDASSIGN_SIZE (n=10000000,d=128,m=4096) on 1 GPU and on all, the scaling table last).
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
@@ -186,6 +187,12 @@ for c in res["cases"]:
 print("\n".join(["FAIL: " + b for b in bad] + ["plugins-oob: %d cases checked" % len(res["cases"])]))
 sys.exit(1 if bad else 0)
 PY
+  spv=build-device/examples/plugins/vulkan_softmax/softmax.spv # the SPIR-V example (manifest beside it), the same way
+  XPB_VULKAN_VALIDATION=1 $bin run --backend vulkan --kernels "$spv" --workload elementwise --filter '^elementwise/softmax/' \
+      --variant example --preset conformance --validate-only > "$out/plugins-vulkan-conformance.txt" 2>&1 || status=1
+  tail -2 "$out/plugins-vulkan-conformance.txt" | tee -a "$out/bench.txt"
+  bench plugins-vulkan-quick --backend vulkan --kernels "$spv" --workload elementwise --filter '^elementwise/softmax/' \
+      --variant default,l2,onchip,example --preset quick
 fi
 if has sweep; then # issue 33: the collectives' default preset timed on every GPU here, one process (with and
   # without --graph) and under mpirun, each within XPB_SWEEP_LIMIT_S (a run cut short keeps its

@@ -7,9 +7,9 @@
 set -u
 bin=$1 good=$2 bad_abi=$3 not_plugin=$4 dup=$5 out=$6
 py=python3
-say() { echo "$*"; }
 # shellcheck source=plugins_lib.sh
 . "$(dirname "$0")/plugins_lib.sh"
+say() { echo "$*"; }
 
 conf=(run --backend cpu --workload elementwise --filter '^elementwise/softmax/' --preset conformance --validate-only)
 # 1. both example variants beside the built-in one: the wrong one fails validation (exit 1)

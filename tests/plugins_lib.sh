@@ -1,6 +1,5 @@
-# plugins_lib.sh - sourced by the plugin tests (plugins.sh, plugins_isolate.sh) after they set bin
-# (xpubench) and out (their folder, made afresh here): the failure flag fail, and bad, expect and
-# one_line.
+# plugins_lib.sh - sourced by the plugin tests (plugins.sh, plugins_isolate.sh, plugins_vulkan.sh) after
+# they set bin (xpubench) and out (a folder): starts out afresh and defines fail and the checks below.
 rm -rf "$out" && mkdir -p "$out"
 fail=0
 bad() { echo "FAIL: $*"; fail=1; }
@@ -11,7 +10,7 @@ expect() {
   shift 2
   "$bin" "$@" > "$out/$name.out" 2> "$out/$name.err"
   local rc=$?
-  [ "$rc" -eq "$code" ] || { bad "$name: '$*' exited $rc, expected $code"; cat "$out/$name.err"; }
+  [ "$rc" -eq "$code" ] || { bad "$name: '$*' exited $rc, expected $code"; tail -5 "$out/$name.err"; }
 }
 # one_line NAME PATTERN: stderr of NAME is exactly one line and matches PATTERN (grep -E)
 one_line() {

@@ -11,6 +11,7 @@
  *   vk_command.c     the open command buffer: barriers, submit + fence wait, synchronize
  *   vk_timer.c       timestamp queries (host clock when the queue has none)
  *   vk_pipeline.c    compute pipelines from embedded SPIR-V, descriptors, push constants, dispatch
+ *   vk_spirv.c       a user's SPIR-V kernel (run --kernels FILE.spv) launched like a built-in one
  * Kernels: <op>.c + shaders/<op>.comp, with shared launch code per family in eltwise.c, rowop.c,
  * gemm_args.c. */
 #ifndef XPB_VK_INTERNAL_H
@@ -262,17 +263,19 @@ xpb_status vkb_timer_end(void *ctx, double *seconds, xpb_error *err);
 
 /* ---- pipelines and dispatch (vk_pipeline.c) ------------------------------------------------- */
 
-/* One compiled shader: SPIR-V words, its storage-buffer bindings 0..n_bindings-1, push bytes. */
+/* One compiled shader: SPIR-V words, its storage-buffer bindings 0..n_bindings-1, push bytes,
+ * its entry point (NULL: "main"). A pipeline is cached per (code, entry, interface, spec). */
 typedef struct vkb_shader {
     const char *name;
     const uint32_t *code;
     size_t code_bytes;
     uint32_t n_bindings;
     uint32_t push_bytes;
+    const char *entry;
 } vkb_shader;
 
 #define VKB_SHADER(name, words, n_bindings, push_bytes)                                         \
-    {(name), (words), sizeof(words), (n_bindings), (push_bytes)}
+    {(name), (words), sizeof(words), (n_bindings), (push_bytes), NULL}
 
 /* Specialization constants 0..n-1, each a 32-bit value (constant_id 0 is local_size_x). */
 typedef struct vkb_spec {

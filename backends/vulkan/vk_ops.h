@@ -128,6 +128,12 @@ xpb_status vkb_row_exp(uint32_t *builtin, xpb_error *err);
         .launch = name##_launch,                                                                \
     }
 
+/* ---- a user's SPIR-V kernel (vk_spirv.c; docs/plugins.md "Vulkan: SPIR-V kernels") ------------ */
+
+/* The backend's spirv_supports and spirv_launch (xpb_backend.h). */
+xpb_status vkb_spirv_supports(void *ctx, const xpb_spirv_kernel *k, const void *args, xpb_error *why);
+xpb_status vkb_spirv_launch(void *ctx, const xpb_spirv_kernel *k, const void *args, xpb_error *err);
+
 /* ---- gemm / gemv (gemm_args.c; kernels tiled.c, coopmat.c, gemv.c) ------------------------------ */
 
 /* Sizes and bindings of a gemm or gemv case: XPB_ERR_USAGE for negative sizes, XPB_ERR_UNSUPPORTED

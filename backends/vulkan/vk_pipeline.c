@@ -15,7 +15,7 @@
 #define VKB_POOL_SETS 256
 
 struct vkb_pipeline {
-    const vkb_shader *sh;
+    vkb_shader sh; /* a copy: a user's shader (vk_spirv.c) is described on the stack */
     vkb_spec spec;
     VkDescriptorSetLayout dsl;
     VkPipelineLayout layout;
@@ -39,7 +39,7 @@ static xpb_status pipeline_create(vkb_ctx *c, const vkb_shader *sh, const vkb_sp
                                   vkb_pipeline *p, xpb_error *err)
 {
     memset(p, 0, sizeof *p);
-    p->sh = sh;
+    p->sh = *sh;
     p->spec = *spec;
     if (sh->n_bindings > VKB_MAX_BINDINGS || spec->n > VKB_MAX_SPEC)
         return xpb_fail(err, XPB_ERR_USAGE, "%s: %u bindings / %u specialization constants is too many",
@@ -97,7 +97,7 @@ static xpb_status pipeline_create(vkb_ctx *c, const vkb_shader *sh, const vkb_sp
             .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
             .stage = VK_SHADER_STAGE_COMPUTE_BIT,
             .module = module,
-            .pName = "main",
+            .pName = sh->entry ? sh->entry : "main",
             .pSpecializationInfo = spec->n ? &si : NULL,
         },
         .layout = p->layout,
@@ -120,12 +120,19 @@ static bool spec_equal(const vkb_spec *a, const vkb_spec *b)
     return a->n == b->n && memcmp(a->v, b->v, a->n * sizeof a->v[0]) == 0;
 }
 
+/* The same shader: the same code, entry point and interface. */
+static bool shader_equal(const vkb_shader *a, const vkb_shader *b)
+{
+    return a->code == b->code && a->code_bytes == b->code_bytes && a->n_bindings == b->n_bindings &&
+           a->push_bytes == b->push_bytes && strcmp(a->entry ? a->entry : "main", b->entry ? b->entry : "main") == 0;
+}
+
 /* The cached pipeline for (sh, spec), made now if new. The pointer is valid until the next call. */
 static xpb_status pipeline_get(vkb_ctx *c, const vkb_shader *sh, const vkb_spec *spec,
                                vkb_pipeline **out, xpb_error *err)
 {
     for (size_t i = 0; i < c->n_pipes; i++)
-        if (c->pipes[i].sh == sh && spec_equal(&c->pipes[i].spec, spec)) {
+        if (shader_equal(&c->pipes[i].sh, sh) && spec_equal(&c->pipes[i].spec, spec)) {
             *out = &c->pipes[i];
             return XPB_OK;
         }

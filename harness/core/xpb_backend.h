@@ -99,6 +99,36 @@ typedef struct xpb_conditions {
 #define XPB_REASONS_THROTTLE (XPB_REASON_SW_POWER_CAP | XPB_REASON_HW_SLOWDOWN | XPB_REASON_SW_THERMAL | \
                               XPB_REASON_HW_THERMAL | XPB_REASON_HW_POWER_BRAKE)
 
+/* A user's compute shader standing in for a kernel of op (run --kernels FILE.spv; docs/plugins.md
+ * "Vulkan: SPIR-V kernels"). The plugin loader has checked its interface against the op's layout
+ * before any device is opened: descriptor set 0, storage buffers at bindings 0..n_bindings-1 (the
+ * op's inputs in xpb_eltwise_args / xpb_rowop_args order, then out), and a push-constant block
+ * that is a prefix of xpb_spirv_rowop_push or xpb_spirv_eltwise_push. The backend makes the
+ * pipeline and records ceil(rows / per_group) workgroups (row ops) or ceil(n / per_group)
+ * (elementwise), capped at the device's grid: the shader loops over the rest. Everything it
+ * points to lives until the process exits. */
+typedef struct xpb_spirv_kernel {
+    xpb_op op;
+    const char *variant;    /* for messages */
+    const uint32_t *code;   /* SPIR-V words, host byte order */
+    size_t code_bytes;
+    const char *entry;      /* the GLCompute entry point */
+    uint32_t local_size[3]; /* its workgroup size */
+    uint32_t n_bindings;
+    uint32_t per_group;     /* rows (row ops) or elements (elementwise) per workgroup */
+} xpb_spirv_kernel;
+
+/* The push constants a SPIR-V kernel receives, at these offsets (4-byte scalars). row_stride is
+ * the distance between rows in floats (cols today). */
+typedef struct xpb_spirv_rowop_push {
+    uint32_t rows, cols, row_stride;
+    float eps;
+} xpb_spirv_rowop_push;
+typedef struct xpb_spirv_eltwise_push {
+    uint32_t n;
+    float a;
+} xpb_spirv_eltwise_push;
+
 typedef struct xpb_backend_i {
     const char *name; /* "cpu", "cuda", "vulkan" */
 
@@ -172,6 +202,11 @@ typedef struct xpb_backend_i {
      * device made current), for backends whose plugins need one. */
     void *(*view_ptr)(void *ctx, const xpb_view *v, size_t bytes);
     xpb_status (*native_queue)(void *ctx, void **queue, xpb_error *err);
+
+    /* Optional (NULL = no SPIR-V kernels here): supports() and launch() of a user's shader k
+     * (xpb_spirv_kernel) on op k->op's args, as an xpb_kernel's. */
+    xpb_status (*spirv_supports)(void *ctx, const xpb_spirv_kernel *k, const void *args, xpb_error *why);
+    xpb_status (*spirv_launch)(void *ctx, const xpb_spirv_kernel *k, const void *args, xpb_error *err);
 
     const xpb_kernel *const *kernels; /* NULL-terminated list */
 } xpb_backend_i;

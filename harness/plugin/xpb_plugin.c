@@ -14,17 +14,12 @@
 #include "xpb_plugin_internal.h"
 #include "xpb_sha256.h"
 
-typedef struct plugin_lib {
-    char path[PATH_MAX]; /* absolute, symbolic links resolved: the file that was hashed and loaded */
-    char sha256[65];
-    char version[128];
-} plugin_lib;
-
 /* File scope because the adapter's entry points find their slot by index (xpb_plugin_adapter.c). */
 xpb_plugin_slot xpb_plugin_slots[XPB_PLUGIN_MAX_KERNELS];
 static int n_slots;
-static plugin_lib libs[XPB_PLUGIN_MAX_LIBS];
+static xpb_plugin_lib libs[XPB_PLUGIN_MAX_LIBS];
 static int n_libs;
+_Static_assert(XPB_PLUGIN_PATH_MAX >= PATH_MAX, "realpath writes up to PATH_MAX bytes");
 
 /* The public op numbers and the harness's ops they name. */
 static const struct {
@@ -72,32 +67,44 @@ static bool variant_taken(const xpb_backend_i *b, xpb_op op, const char *variant
     return false;
 }
 
+xpb_status xpb_plugin_slot_add(const char *path, const xpb_backend_i *b, xpb_op op, const char *variant,
+                               const char *precision, const char *which, int *n, xpb_error *err)
+{
+    if (*n == XPB_PLUGIN_MAX_KERNELS)
+        return xpb_fail(err, XPB_ERR_USAGE, "%s: more than %d plugin kernels in all (the most one xpubench loads)",
+                        path, XPB_PLUGIN_MAX_KERNELS);
+    if (!variant_name_ok(variant))
+        return xpb_fail(err, XPB_ERR_USAGE, "%s: %s kernel %s: variant name '%.40s' is not 1-31 of [a-z0-9_.-]", path,
+                        b->name, which, variant ? variant : "(null)");
+    if (!precision || !precision[0] || strlen(precision) > 31)
+        return xpb_fail(err, XPB_ERR_USAGE, "%s: %s kernel %s: precision must be 1-31 characters", path, b->name,
+                        variant);
+    if (variant_taken(b, op, variant, *n))
+        return xpb_fail(err, XPB_ERR_USAGE, "%s: %s kernel %s: %s/%s already exists for %s (choose another variant "
+                        "name)", path, b->name, variant, b->name, variant, xpb_op_get(op)->name);
+    xpb_plugin_slot *s = &xpb_plugin_slots[*n];
+    *s = (xpb_plugin_slot){.k = {.op = op, .variant = variant, .precision = precision}, .backend = b, .lib = n_libs};
+    xpb_plugin_adapter_bind((*n)++);
+    return XPB_OK;
+}
+
 /* Checks kernel j of list `kind` and fills slot *n with it. */
 static xpb_status add_kernel(const char *path, const char *kind_name, xpb_plugin_backend kind, const xpb_backend_i *b,
                              const xpb_plugin_kernel *pk, int j, int *n, xpb_error *err)
 {
     xpb_op op;
-    if (*n == XPB_PLUGIN_MAX_KERNELS)
-        return xpb_fail(err, XPB_ERR_USAGE, "%s: more than %d plugin kernels in all (the most one xpubench loads)",
-                        path, XPB_PLUGIN_MAX_KERNELS);
+    char which[16];
+    snprintf(which, sizeof which, "%d", j);
     if (!op_from_public((int)pk->op, &op))
         return xpb_fail(err, XPB_ERR_USAGE, "%s: %s kernel %d: unknown op %d (xpubench_plugin.h lists the ops)", path,
                         kind_name, j, (int)pk->op);
-    if (!variant_name_ok(pk->variant))
-        return xpb_fail(err, XPB_ERR_USAGE, "%s: %s kernel %d: variant name '%.40s' is not 1-31 of [a-z0-9_.-]", path,
-                        kind_name, j, pk->variant ? pk->variant : "(null)");
-    if (!pk->precision || !pk->precision[0] || strlen(pk->precision) > 31)
-        return xpb_fail(err, XPB_ERR_USAGE, "%s: %s kernel %s: precision must be 1-31 characters", path, kind_name,
-                        pk->variant);
-    if (!pk->launch)
+    if (!pk->launch && variant_name_ok(pk->variant))
         return xpb_fail(err, XPB_ERR_USAGE, "%s: %s kernel %s: no launch function", path, kind_name, pk->variant);
-    if (variant_taken(b, op, pk->variant, *n))
-        return xpb_fail(err, XPB_ERR_USAGE, "%s: %s kernel %s: %s/%s already exists for %s (choose another variant "
-                        "name)", path, kind_name, pk->variant, kind_name, pk->variant, xpb_op_get(op)->name);
-    xpb_plugin_slot *s = &xpb_plugin_slots[*n];
-    *s = (xpb_plugin_slot){.k = {.op = op, .variant = pk->variant, .precision = pk->precision},
-                           .pk = pk, .backend = b, .kind = kind, .lib = n_libs};
-    xpb_plugin_adapter_bind((*n)++);
+    xpb_status st = xpb_plugin_slot_add(path, b, op, pk->variant, pk->precision, which, n, err);
+    if (st)
+        return st;
+    xpb_plugin_slots[*n - 1].pk = pk;
+    xpb_plugin_slots[*n - 1].kind = kind;
     return XPB_OK;
 }
 
@@ -138,11 +145,12 @@ static const char *dl_reason(void)
     return buf;
 }
 
-xpb_status xpb_plugin_load(const char *path, xpb_error *err)
+xpb_status xpb_plugin_lib_begin(const char *path, xpb_plugin_lib **out, int *first_slot, xpb_error *err)
 {
     if (n_libs == XPB_PLUGIN_MAX_LIBS)
         return xpb_fail(err, XPB_ERR_USAGE, "--kernels %s: more than %d plugin libraries", path, XPB_PLUGIN_MAX_LIBS);
-    plugin_lib *lib = &libs[n_libs];
+    xpb_plugin_lib *lib = &libs[n_libs];
+    memset(lib, 0, sizeof *lib);
     /* realpath: dlopen of a name without '/' would search the library path, not the file named */
     if (!realpath(path, lib->path))
         return xpb_fail(err, XPB_ERR_USAGE, "--kernels %s: %s", path, strerror(errno));
@@ -152,6 +160,26 @@ xpb_status xpb_plugin_load(const char *path, xpb_error *err)
     xpb_error why = {{0}};
     if (xpb_sha256_file(lib->path, lib->sha256, &why))
         return xpb_fail(err, XPB_ERR_USAGE, "--kernels %s: %s", path, why.msg);
+    *out = lib;
+    *first_slot = n_slots;
+    return XPB_OK;
+}
+
+void xpb_plugin_lib_commit(int n)
+{
+    n_slots = n;
+    n_libs++;
+    xpb_backend_set_extra_kernels(xpb_plugin_kernels_for); /* the registry lists them from now on */
+}
+
+/* A shared library's plugin (docs/plugins.md "The interface"). */
+static xpb_status load_library(const char *path, xpb_error *err)
+{
+    xpb_plugin_lib *lib;
+    int n;
+    xpb_status st = xpb_plugin_lib_begin(path, &lib, &n, err);
+    if (st)
+        return st;
     void *h = dlopen(lib->path, RTLD_NOW | RTLD_LOCAL);
     if (!h)
         return xpb_fail(err, XPB_ERR_USAGE, "--kernels %s: cannot load it: %s", path, dl_reason());
@@ -171,7 +199,6 @@ xpb_status xpb_plugin_load(const char *path, xpb_error *err)
     } u;
     memset(&u, 0, sizeof u);
     int abi = entry(XPB_PLUGIN_ABI_VERSION, &u.info);
-    xpb_status st = XPB_OK;
     if (abi != XPB_PLUGIN_ABI_VERSION)
         st = xpb_fail(err, XPB_ERR_USAGE, "--kernels %s: plugin ABI version %d, but this xpubench speaks plugin ABI "
                       "version %d: rebuild the plugin against this xpubench's include/xpubench/xpubench_plugin.h",
@@ -179,12 +206,12 @@ xpb_status xpb_plugin_load(const char *path, xpb_error *err)
     else if (!u.info.version || !u.info.version[0] || strlen(u.info.version) >= sizeof lib->version)
         st = xpb_fail(err, XPB_ERR_USAGE, "--kernels %s: the plugin's version string is missing or longer than %zu "
                       "characters", path, sizeof lib->version - 1);
-    int n = n_slots;
+    int first = n;
     if (!st)
         st = add_list(path, "cpu", XPB_PLUGIN_BACKEND_CPU, u.info.cpu_kernels, &n, err);
     if (!st)
         st = add_list(path, "cuda", XPB_PLUGIN_BACKEND_CUDA, u.info.cuda_kernels, &n, err);
-    if (!st && n == n_slots && !(u.info.cpu_kernels && u.info.cpu_kernels[0]) &&
+    if (!st && n == first && !(u.info.cpu_kernels && u.info.cpu_kernels[0]) &&
         !(u.info.cuda_kernels && u.info.cuda_kernels[0]))
         st = xpb_fail(err, XPB_ERR_USAGE, "--kernels %s: the plugin declares no kernels", path);
     if (st) {
@@ -192,10 +219,13 @@ xpb_status xpb_plugin_load(const char *path, xpb_error *err)
         return st;
     }
     snprintf(lib->version, sizeof lib->version, "%s", u.info.version);
-    n_slots = n;
-    n_libs++;
-    xpb_backend_set_extra_kernels(xpb_plugin_kernels_for); /* the registry lists them from now on */
+    xpb_plugin_lib_commit(n);
     return XPB_OK; /* h stays open until exit: its kernels are called until then */
+}
+
+xpb_status xpb_plugin_load(const char *path, xpb_error *err)
+{
+    return xpb_plugin_is_spirv(path) ? xpb_plugin_spirv_load(path, err) : load_library(path, err);
 }
 
 size_t xpb_plugin_kernels_for(const xpb_backend_i *b, xpb_op op, const xpb_kernel **out, size_t max)
@@ -229,13 +259,23 @@ void xpb_plugins_print(FILE *f)
         return;
     fprintf(f, "\nplugins (--kernels):\n");
     for (int l = 0; l < n_libs; l++) {
-        fprintf(f, "  %s\n    version %s, sha256 %s, plugin ABI %d\n   ", libs[l].path, libs[l].version,
-                libs[l].sha256, XPB_PLUGIN_ABI_VERSION);
+        const xpb_plugin_lib *lib = &libs[l];
+        if (lib->spirv)
+            fprintf(f, "  %s\n    version %s, sha256 %s, SPIR-V; manifest %s, sha256 %s\n   ", lib->path, lib->version,
+                    lib->sha256, lib->manifest, lib->manifest_sha256);
+        else
+            fprintf(f, "  %s\n    version %s, sha256 %s, plugin ABI %d\n   ", lib->path, lib->version, lib->sha256,
+                    XPB_PLUGIN_ABI_VERSION);
         for (int i = 0; i < n_slots; i++) {
             const xpb_plugin_slot *s = &xpb_plugin_slots[i];
-            if (s->lib == l)
-                fprintf(f, " %s/%s (%s, %s)", s->backend->name, s->k.variant, xpb_op_get(s->k.op)->name,
-                        s->k.precision);
+            if (s->lib != l)
+                continue;
+            fprintf(f, " %s/%s (%s, %s", s->backend->name, s->k.variant, xpb_op_get(s->k.op)->name, s->k.precision);
+            if (s->spirv)
+                fprintf(f, ", entry point %s, workgroup %ux%ux%u, %u %s a workgroup", s->spirv->entry,
+                        s->spirv->local_size[0], s->spirv->local_size[1], s->spirv->local_size[2],
+                        s->spirv->per_group, xpb_plugin_spirv_per_group_unit(s->k.op));
+            fprintf(f, ")");
         }
         fprintf(f, "\n");
     }
@@ -247,11 +287,18 @@ void xpb_plugins_json(cJSON *root)
         return;
     cJSON *arr = cJSON_AddArrayToObject(root, "plugins");
     for (int l = 0; l < n_libs; l++) {
+        const xpb_plugin_lib *lib = &libs[l];
         cJSON *o = cJSON_CreateObject();
-        cJSON_AddStringToObject(o, "path", libs[l].path);
-        cJSON_AddStringToObject(o, "sha256", libs[l].sha256);
-        cJSON_AddStringToObject(o, "version", libs[l].version);
-        cJSON_AddNumberToObject(o, "abi_version", XPB_PLUGIN_ABI_VERSION);
+        cJSON_AddStringToObject(o, "path", lib->path);
+        cJSON_AddStringToObject(o, "sha256", lib->sha256);
+        cJSON_AddStringToObject(o, "version", lib->version);
+        cJSON_AddStringToObject(o, "format", lib->spirv ? "spirv" : "library");
+        if (lib->spirv) {
+            cJSON_AddStringToObject(o, "manifest", lib->manifest);
+            cJSON_AddStringToObject(o, "manifest_sha256", lib->manifest_sha256);
+        } else {
+            cJSON_AddNumberToObject(o, "abi_version", XPB_PLUGIN_ABI_VERSION);
+        }
         cJSON *ks = cJSON_AddArrayToObject(o, "kernels");
         for (int i = 0; i < n_slots; i++) {
             const xpb_plugin_slot *s = &xpb_plugin_slots[i];
@@ -262,6 +309,12 @@ void xpb_plugins_json(cJSON *root)
             cJSON_AddStringToObject(k, "op", xpb_op_get(s->k.op)->name);
             cJSON_AddStringToObject(k, "variant", s->k.variant);
             cJSON_AddStringToObject(k, "precision", s->k.precision);
+            if (s->spirv) {
+                cJSON_AddStringToObject(k, "entry_point", s->spirv->entry);
+                int ls[3] = {(int)s->spirv->local_size[0], (int)s->spirv->local_size[1], (int)s->spirv->local_size[2]};
+                cJSON_AddItemToObject(k, "local_size", cJSON_CreateIntArray(ls, 3));
+                cJSON_AddNumberToObject(k, "per_workgroup", s->spirv->per_group);
+            }
             cJSON_AddItemToArray(ks, k);
         }
         cJSON_AddItemToArray(arr, o);

@@ -1,6 +1,8 @@
 /* xpb_plugin_adapter.c - a plugin kernel as an xpb_kernel: the harness's args (views into its
  * buffers) become the public args (plain pointers) through the backend's view_ptr, the backend's
  * queue becomes the plugin's context, and the plugin's statuses and messages become the case's.
+ * A SPIR-V module's kernel takes the harness's args as they are: the backend binds the views
+ * itself (spirv_supports, spirv_launch); it has no prepare or release.
  *
  * xpb_kernel's functions carry no pointer back to their kernel, so each slot gets entry points of
  * its own: XPB_PLUGIN_MAX_KERNELS small functions made by a macro, each passing its slot on. */
@@ -127,6 +129,8 @@ static xpb_status from_plugin(const xpb_plugin_slot *s, const char *fn, int rc, 
 
 static xpb_status adapt_supports(const xpb_plugin_slot *s, void *ctx, const void *args, xpb_error *why)
 {
+    if (s->spirv)
+        return s->backend->spirv_supports(ctx, s->spirv, args, why);
     plugin_args pa;
     xpb_plugin_context pc;
     xpb_plugin_error pe = {{0}};
@@ -139,6 +143,10 @@ static xpb_status adapt_supports(const xpb_plugin_slot *s, void *ctx, const void
 static xpb_status adapt_prepare(const xpb_plugin_slot *s, void *ctx, const void *args, void **state,
                                 xpb_error *err)
 {
+    if (s->spirv) {
+        *state = NULL;
+        return XPB_OK;
+    }
     plugin_state *ps = calloc(1, sizeof *ps);
     if (!ps)
         return xpb_fail(err, XPB_ERR_OUT_OF_MEMORY, "plugin %s: out of host memory", s->k.variant);
@@ -168,6 +176,8 @@ static void adapt_release(const xpb_plugin_slot *s, void *ctx, void *state)
 
 static xpb_status adapt_launch(const xpb_plugin_slot *s, void *ctx, const void *args, void *state, xpb_error *err)
 {
+    if (s->spirv)
+        return s->backend->spirv_launch(ctx, s->spirv, args, err);
     plugin_state *ps = state;
     xpb_status st;
     if (memcmp(ps->args, args, harness_args_size(s)) != 0) { /* not the args prepare saw */
