@@ -10,6 +10,7 @@
 
 #include "xpb_runner.h"
 #include "xpb_sysinfo.h"
+#include "xpb_tuning.h"
 
 #define XPB_RESULTS_SCHEMA "xpubench-results"
 #define XPB_RESULTS_SCHEMA_VERSION 2 /* 2: stateful workloads' "run" object */
@@ -28,6 +29,7 @@ typedef struct xpb_run_meta {
     xpb_sysinfo sys;
     xpb_backend_status backends[3];
     int n_backends;
+    const xpb_tuning_state *tuning; /* the knob values found for each device; NULL: not recorded */
 } xpb_run_meta;
 
 xpb_status xpb_results_write_json(const char *path, const xpb_run *run, const xpb_run_meta *meta,
