@@ -18,6 +18,7 @@ enum {
 int xpb_cmd_list(int argc, char **argv);
 int xpb_cmd_info(int argc, char **argv);
 int xpb_cmd_run(int argc, char **argv);
+int xpb_cmd_tune(int argc, char **argv); /* cmd_tune.c */
 
 /* Fills one status per backend xpubench knows (cpu, cuda, vulkan): compiled in, usable here,
  * and why not. Returns the count. */
