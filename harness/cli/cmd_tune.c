@@ -112,6 +112,17 @@ static int parse_args(int argc, char **argv, tune_args *a)
     return 0;
 }
 
+static void bars_to_commas(const char *src, char *dst, size_t n)
+{
+    size_t o = 0;
+    for (; *src && o + 3 < n; src++)
+        if (*src == '|')
+            dst[o++] = ',', dst[o++] = ' ';
+        else
+            dst[o++] = *src;
+    dst[o] = '\0';
+}
+
 /* --list: every tunable knob with its ops, variants, candidates and default. */
 static int list_knobs(bool markdown)
 {
@@ -127,11 +138,14 @@ static int list_knobs(bool markdown)
         for (int k = 0, used = 0; k < n && used < (int)sizeof list; k++)
             used += snprintf(list + used, sizeof list - (size_t)used, markdown ? "%s`%s`" : "%s%s",
                              k ? (markdown ? ", " : " ") : "", cands[k]);
+        char ops[160], variants[160]; /* "a|b" as "a, b": a bar would split a Markdown cell */
+        bars_to_commas(t->ops, ops, sizeof ops);
+        bars_to_commas(t->variants, variants, sizeof variants);
         if (markdown)
-            printf("| `%s` | %s | %s | %s | %s |\n", d->name, t->ops, t->variants, list, d->def);
+            printf("| `%s` | %s | %s | %s | %s |\n", d->name, ops, variants, list, d->def);
         else
-            printf("%-30s %s: %s in %s\n    candidates: %s; default %s\n", d->name, d->backend, t->ops, t->variants,
-                   list, d->def);
+            printf("%-30s %s: %s in %s\n    candidates: %s; default %s\n", d->name, d->backend, ops, variants, list,
+                   d->def);
     }
     return XPB_EXIT_OK;
 }
