@@ -71,7 +71,7 @@ typedef struct xpb_rdevice {
     double peak_gflops_fp32, peak_gbps;
     bool software_device;
     bool tuned;              /* "tuning": a tuning file set this device's knobs */
-    char tuning[512];        /* its knob values in effect, "XPB_A=1 XPB_B=x"; "" when none */
+    char tuning[512];        /* its knob values in effect, NAME=VALUE by spaces; "" when none */
     char tuning_file[128];   /* "h100.json sha256:0123456789ab" */
 } xpb_rdevice;
 
