@@ -51,6 +51,9 @@
 # examples/plugins/cuda_softmax_oob, beside cuda/default under --isolate, and cuda/default alone
 # without, each run's wall time printed: the cost of a CUDA context per case; the SPIR-V one,
 # examples/plugins/vulkan_softmax, validated and timed beside vulkan's built-in softmax variants).
+# tune (issue 36: `xpubench tune` on cuda and vulkan at the default preset's long rows, cols=32768
+# and 262144, into $OUT/tuning.json, the file to ship as tuning/<gpu>.json: docs/tuning.md;
+# XPB_TUNE_KNOBS / XPB_TUNE_BACKENDS split the sweep over calls, which merge into a tuning.json carried in).
 # shardassign (issue 33: the sharded anneal assign validated at conformance and quick on --devices 0, all and under mpirun, timed at XPB_SHARDASSIGN_SIZE (n=10000000,d=128,m=4096) on 1 GPU and on all, the scaling table last).
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
@@ -301,6 +304,16 @@ if has rowscheck; then # issue 12: the long-row variants proven before they are 
     timeout 150 compute-sanitizer --tool $tool --error-exitcode 9 $bin run --backend cuda --variant "${XPB_ROWSCHECK_VARIANTS:-regs,onchip,cluster}" \
         --workload elementwise --preset conformance --validate-only > "$out/sanitize-rows-$tool.txt" 2>&1 || status=1
     grep -E "SUMMARY|results:" "$out/sanitize-rows-$tool.txt" | tail -2 | tee -a "$out/bench.txt"
+  done
+fi
+if has tune; then # issue 36: the shipped tuning of this GPU (docs/tuning.md), one entry per backend
+  [ -f tuning.json ] && cp tuning.json "$out/tuning.json" # an earlier call's, to merge into
+  for b in ${XPB_TUNE_BACKENDS:-cuda vulkan}; do
+    stamp "tune: $b at the long rows"
+    timeout "${XPB_TUNE_TIMEOUT_S:-590}" $bin tune --backend $b --preset default --validate sampled \
+        --filter "${XPB_TUNE_FILTER:-cols=(32768|262144)/}" --tuning "$out/tuning.json" ${XPB_TUNE_KNOBS:+--knobs "$XPB_TUNE_KNOBS"} \
+        > "$out/tune-$b.txt" 2> "$out/tune-$b.err" || status=1
+    cat "$out/tune-$b.txt" >> "$out/bench.txt"
   done
 fi
 if has rows; then # the row ops at the default sizes (+ the copy roof) and PyTorch's, in one call;

@@ -4,7 +4,9 @@
  * the same value; set to a value it does not accept, each typed knob is a usage error whose
  * message names the knob and what it accepts, and *out keeps the default. The CUDA knobs that
  * once fell back to their default silently (XPB_CUDA_TILED_BK, XPB_CUDA_CLUSTER_LOAD) are tried
- * by name here, since CUDA tests skip on a machine without a GPU. */
+ * by name here, since CUDA tests skip on a machine without a GPU. The tune rows (XPB_KNOB_TUNE)
+ * name ops that exist and candidates their knob accepts; the tuned layer sits under the
+ * environment. */
 #define _POSIX_C_SOURCE 200809L /* setenv */
 #include <limits.h>
 #include <stdio.h>
@@ -12,6 +14,7 @@
 #include <string.h>
 
 #include "xpb_knob.h"
+#include "xpb_ops.h"
 #include "xpb_test.h"
 
 static bool is_int(xpb_knob_type t) { return t == XPB_KNOB_TYPE_INT || t == XPB_KNOB_TYPE_POW2; }
@@ -112,8 +115,63 @@ static void check_values(xpb_knob_id id)
     }
 }
 
+/* A tune row (XPB_KNOB_TUNE): a typed knob, ops that exist, candidates it accepts. */
+static void check_tune_row(xpb_knob_id id)
+{
+    const xpb_knob_tune *t = xpb_knob_tune_of(id);
+    const xpb_knob_decl *d = xpb_knob_decl_of(id);
+    if (!t)
+        return;
+    CHECK(d->type != XPB_KNOB_TYPE_ENV && t->variants[0]);
+    char ops[160];
+    snprintf(ops, sizeof ops, "%s", t->ops);
+    for (char *s = ops, *bar; s; s = bar ? bar + 1 : NULL) {
+        if ((bar = strchr(s, '|')))
+            *bar = '\0';
+        CHECK(xpb_op_from_name(s) != XPB_OP_COUNT);
+    }
+    char c[XPB_KNOB_MAX_CANDIDATES][XPB_KNOB_VALUE_LEN];
+    int n = xpb_knob_candidates(t, c);
+    CHECK(n >= 1);
+    for (int i = 0; i < n; i++) {
+        xpb_error err = {{0}};
+        CHECK(xpb_knob_check_value(id, c[i], &err) == XPB_OK);
+        if (err.msg[0])
+            fprintf(stderr, "  %s: candidate '%s': %s\n", d->name, c[i], err.msg);
+    }
+}
+
+/* The tuned layer: a tuned value reads as set; the environment overrides it; a knob without a
+ * tune row, or a value it does not accept, is refused. */
+static void check_tuned_layer(void)
+{
+    xpb_error err = {{0}};
+    long l = 0;
+    unsetenv("XPB_VULKAN_ROW_L2_CHUNK");
+    CHECK(xpb_knob_set_tuned(XPB_KNOB_VULKAN_ROW_L2_CHUNK, "2048", &err) == XPB_OK);
+    CHECK(xpb_knob_get_long(XPB_KNOB_VULKAN_ROW_L2_CHUNK, &l, &err) == XPB_OK && l == 2048);
+    CHECK(strcmp(xpb_knob_value(XPB_KNOB_VULKAN_ROW_L2_CHUNK), "2048") == 0);
+    setenv("XPB_VULKAN_ROW_L2_CHUNK", "1024", 1);
+    CHECK(xpb_knob_get_long(XPB_KNOB_VULKAN_ROW_L2_CHUNK, &l, &err) == XPB_OK && l == 1024);
+    CHECK(strcmp(xpb_knob_tuned(XPB_KNOB_VULKAN_ROW_L2_CHUNK), "2048") == 0);
+    unsetenv("XPB_VULKAN_ROW_L2_CHUNK");
+    CHECK(xpb_knob_set_tuned(XPB_KNOB_VULKAN_ROW_L2_CHUNK, "3000", &err) == XPB_ERR_USAGE);
+    CHECK(xpb_knob_set_tuned(XPB_KNOB_VULKAN_MAX_GROUPS, "4", &err) == XPB_ERR_USAGE);
+    CHECK(xpb_knob_set_tuned(XPB_KNOB_VULKAN_TILED_LANES, "rows", &err) == XPB_OK);
+    int w = -1;
+    CHECK(xpb_knob_get_choice(XPB_KNOB_VULKAN_TILED_LANES, &w, &err) == XPB_OK && w == 1);
+    xpb_knob_clear_tuned();
+    CHECK(xpb_knob_get_long(XPB_KNOB_VULKAN_ROW_L2_CHUNK, &l, &err) == XPB_OK && l == 4096);
+    CHECK(xpb_knob_value(XPB_KNOB_VULKAN_TILED_LANES) == NULL);
+    CHECK(xpb_knob_find("VULKAN_ROW_L2_CHUNK") == XPB_KNOB_VULKAN_ROW_L2_CHUNK &&
+          xpb_knob_find("XPB_NOT_A_KNOB") == XPB_KNOB_COUNT);
+}
+
 int main(void)
 {
+    check_tuned_layer();
+    for (int i = 0; i < XPB_KNOB_COUNT; i++)
+        check_tune_row((xpb_knob_id)i);
     for (int i = 0; i < XPB_KNOB_COUNT; i++) {
         check_declaration((xpb_knob_id)i);
         check_values((xpb_knob_id)i);

@@ -18,6 +18,7 @@
 #include "xpb_preset_auto.h"
 #include "xpb_progress.h"
 #include "xpb_sysinfo.h"
+#include "xpb_tuning.h"
 #include "xpb_watch.h"
 
 #define MAX_DEVICES 16
@@ -36,6 +37,8 @@ typedef struct run_opts {
     bool isolate, no_isolate, kernels_given;
     const char *isolated_case; /* --isolated-case ID: this process is that isolated case's */
     int isolated_fd;           /* --isolated-fd N: where it sends its result */
+    const char *tuning; /* --tuning FILE */
+    bool no_tuning;     /* --no-tuning */
 } run_opts;
 
 static void usage(FILE *f)
@@ -94,7 +97,11 @@ static void usage(FILE *f)
             "                      goes on (default for --kernels plugins' kernels; docs/plugins.md)\n"
             "  --no-isolate        run plugin kernels in xpubench's own process too\n"
             "  --case-timeout S    an isolated case running longer than S seconds is stopped (SIGTERM,\n"
-            "                      then SIGKILL) and recorded as an error\n");
+            "                      then SIGKILL) and recorded as an error\n"
+            "  --tuning FILE       the knob values of FILE's entry for each device (xpubench tune); default:\n"
+            "                      the device's own tuning in ~/.cache/xpubench/tuning, else a shipped one\n"
+            "                      (tuning/) by device name, else the defaults (docs/tuning.md)\n"
+            "  --no-tuning         the default knob values, whatever tuning exists\n");
 }
 
 /* "123", "2^20" -> value. */
@@ -188,7 +195,7 @@ static int parse_args(int argc, char **argv, run_opts *o)
 {
     enum { O_BACKEND = 256, O_WORKLOAD, O_FILTER, O_PRESET, O_SIZE, O_REPS, O_MINTIME, O_WARMUP,
            O_SEED, O_SAMPLEMIN, O_GRAPH, O_OUT, O_CSV, O_MD, O_VONLY, O_VALIDATE, O_FAULT, O_HELP, O_DUMP, O_POWER, O_INPUT, O_VARIANT, O_ROUNDS, O_DEVICES, O_KERNELS,
-           O_ISOLATE, O_NO_ISOLATE, O_CASE_TIMEOUT, O_ISOLATED_CASE, O_ISOLATED_FD };
+           O_ISOLATE, O_NO_ISOLATE, O_CASE_TIMEOUT, O_ISOLATED_CASE, O_ISOLATED_FD, O_TUNING, O_NO_TUNING };
     static const struct option opts[] = {
         {"backend", required_argument, 0, O_BACKEND}, {"workload", required_argument, 0, O_WORKLOAD},
         {"filter", required_argument, 0, O_FILTER},   {"preset", required_argument, 0, O_PRESET},
@@ -206,6 +213,7 @@ static int parse_args(int argc, char **argv, run_opts *o)
         {"case-timeout", required_argument, 0, O_CASE_TIMEOUT},
         /* internal: the process of one isolated case (xpb_isolate.h), started by the run */
         {"isolated-case", required_argument, 0, O_ISOLATED_CASE}, {"isolated-fd", required_argument, 0, O_ISOLATED_FD},
+        {"tuning", required_argument, 0, O_TUNING},   {"no-tuning", no_argument, 0, O_NO_TUNING},
         {0, 0, 0, 0}};
     int c, rc = 0;
     double d = 0;
@@ -288,6 +296,8 @@ static int parse_args(int argc, char **argv, run_opts *o)
             else
                 rc = xpb_cli_error(XPB_EXIT_USAGE, "bad --inject-fault '%s' (value, unwritten, guard)", optarg);
             break;
+        case O_TUNING: o->tuning = optarg; break;
+        case O_NO_TUNING: o->no_tuning = true; break;
         case O_HELP: usage(stdout); return -1;
         default:
             return xpb_cli_error(XPB_EXIT_USAGE, "run: unknown or incomplete option '%s' (see xpubench run --help)",
@@ -296,6 +306,8 @@ static int parse_args(int argc, char **argv, run_opts *o)
     }
     if (!rc && optind < argc)
         rc = xpb_cli_error(XPB_EXIT_USAGE, "run: unexpected argument '%s'", argv[optind]);
+    if (!rc && o->tuning && o->no_tuning)
+        rc = xpb_cli_error(XPB_EXIT_USAGE, "run: --tuning and --no-tuning exclude each other");
     return rc ? rc : isolation_args(o, argc, argv);
 }
 
@@ -850,6 +862,11 @@ static int run(int argc, char **argv)
     xpb_clock_utc(stamp, sizeof stamp, 1);
     snprintf(run.run_id, sizeof run.run_id, "%s-%.24s-%ld", stamp, meta.sys.hostname, (long)getpid());
     rc = o.devices || xpb_mpi_active() ? open_group(&o, &run) : open_backends(o.backends, meta.backends, meta.n_backends, &run);
+    static xpb_tuning_state tuning; /* large; one per process, like the knobs it sets */
+    xpb_error terr = {{0}};
+    if (!rc && xpb_tuning_apply(&tuning, run.devices, run.n_devices, o.tuning, o.no_tuning, &terr))
+        rc = xpb_cli_error(XPB_EXIT_USAGE, "%s", terr.msg);
+    meta.tuning = &tuning;
     if (!rc) {
         assign_presets(&o, &run, &cases);
         apply_preset_defaults(&o, &run);

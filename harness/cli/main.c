@@ -14,6 +14,8 @@ static void usage(FILE *f)
             "  list                 workloads, ops, backends and devices (with why one is unavailable)\n"
             "  info [--json]        system fingerprint: CPU, memory, OS, compiler, GPUs, drivers\n"
             "  run [options]        run, validate and time cases (xpubench run --help)\n"
+            "  tune --backend B     sweep the backend's tunable knobs on its device and write the\n"
+            "                       values that are faster into a tuning file (xpubench tune --help)\n"
             "  compare BASE NEW     regressions between two results files; --machines A B ... compares\n"
             "                       machines (xpubench compare --help)\n"
             "  report FILE... -o D  HTML report with plots (Python + matplotlib: scripts/report-env.sh)\n"
@@ -36,6 +38,8 @@ int main(int argc, char **argv)
         return xpb_cmd_info(argc - 1, argv + 1);
     if (strcmp(cmd, "run") == 0)
         return xpb_cmd_run(argc - 1, argv + 1);
+    if (strcmp(cmd, "tune") == 0)
+        return xpb_cmd_tune(argc - 1, argv + 1);
     if (strcmp(cmd, "compare") == 0)
         return xpb_cmd_compare(argc - 1, argv + 1);
     if (strcmp(cmd, "report") == 0)

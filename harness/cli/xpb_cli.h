@@ -18,6 +18,7 @@ enum {
 int xpb_cmd_list(int argc, char **argv);
 int xpb_cmd_info(int argc, char **argv);
 int xpb_cmd_run(int argc, char **argv);
+int xpb_cmd_tune(int argc, char **argv); /* cmd_tune.c */
 
 /* `run --isolated-case ID` (xpb_isolate.h): this process is that one isolated case, started by a
  * run that pinned its device (`device`, "cpu:0"), variant, preset and timing in cfg. Opens the

@@ -250,6 +250,13 @@ static void compare_fingerprints(xpb_comparison *c)
         snprintf(what, sizeof what, "library of %s", da->id); /* a BLAS and its core */
         if (strcmp(da->library, db->library))
             warn(c, f, what, da->library, db->library);
+        if (da->tuned != db->tuned || strcmp(da->tuning, db->tuning) != 0) { /* knob values differ (docs/tuning.md) */
+            char ta[700], tb[700];
+            snprintf(what, sizeof what, "tuning of %s", da->id);
+            snprintf(ta, sizeof ta, "%s%s%s", da->tuned ? da->tuning_file : "untuned", da->tuning[0] ? ": " : "", da->tuning);
+            snprintf(tb, sizeof tb, "%s%s%s", db->tuned ? db->tuning_file : "untuned", db->tuning[0] ? ": " : "", db->tuning);
+            warn(c, f, what, ta, tb);
+        }
         if (db->warning[0]) /* a generic fallback kernel in the new run: its figures understate */
             warn(c, "%s in the new run: %s%s", da->id, db->warning, "");
     }

@@ -7,9 +7,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-xpb_status xpb_knob_long(const char *name, long lo, long hi, bool pow2, long def, long *out, xpb_error *err)
+static const char *lookup(const char *name);
+
+/* The integer parse of xpb_knob_long, of a value v (NULL or empty: def). */
+static xpb_status parse_long(const char *name, const char *v, long lo, long hi, bool pow2, long def, long *out,
+                             xpb_error *err)
 {
-    const char *v = getenv(name);
     *out = def;
     if (!v || !*v)
         return XPB_OK;
@@ -23,9 +26,9 @@ xpb_status xpb_knob_long(const char *name, long lo, long hi, bool pow2, long def
     return XPB_OK;
 }
 
-xpb_status xpb_knob_double(const char *name, double lo, double hi, double def, double *out, xpb_error *err)
+static xpb_status parse_double(const char *name, const char *v, double lo, double hi, double def, double *out,
+                               xpb_error *err)
 {
-    const char *v = getenv(name);
     *out = def;
     if (!v || !*v)
         return XPB_OK;
@@ -37,9 +40,9 @@ xpb_status xpb_knob_double(const char *name, double lo, double hi, double def, d
     return XPB_OK;
 }
 
-xpb_status xpb_knob_choice(const char *name, const char *const *choices, int n, int def, int *out, xpb_error *err)
+static xpb_status parse_choice(const char *name, const char *v, const char *const *choices, int n, int def,
+                               int *out, xpb_error *err)
 {
-    const char *v = getenv(name);
     *out = def;
     if (!v || !*v)
         return XPB_OK;
@@ -55,6 +58,21 @@ xpb_status xpb_knob_choice(const char *name, const char *const *choices, int n, 
     return xpb_fail(err, XPB_ERR_USAGE, "%s='%s': expected %s", name, v, list);
 }
 
+xpb_status xpb_knob_long(const char *name, long lo, long hi, bool pow2, long def, long *out, xpb_error *err)
+{
+    return parse_long(name, lookup(name), lo, hi, pow2, def, out, err);
+}
+
+xpb_status xpb_knob_double(const char *name, double lo, double hi, double def, double *out, xpb_error *err)
+{
+    return parse_double(name, lookup(name), lo, hi, def, out, err);
+}
+
+xpb_status xpb_knob_choice(const char *name, const char *const *choices, int n, int def, int *out, xpb_error *err)
+{
+    return parse_choice(name, lookup(name), choices, n, def, out, err);
+}
+
 /* ---- the declared knobs (xpb_knobs.def) ---- */
 
 static const xpb_knob_decl knobs[XPB_KNOB_COUNT] = {
@@ -66,10 +84,40 @@ static const xpb_knob_decl knobs[XPB_KNOB_COUNT] = {
 
 const xpb_knob_decl *xpb_knob_decl_of(xpb_knob_id id) { return &knobs[id]; }
 
-const char *xpb_knob_value(xpb_knob_id id)
+/* The tuned layer (xpb_knob_set_tuned): one value per knob, set before any case runs. */
+static char tuned[XPB_KNOB_COUNT][XPB_KNOB_VALUE_LEN];
+static bool has_tuned[XPB_KNOB_COUNT];
+
+const char *xpb_knob_env(xpb_knob_id id)
 {
     const char *v = getenv(knobs[id].name);
     return v && *v ? v : NULL;
+}
+
+const char *xpb_knob_tuned(xpb_knob_id id) { return has_tuned[id] ? tuned[id] : NULL; }
+
+const char *xpb_knob_value(xpb_knob_id id)
+{
+    const char *v = xpb_knob_env(id);
+    return v ? v : xpb_knob_tuned(id);
+}
+
+xpb_knob_id xpb_knob_find(const char *name)
+{
+    for (int i = 0; i < XPB_KNOB_COUNT; i++)
+        if (strcmp(knobs[i].name, name) == 0 || strcmp(knobs[i].name + 4, name) == 0)
+            return (xpb_knob_id)i;
+    return XPB_KNOB_COUNT;
+}
+
+/* The environment's value of `name`, else the tuned value of the declared knob of that name. */
+static const char *lookup(const char *name)
+{
+    const char *v = getenv(name);
+    if (v && *v)
+        return v;
+    xpb_knob_id id = xpb_knob_find(name);
+    return id < XPB_KNOB_COUNT && strncmp(name, "XPB_", 4) == 0 ? xpb_knob_tuned(id) : NULL;
 }
 
 #define MAX_WORDS 8
@@ -219,3 +267,89 @@ xpb_status xpb_knob_check_backend(const char *backend, xpb_error *err)
     }
     return XPB_OK;
 }
+
+/* ---- what the tuner sweeps, and the tuned layer ---- */
+
+static const xpb_knob_tune tune_rows[] = {
+#define XPB_KNOB(id, type, lo, hi, values, def, backend, reader, what)
+#define XPB_KNOB_TUNE(id, ops, variants, candidates) {XPB_KNOB_##id, ops, variants, candidates},
+#include "xpb_knobs.def"
+#undef XPB_KNOB_TUNE
+#undef XPB_KNOB
+};
+
+const xpb_knob_tune *xpb_knob_tune_of(xpb_knob_id id)
+{
+    for (size_t i = 0; i < sizeof tune_rows / sizeof tune_rows[0]; i++)
+        if (tune_rows[i].id == id)
+            return &tune_rows[i];
+    return NULL;
+}
+
+int xpb_knob_candidates(const xpb_knob_tune *t, char out[XPB_KNOB_MAX_CANDIDATES][XPB_KNOB_VALUE_LEN])
+{
+    const xpb_knob_decl *d = &knobs[t->id];
+    int n = 0;
+    if (strcmp(t->candidates, "*") == 0 && d->type == XPB_KNOB_TYPE_POW2) {
+        for (long v = 1; v <= (long)d->hi && n < XPB_KNOB_MAX_CANDIDATES; v *= 2)
+            if (v >= (long)d->lo)
+                snprintf(out[n++], XPB_KNOB_VALUE_LEN, "%ld", v);
+        return n;
+    }
+    const char *list = strcmp(t->candidates, "*") == 0 && d->type == XPB_KNOB_TYPE_WORD ? d->values : t->candidates;
+    if (strcmp(list, "*") == 0)
+        return 0; /* "*" of an INT, NUM or TEXT knob: nothing to expand (test_knob_table refuses it) */
+    char all[512];
+    snprintf(all, sizeof all, "%s", list);
+    for (char *s = all, *bar; s && n < XPB_KNOB_MAX_CANDIDATES; s = bar ? bar + 1 : NULL) {
+        if ((bar = strchr(s, '|')))
+            *bar = '\0';
+        snprintf(out[n++], XPB_KNOB_VALUE_LEN, "%.*s", XPB_KNOB_VALUE_LEN - 1, s);
+    }
+    return n;
+}
+
+xpb_status xpb_knob_check_value(xpb_knob_id id, const char *value, xpb_error *err)
+{
+    const xpb_knob_decl *d = &knobs[id];
+    long l;
+    double x;
+    int i;
+    char buf[128];
+    const char *w[MAX_WORDS];
+    if (!value || !*value || strlen(value) >= XPB_KNOB_VALUE_LEN)
+        return xpb_fail(err, XPB_ERR_USAGE, "%s='%s': expected a value of at most %d characters", d->name,
+                        value ? value : "", XPB_KNOB_VALUE_LEN - 1);
+    switch (d->type) {
+    case XPB_KNOB_TYPE_INT:
+    case XPB_KNOB_TYPE_POW2:
+        return parse_long(d->name, value, (long)d->lo, (long)d->hi, d->type == XPB_KNOB_TYPE_POW2, 0, &l, err);
+    case XPB_KNOB_TYPE_NUM:
+        return parse_double(d->name, value, d->lo, d->hi, 0, &x, err);
+    case XPB_KNOB_TYPE_WORD:
+        return parse_choice(d->name, value, w, split_words(d->values, buf, w), 0, &i, err);
+    case XPB_KNOB_TYPE_TEXT:
+        return XPB_OK;
+    default:
+        return xpb_fail(err, XPB_ERR_USAGE, "%s is not a tuning knob (xpb_knobs.def)", d->name);
+    }
+}
+
+xpb_status xpb_knob_set_tuned(xpb_knob_id id, const char *value, xpb_error *err)
+{
+    if (!value) {
+        has_tuned[id] = false;
+        return XPB_OK;
+    }
+    if (!xpb_knob_tune_of(id))
+        return xpb_fail(err, XPB_ERR_USAGE, "%s is not a knob a tuning may set (no XPB_KNOB_TUNE row in xpb_knobs.def)",
+                        knobs[id].name);
+    xpb_status st = xpb_knob_check_value(id, value, err);
+    if (st)
+        return st;
+    snprintf(tuned[id], sizeof tuned[id], "%s", value);
+    has_tuned[id] = true;
+    return XPB_OK;
+}
+
+void xpb_knob_clear_tuned(void) { memset(has_tuned, 0, sizeof has_tuned); }

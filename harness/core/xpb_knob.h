@@ -1,6 +1,7 @@
 /* xpb_knob.h - tuning and test knobs read from the environment (XPB_VULKAN_ROW_ONCHIP_CHUNK,
- * XPB_CUDA_REGS_SPIN, ...), each declared once in xpb_knobs.def (its type, values, default, what
- * it tunes, who reads it; docs/knobs.md is generated from that table). A knob that is unset (or
+ * XPB_CUDA_REGS_SPIN, ...) or from a tuning file (the tuned layer below), each declared once in
+ * xpb_knobs.def (its type, values, default, what it tunes, who reads it, what `xpubench tune`
+ * sweeps; docs/knobs.md is generated from that table). A knob that is unset (or
  * empty) takes its default; one that is set to something it does not accept is a usage error
  * naming the knob and what it accepts, never a silent default: an A/B run whose knob was ignored
  * would compare a build with itself. */
@@ -52,7 +53,7 @@ const xpb_knob_decl *xpb_knob_decl_of(xpb_knob_id id);
  * "32 or 16", the form of a TEXT knob), into buf; returns buf. */
 const char *xpb_knob_accepts(const xpb_knob_decl *d, char *buf, size_t n);
 
-/* The value set for id, or NULL when unset or empty. */
+/* The value in effect for id: the environment's, else the tuned one (below), else NULL (unset). */
 const char *xpb_knob_value(xpb_knob_id id);
 
 /* Whether the value set for id (if any) is one it accepts: XPB_ERR_USAGE with err naming the knob
@@ -79,7 +80,8 @@ int xpb_knob_choice_or_default(xpb_knob_id id);
  * XPB_ERR_USAGE for the first, as xpb_knob_check. */
 xpb_status xpb_knob_check_backend(const char *backend, xpb_error *err);
 
-/* The primitives the readers use, by name (tests use them with their own knobs).
+/* The primitives the readers use, by name (tests use them with their own knobs); `name` is looked
+ * up in the environment, then among the tuned values of declared knobs.
  * *out = the integer in `name`, which must lie in [lo, hi] (and be a power of two if pow2),
  * else def when unset. XPB_ERR_USAGE with err filled (and *out = def) when set but invalid. */
 xpb_status xpb_knob_long(const char *name, long lo, long hi, bool pow2, long def, long *out, xpb_error *err);
@@ -91,6 +93,47 @@ xpb_status xpb_knob_double(const char *name, double lo, double hi, double def, d
 /* *out = the index of the word in `name` among choices[0..n), else def when unset (e.g.
  * XPB_CUDA_ROW_EXP: {"fast", "expf"}). XPB_ERR_USAGE as above, listing the choices. */
 xpb_status xpb_knob_choice(const char *name, const char *const *choices, int n, int def, int *out, xpb_error *err);
+
+/* ---- what `xpubench tune` sweeps (the XPB_KNOB_TUNE rows of xpb_knobs.def) ---- */
+
+typedef struct xpb_knob_tune {
+    xpb_knob_id id;
+    const char *ops;        /* the ops it applies to, "softmax|rmsnorm|layernorm" */
+    const char *variants;   /* in these kernel variants, "l2" or "coopmat|coopmat-khr" */
+    const char *candidates; /* "1024|2048|8192", or "*": every word / every power of two in range */
+} xpb_knob_tune;
+
+#define XPB_KNOB_MAX_CANDIDATES 16
+#define XPB_KNOB_VALUE_LEN 64
+
+/* The tune row of id, or NULL: the tuner does not sweep it and no tuning file may set it. */
+const xpb_knob_tune *xpb_knob_tune_of(xpb_knob_id id);
+
+/* The candidate values of t into out[0..), at most XPB_KNOB_MAX_CANDIDATES; returns the count. */
+int xpb_knob_candidates(const xpb_knob_tune *t, char out[XPB_KNOB_MAX_CANDIDATES][XPB_KNOB_VALUE_LEN]);
+
+/* The declared knob named `name` ("XPB_VULKAN_ROW_L2_CHUNK", or without "XPB_"), XPB_KNOB_COUNT
+ * when none is. */
+xpb_knob_id xpb_knob_find(const char *name);
+
+/* Whether id accepts `value` as its declaration says (TEXT: any non-empty form, which its reader
+ * checks against the device): XPB_ERR_USAGE naming the knob, the value and what it accepts. */
+xpb_status xpb_knob_check_value(xpb_knob_id id, const char *value, xpb_error *err);
+
+/* ---- the tuned layer: values a tuning file gives (docs/tuning.md) ----
+ * Between the environment and the declared default: a knob set in the environment reads the
+ * environment's value, else the tuned value, else its default. The readers above and
+ * xpb_knob_value see the result; the layer is per process and set before any case runs. */
+
+/* Sets the tuned value of a tunable id (copied; NULL clears it): XPB_ERR_USAGE when id has no
+ * tune row or the value is not one it accepts (xpb_knob_check_value). */
+xpb_status xpb_knob_set_tuned(xpb_knob_id id, const char *value, xpb_error *err);
+/* Clears every tuned value. */
+void xpb_knob_clear_tuned(void);
+/* The tuned value of id, NULL when none. */
+const char *xpb_knob_tuned(xpb_knob_id id);
+/* The environment's value of id, NULL when unset or empty (whatever the tuning says). */
+const char *xpb_knob_env(xpb_knob_id id);
 
 #ifdef __cplusplus
 }

@@ -3,6 +3,7 @@
 #include "xpb_spawn.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,7 +31,8 @@ bool xpb_program_exists(const char *prog)
     return false;
 }
 
-int xpb_spawn_wait(char *const argv[], const char *cwd, xpb_error *err)
+/* xpb_spawn_wait, with the child's stdout and stderr appended to `log` when it is not NULL. */
+static int spawn_wait(char *const argv[], const char *cwd, const char *log, xpb_error *err)
 {
     if (!xpb_program_exists(argv[0])) {
         xpb_fail(err, XPB_ERR_UNAVAILABLE, "%s not found", argv[0]);
@@ -44,6 +46,11 @@ int xpb_spawn_wait(char *const argv[], const char *cwd, xpb_error *err)
         return -1;
     }
     if (pid == 0) {
+        int fd = log ? open(log, O_WRONLY | O_CREAT | O_APPEND, 0644) : -1;
+        if (log && (fd < 0 || dup2(fd, 1) < 0 || dup2(fd, 2) < 0)) {
+            fprintf(stderr, "xpubench: cannot write %s: %s\n", log, strerror(errno));
+            _exit(EXEC_FAILED);
+        }
         if (cwd && chdir(cwd) != 0) {
             fprintf(stderr, "xpubench: cannot enter %s: %s\n", cwd, strerror(errno));
             _exit(EXEC_FAILED);
@@ -62,3 +69,7 @@ int xpb_spawn_wait(char *const argv[], const char *cwd, xpb_error *err)
         return WEXITSTATUS(status);
     return 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
 }
+
+int xpb_spawn_wait(char *const argv[], const char *cwd, xpb_error *err) { return spawn_wait(argv, cwd, NULL, err); }
+
+int xpb_spawn_wait_log(char *const argv[], const char *log, xpb_error *err) { return spawn_wait(argv, NULL, log, err); }

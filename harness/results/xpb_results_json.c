@@ -497,6 +497,8 @@ static cJSON *run_json(const xpb_run *run, const xpb_run_meta *m)
         cJSON_AddNullToObject(c, "case_timeout_s");
     cJSON_AddItemToObject(root, "system", system_json(run, m));
     xpb_plugins_json(root);
+    if (m->tuning)
+        xpb_tuning_json(root, m->tuning);
     cJSON *cases = cJSON_AddArrayToObject(root, "cases");
     for (size_t i = 0; i < run->count; i++)
         cJSON_AddItemToArray(cases, case_json(&run->results[i]));

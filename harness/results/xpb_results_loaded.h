@@ -74,6 +74,9 @@ typedef struct xpb_rdevice {
     char library[XPB_RTEXT], warning[XPB_RTEXT]; /* optional: the math library, a fallback warning */
     double peak_gflops_fp32, peak_gbps;
     bool software_device;
+    bool tuned;              /* "tuning": a tuning file set this device's knobs */
+    char tuning[512];        /* its knob values in effect, NAME=VALUE by spaces; "" when none */
+    char tuning_file[128];   /* "h100.json sha256:0123456789ab" */
 } xpb_rdevice;
 
 typedef struct xpb_results_file {

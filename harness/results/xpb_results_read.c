@@ -328,6 +328,47 @@ static xpb_status read_partial(ctx *c, const cJSON *root, xpb_results_file *f)
     return st;
 }
 
+/* "tuning" (files since tuning, docs/results-schema.md): each tuned device's knob values in effect
+ * (an environment override in place of the tuned value) and the file, onto its device entry. */
+static xpb_status read_tuning(ctx *c, const cJSON *root, xpb_results_file *f)
+{
+    const cJSON *t = NULL, *d;
+    xpb_status st = get_obj(c, root, "tuning", &t);
+    const cJSON *devs = t ? cJSON_GetObjectItemCaseSensitive(t, "devices") : NULL;
+    if (st || !devs)
+        return st;
+    if (!cJSON_IsArray(devs))
+        return bad(c, "tuning.devices", "expected an array");
+    cJSON_ArrayForEach(d, devs)
+    {
+        const cJSON *id = cJSON_GetObjectItemCaseSensitive(d, "device"), *file = cJSON_GetObjectItemCaseSensitive(d, "file");
+        const cJSON *sha = cJSON_GetObjectItemCaseSensitive(d, "sha256"), *k = cJSON_GetObjectItemCaseSensitive(d, "knobs");
+        const cJSON *env = cJSON_GetObjectItemCaseSensitive(d, "environment"), *v;
+        if (!cJSON_IsString(id) || !cJSON_IsString(file) || !cJSON_IsString(sha) || !cJSON_IsObject(k))
+            return bad(c, "tuning.devices", "an entry lacks device, file, sha256 or knobs");
+        xpb_rdevice *rd = NULL;
+        for (size_t i = 0; i < f->n_devices; i++)
+            if (strcmp(f->devices[i].id, id->valuestring) == 0)
+                rd = &f->devices[i];
+        if (!rd)
+            continue;
+        const char *base = strrchr(file->valuestring, '/');
+        snprintf(rd->tuning_file, sizeof rd->tuning_file, "%.80s sha256:%.12s", base ? base + 1 : file->valuestring,
+                 sha->valuestring);
+        size_t used = 0;
+        cJSON_ArrayForEach(v, k)
+        {
+            const cJSON *over = env ? cJSON_GetObjectItemCaseSensitive(env, v->string) : NULL;
+            const cJSON *val = cJSON_IsString(over) ? over : v;
+            if (cJSON_IsString(val) && used < sizeof rd->tuning)
+                used += (size_t)snprintf(rd->tuning + used, sizeof rd->tuning - used, "%s%s=%s", used ? " " : "",
+                                         v->string, val->valuestring);
+        }
+        rd->tuned = true;
+    }
+    return XPB_OK;
+}
+
 static xpb_status read_top(ctx *c, const cJSON *root, xpb_results_file *f)
 {
     char schema[64];
@@ -364,6 +405,8 @@ static xpb_status read_top(ctx *c, const cJSON *root, xpb_results_file *f)
     if (!st && sys)
         st = read_array(c, sys, "devices", false, sizeof *f->devices, (void **)&f->devices, &f->n_devices,
                         device_fn);
+    if (!st)
+        st = read_tuning(c, root, f);
     if (!st)
         st = read_array(c, root, "cases", true, sizeof *f->cases, (void **)&f->cases, &f->n_cases, case_fn);
     return st;

@@ -10,6 +10,7 @@
 
 #include "xpb_runner.h"
 #include "xpb_sysinfo.h"
+#include "xpb_tuning.h"
 
 #define XPB_RESULTS_SCHEMA "xpubench-results"
 /* 2: the stateful workloads' "run" object; 3: the workload's own figures in it as the named
@@ -30,6 +31,7 @@ typedef struct xpb_run_meta {
     xpb_sysinfo sys;
     xpb_backend_status backends[3];
     int n_backends;
+    const xpb_tuning_state *tuning; /* the knob values found for each device; NULL: not recorded */
 } xpb_run_meta;
 
 xpb_status xpb_results_write_json(const char *path, const xpb_run *run, const xpb_run_meta *meta,

@@ -1,0 +1,58 @@
+/* xpb_tune.h - `xpubench tune` (docs/tuning.md): each tunable knob of a backend swept over its
+ * candidates on this device, every candidate run through `xpubench run` (validated, then timed in
+ * rounds, as a plain run), and kept only when compare's statistics call it faster than the
+ * values it would replace. cmd_tune.c: the command; xpb_tune_sweep.c: one knob's sweep. */
+#ifndef XPB_TUNE_H
+#define XPB_TUNE_H
+
+#include <stddef.h>
+
+#include "xpb_compare.h"
+#include "xpb_tuning.h"
+
+/* How the sweeps run: the device, the cases, the child runs and what decides. */
+typedef struct xpb_tune_opts {
+    const xpb_backend_i *backend;
+    char device[48];        /* "vulkan:0": run --backend */
+    xpb_tuning_fingerprint fp;
+    const char *preset;     /* resolved: never "auto" */
+    const char *filter;     /* --filter REGEX on case ids, NULL: all */
+    const char *validate;   /* --validate MODE for the runs, NULL: run's default */
+    int runs;               /* processes per side, each --rounds rounds, pooled (compare --rerun) */
+    int rounds;
+    xpb_compare_opts compare;
+    char self[1024];        /* this binary */
+    char work[1024];        /* the folder of the runs' files */
+} xpb_tune_opts;
+
+typedef enum xpb_tune_outcome {
+    XPB_TUNE_FASTER,     /* faster outside the noise on some case, slower on none: may win */
+    XPB_TUNE_NOT_FASTER, /* validated, but not faster by compare's verdicts */
+    XPB_TUNE_REJECTED,   /* failed validation, errored or unsupported where the base ran */
+} xpb_tune_outcome;
+
+typedef struct xpb_tune_candidate {
+    char value[XPB_KNOB_VALUE_LEN];
+    xpb_tune_outcome outcome;
+    size_t verdicts[XPB_VERDICT_COUNT]; /* cases by compare's verdict against the base */
+    double geomean;                     /* geometric mean of new/base median ratios; NaN: none */
+    char why[400];
+} xpb_tune_candidate;
+
+typedef struct xpb_tune_knob {
+    xpb_knob_id id;
+    char base[XPB_KNOB_VALUE_LEN]; /* the value the sweep compares against, "" the default */
+    int n;
+    xpb_tune_candidate cand[XPB_KNOB_MAX_CANDIDATES];
+    int chosen;                    /* index into cand of the winner, -1: the base stays */
+    int cases;                     /* cases of the preset it applies to */
+    char skipped[400];             /* why it was not swept, "" when it was */
+} xpb_tune_knob;
+
+/* Sweeps k->id on o's device: the base is config[0..*n_config) (the tuning so far) and each
+ * candidate that value in its place, o->runs processes a side, interleaved. A winner replaces or
+ * joins the knob's value in config. Returns 0, 1 when the base itself fails validation, or the
+ * exit code to stop with (2: a run refused its arguments; 128 + N: interrupted). */
+int xpb_tune_sweep(const xpb_tune_opts *o, xpb_tuning_value *config, int *n_config, xpb_tune_knob *k);
+
+#endif
