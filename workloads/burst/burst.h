@@ -8,7 +8,7 @@
  * ops do not exist yet. The ops proposed for them:
  *
  * Proposal: three ops per backend (draft argument structs in burst_ops_draft.h, for
- * harness/core/xpb_ops.h), plus XPB_OP_BURST_RUN as the case's op (a whole run, no kernel of its own,
+ * workloads/ops/xpb_ops.h), plus XPB_OP_BURST_RUN as the case's op (a whole run, no kernel of its own,
  * like XPB_OP_ANNEAL_COMPRESS). Network and state stay on the device for the whole run; a burst b
  * is   propagate(fired list of b-1) -> dynamics(b) -> compact,   and only the 32-byte counters
  * (fired count, events) cross the bus per burst (the fired lists too when validating).
