@@ -40,6 +40,7 @@ xpb_status xpb_sharded_prof_mark(int l, int device, cudaStream_t s, int mark, xp
     if (bursts[l].empty())
         return xpb_fail(err, XPB_ERR_RUNTIME, "burst/sharded profile: mark %d before the burst's start", mark);
     pending &b = bursts[l].back();
+    XPB_CUDA_CHECK(err, cudaSetDevice(device)); /* an event belongs to the device current at its creation */
     XPB_CUDA_CHECK(err, cudaEventCreate(&b.ev[mark]));
     b.marked = mark + 1;
     XPB_CUDA_CHECK(err, cudaEventRecord(b.ev[mark], s));
