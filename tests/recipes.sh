@@ -27,8 +27,8 @@ else # a source tree without git (an unpacked archive): everything but build fol
   tar -C "$src" --exclude='./build*' --exclude=./.git -cf - . | tar -C "$scratch" -xf -
 fi
 
-# ---- README.md, "Adding a kernel variant" (the CPU line of its last paragraph) -----------------
-# 1. the kernel's file: a .c in backends/cpu/ defining the xpb_kernel (the glob finds it)
+# ---- README.md, "Adding a kernel variant": the cpu row of its table, the example's steps ----------
+# 1. backends/cpu/add_toy.c: the kernel and its xpb_kernel (the backend's glob finds the file)
 step "variant: backends/cpu/add_toy.c and X(xpb_cpu_add_toy) in XPB_CPU_KERNELS"
 cp "$recipes/add_toy.c" "$scratch/backends/cpu/add_toy.c"
 # 2. one line in the XPB_CPU_KERNELS list of backends/cpu/cpu_backend.c, after the op's default
@@ -37,8 +37,8 @@ sed -i '/^ *X(xpb_cpu_add) *\\$/a\    X(xpb_cpu_add_toy) \\' "$scratch/backends/
 grep -q 'X(xpb_cpu_add_toy)' "$scratch/backends/cpu/cpu_backend.c" \
   || fail "no X(xpb_cpu_add) line in backends/cpu/cpu_backend.c's XPB_CPU_KERNELS: README's recipe and the code disagree"
 
-# ---- README.md, "Adding a workload", stateful ----------------------------------------------------
-# its folder, workloads/toy/ (CMake globs workloads/*.c, recursively) ...
+# ---- README.md, "Adding a workload": its first paragraph; the file is a "Stateful" one ------------
+# one folder, workloads/toy/, defining xpb_workload_toy (CMake globs workloads/*.c, recursively) ...
 step "workload: workloads/toy/toy.c and X(xpb_workload_toy) in XPB_WORKLOADS"
 mkdir -p "$scratch/workloads/toy"
 cp "$recipes/toy.c" "$scratch/workloads/toy/toy.c"
@@ -59,14 +59,15 @@ echo "built in $(($(date +%s) - t0)) s"
 bin=$build/xpubench
 
 # ---- what the recipes promise -------------------------------------------------------------------
-# "xpubench list then shows cpu/toy for add"; a workload is listed with its description
+# README: "xpubench list then shows add ... cpu/default cpu/toy"; a workload is listed with its
+# description
 step "list"
 "$bin" list > "$out/list.txt"
 grep -Eq '^    add +.*cpu/default cpu/toy( |$)' "$out/list.txt" || { cat "$out/list.txt"; fail "list: no cpu/toy for add"; }
 grep -q '^  toy: a toy accumulator' "$out/list.txt" || { cat "$out/list.txt"; fail "list: no workload toy"; }
 
-# the workload runs on every variant of its variant_op, validated and timed, and its report's
-# metric and timing reach the results file
+# README, "Stateful": one result per variant of variant_op (add: default and toy), validated and
+# timed; the report's metric and timing reach the results file
 step "run --workload toy --preset conformance"
 "$bin" run --backend cpu --workload toy --preset conformance --min-time 0.002 --out "$out/toy.json" \
   > "$out/toy.log" 2>&1 || { cat "$out/toy.log"; fail "run --workload toy exited $?"; }
@@ -90,7 +91,7 @@ assert all(len(t) == 1 for t in totals.values()), f"the variants' totals differ:
 print(f"OK: {len(results)} results, each with total and per_step")
 EOF
 
-# its whole-run check catches a broken result (README: "the whole run against its reference")
+# README, "Stateful", step 2: with inject set the run damages what it read back; the case must fail
 step "run --workload toy --inject-fault value (must fail validation)"
 rc=0
 "$bin" run --backend cpu --workload toy --preset conformance --validate-only --inject-fault value \
@@ -98,7 +99,7 @@ rc=0
 [ "$rc" -eq 1 ] && grep -q "ops: add FAILS at step 1; run: x differs" "$out/toy_fault.log" \
   || { cat "$out/toy_fault.log"; fail "a damaged run was not caught (exit $rc)"; }
 
-# "every run validates and times it beside the default variant": the conformance cases of add
+# README, "Adding a kernel variant": "Its conformance cases: xpubench run ... --variant toy ..."
 step "run --variant toy: add's conformance cases"
 "$bin" run --backend cpu --workload elementwise --filter '^elementwise/add/' --variant toy --preset conformance \
   --validate-only --out "$out/variant.json" > "$out/variant.log" 2>&1 \
