@@ -3,22 +3,20 @@
 
 #include "xpb_workload.h"
 
-extern const xpb_workload_i xpb_workload_elementwise;
-extern const xpb_workload_i xpb_workload_gemm;
-extern const xpb_workload_i xpb_workload_anneal;
-extern const xpb_workload_i xpb_workload_burst;
-extern const xpb_workload_i xpb_workload_collectives;
-extern const xpb_workload_i xpb_workload_sharded;
+/* Every workload, in the order "every workload" runs them. Adding one: its folder and one
+ * X(xpb_workload_<name>) line here (README.md, "Adding a workload"). */
+#define XPB_WORKLOADS(X)                                                                            \
+    X(xpb_workload_elementwise)                                                                     \
+    X(xpb_workload_gemm)                                                                            \
+    X(xpb_workload_anneal)                                                                          \
+    X(xpb_workload_burst)                                                                           \
+    X(xpb_workload_collectives)                                                                     \
+    X(xpb_workload_sharded)
 
-static const xpb_workload_i *const registry[] = {
-    &xpb_workload_elementwise,
-    &xpb_workload_gemm,
-    &xpb_workload_anneal,
-    &xpb_workload_burst,
-    &xpb_workload_collectives,
-    &xpb_workload_sharded,
-    NULL,
-};
+#define XPB_WORKLOAD_DECLARE(w) extern const xpb_workload_i w;
+#define XPB_WORKLOAD_ADDRESS(w) &w,
+XPB_WORKLOADS(XPB_WORKLOAD_DECLARE)
+static const xpb_workload_i *const registry[] = {XPB_WORKLOADS(XPB_WORKLOAD_ADDRESS) NULL};
 
 const xpb_workload_i *const *xpb_workloads(void) { return registry; }
 

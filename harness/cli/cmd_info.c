@@ -46,7 +46,7 @@ int xpb_cmd_info(int argc, char **argv)
         return xpb_cli_error(XPB_EXIT_USAGE, "info: unexpected argument '%s'", argv[optind]);
     xpb_sysinfo s;
     xpb_sysinfo_read(&s);
-    xpb_backend_status st[3];
+    xpb_backend_status st[XPB_MAX_BACKENDS];
     int n = xpb_backends_survey(st);
 
     cJSON *root = cJSON_CreateObject();

@@ -110,7 +110,7 @@ int xpb_cmd_list(int argc, char **argv)
     }
     list_ops();
     xpb_plugins_print(stdout);
-    xpb_backend_status st[3];
+    xpb_backend_status st[XPB_MAX_BACKENDS];
     int n = xpb_backends_survey(st);
     printf("\nbackends:\n");
     for (int i = 0; i < n; i++) {

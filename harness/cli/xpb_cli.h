@@ -29,9 +29,9 @@ int xpb_cmd_tune(int argc, char **argv); /* cmd_tune.c */
 int xpb_run_isolated_case(const char *device, const char *case_id, int fd, const xpb_case_list *cases,
                           const xpb_run_config *cfg);
 
-/* Fills one status per backend xpubench knows (cpu, cuda, vulkan): compiled in, usable here,
- * and why not. Returns the count. */
-int xpb_backends_survey(xpb_backend_status out[3]);
+/* Fills one status per backend xpubench knows (xpb_backend_known_name): compiled in, usable
+ * here, and why not. Returns the count. */
+int xpb_backends_survey(xpb_backend_status out[XPB_MAX_BACKENDS]);
 
 /* Prints "xpubench: <msg>" to stderr and returns code. */
 int xpb_cli_error(int code, const char *fmt, ...)

@@ -5,17 +5,16 @@
 
 #include "xpb_cli.h"
 
-static const char *const known[] = {"cpu", "cuda", "vulkan"};
-
-int xpb_backends_survey(xpb_backend_status out[3])
+int xpb_backends_survey(xpb_backend_status out[XPB_MAX_BACKENDS])
 {
-    for (int i = 0; i < 3; i++) {
+    for (int i = 0; i < XPB_MAX_BACKENDS; i++) {
+        const char *name = xpb_backend_known_name(i);
         xpb_backend_status *s = &out[i];
         memset(s, 0, sizeof *s);
-        s->name = known[i];
-        const xpb_backend_i *b = xpb_backend_find(known[i]);
+        s->name = name;
+        const xpb_backend_i *b = xpb_backend_find(name);
         if (!b) {
-            snprintf(s->reason, sizeof s->reason, "%s", xpb_backend_missing_reason(known[i]));
+            snprintf(s->reason, sizeof s->reason, "%s", xpb_backend_missing_reason(name));
             continue;
         }
         s->compiled = true;
@@ -23,12 +22,12 @@ int xpb_backends_survey(xpb_backend_status out[3])
         if (!b->probe(&why)) {
             snprintf(s->reason, sizeof s->reason, "%s", why.msg[0] ? why.msg : "probe failed");
         } else if (b->device_count() < 1) {
-            snprintf(s->reason, sizeof s->reason, "no %s device found", known[i]);
+            snprintf(s->reason, sizeof s->reason, "no %s device found", name);
         } else {
             s->available = true;
         }
     }
-    return 3;
+    return XPB_MAX_BACKENDS;
 }
 
 int xpb_cli_error(int code, const char *fmt, ...)

@@ -214,7 +214,11 @@ typedef struct xpb_backend_i {
 /* The registry (xpb_registry.c): every backend compiled into this binary. */
 const xpb_backend_i *const *xpb_backends(void); /* NULL-terminated */
 const xpb_backend_i *xpb_backend_find(const char *name);
-/* All backend names xpubench knows, compiled in or not ("cpu", "cuda", "vulkan"). */
+/* How many backends xpubench knows, compiled in or not (xpb_registry.c's `known` list). */
+#define XPB_MAX_BACKENDS 3
+/* The i-th of them ("cpu", "cuda", "vulkan"), NULL past the last. */
+const char *xpb_backend_known_name(int i);
+/* True for a name of that list. */
 bool xpb_backend_name_known(const char *name);
 /* Why a known backend is absent from this build ("built without CUDA: ..."), or NULL. */
 const char *xpb_backend_missing_reason(const char *name);

@@ -1,4 +1,6 @@
-/* xpb_registry.c - the one place backends are registered: one #if line per backend. */
+/* xpb_registry.c - the one place backends are registered: each one's table under its
+ * XPB_HAVE_<NAME> (set by CMakeLists.txt's option), its name in `known` and the reason a build
+ * lacks it (README.md, "Adding a backend"). */
 #include "xpb_backend.h"
 
 #include <string.h>
@@ -32,9 +34,18 @@ const xpb_backend_i *xpb_backend_find(const char *name)
     return NULL;
 }
 
+/* Every backend xpubench knows, compiled in or not, in the order list, info and results show them. */
+static const char *const known[] = {"cpu", "cuda", "vulkan"};
+_Static_assert(sizeof known / sizeof known[0] == XPB_MAX_BACKENDS, "XPB_MAX_BACKENDS counts `known`");
+
+const char *xpb_backend_known_name(int i) { return i >= 0 && i < XPB_MAX_BACKENDS ? known[i] : NULL; }
+
 bool xpb_backend_name_known(const char *name)
 {
-    return strcmp(name, "cpu") == 0 || strcmp(name, "cuda") == 0 || strcmp(name, "vulkan") == 0;
+    for (int i = 0; i < XPB_MAX_BACKENDS; i++)
+        if (strcmp(name, known[i]) == 0)
+            return true;
+    return false;
 }
 
 const char *xpb_backend_missing_reason(const char *name)

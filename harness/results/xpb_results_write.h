@@ -29,7 +29,7 @@ typedef struct xpb_run_meta {
     const char *command_line;
     const char *filter;
     xpb_sysinfo sys;
-    xpb_backend_status backends[3];
+    xpb_backend_status backends[XPB_MAX_BACKENDS];
     int n_backends;
     const xpb_tuning_state *tuning; /* the knob values found for each device; NULL: not recorded */
 } xpb_run_meta;
