@@ -17,6 +17,7 @@
 #include "xpb_mpi.h"
 #include "xpb_power.h"
 #include "xpb_progress.h"
+#include "xpb_rng.h"
 #include "xpb_sysinfo.h"
 
 #define G XPB_GUARD_BYTES
@@ -377,14 +378,38 @@ static void inject_fault(int kind, unsigned char *host, size_t out_bytes)
 
 static void summarize_failure(xpb_result *r)
 {
-    const xpb_validation *v = &r->validation;
-    snprintf(r->message, sizeof r->message,
-             "%llu of %llu elements out of tolerance (%llu unwritten, %llu NaN, %llu guard bytes "
-             "overwritten); worst at [%lld]: %.9g, reference %.9g, tolerance %.3g",
-             (unsigned long long)v->out_of_tolerance, (unsigned long long)v->checked,
-             (unsigned long long)v->unwritten, (unsigned long long)v->nan_count,
-             (unsigned long long)v->guard_violations, (long long)v->worst_index, v->worst_value,
-             v->worst_reference, v->worst_tolerance);
+    xpb_validation_summary(&r->validation, r->message, sizeof r->message);
+}
+
+/* Reads output 0 back, guards included, and checks it against d's reference with the checker
+ * and bound of the validation launch (sampling seeded by seed); into *check, its failure's
+ * summary as the reason. */
+static xpb_status check_output(case_buffers *cb, const xpb_case *c, const xpb_case_data *d, const xpb_kernel *k,
+                               const xpb_run_config *cfg, uint64_t seed, xpb_after_check *check, xpb_error *err)
+{
+    xpb_status st = cb->dev->backend->buffer_download(cb->dev->ctx, cb->out[0], 0, cb->out_host,
+                                                      d->out_bytes[0] + 2 * G, err);
+    xpb_validation v;
+    if (!st)
+        st = xpb_validate_output(c, d, k->precision, (const float *)((char *)cb->out_host + G), cfg->sampled,
+                                 cfg->sample_units, seed, &v, err);
+    if (st)
+        return st;
+    xpb_validation_finish(&v, xpb_guard_violations(cb->out_host, G) +
+                                  xpb_guard_violations((char *)cb->out_host + G + d->out_bytes[0], G));
+    check->state = v.passed ? XPB_CHECK_PASSED : XPB_CHECK_FAILED;
+    if (!v.passed)
+        xpb_validation_summary(&v, check->reason, sizeof check->reason);
+    return XPB_OK;
+}
+
+/* Why neither check after timing applies to a case on dev, or NULL when both do. */
+static const char *after_timing_skip(const xpb_device *dev)
+{
+    if (dev->n_group)
+        return "device group: its outputs are every rank's (gigabytes at the large collectives) and its "
+               "rounds run back to back on the same buffers; the validation launch checks it";
+    return NULL;
 }
 
 /* One round's timing: warm-up, then Google Benchmark with the device timer; its samples are
@@ -407,6 +432,17 @@ static xpb_status time_kernel(case_buffers *cb, const xpb_kernel *k, const xpb_c
     }
     if (!st && cfg->graph)
         st = capture(&l, err);
+    /* The timed launches' own output is checked after them (docs/validation.md, "After timing"):
+     * poisoned here, untimed and after the warm-up, so that what is read back is what the timed
+     * launches wrote, not the validation launch's or the warm-up's. Every one-shot op is out of
+     * place (xpb_ops.h: outputs are written from inputs alone, GEMM's C from its own c_in), so a
+     * launch repeated on the same buffers must leave the same output as one launch. */
+    bool check = first && !after_timing_skip(cb->dev);
+    double t_poison = xpb_clock_now();
+    if (!st && check)
+        st = poison_outputs(cb, err);
+    double poison_s = check ? xpb_clock_now() - t_poison : 0;
+    r->phase.poison_s += poison_s;
     xpb_gbench_config gc = {cfg->repetitions, cfg->min_time, l.batch};
     if (first) {
         r->launches_per_sample = l.batch;
@@ -439,10 +475,16 @@ static xpb_status time_kernel(case_buffers *cb, const xpb_kernel *k, const xpb_c
     if (!st)
         st = xpb_runner_close_round(r, from, err);
     double t_timed = xpb_clock_now();
-    r->phase.timed_s += t_timed - t_start;
+    r->phase.timed_s += t_timed - t_start - poison_s;
+    if (!st && check) {
+        st = check_output(cb, c, cb->data, k, cfg, cfg->seed, &r->timed_output, err);
+        r->phase.validate_s += xpb_clock_now() - t_timed;
+        t_timed = xpb_clock_now();
+    }
     /* one end-to-end iteration for a slow launch, and on a device group, whose upload writes the
-     * whole array to every rank (gigabytes at the large collectives): seconds a case otherwise */
-    if (!st && first)
+     * whole array to every rank (gigabytes at the large collectives): seconds a case otherwise;
+     * none when the timed output was wrong (the case will report no speed) */
+    if (!st && first && r->timed_output.state != XPB_CHECK_FAILED)
         st = measure_e2e(cb, &l, r->kernel.median >= SLOW_LAUNCH_S || cb->dev->n_group ? 1 : cfg->e2e_iterations, r,
                          err);
     r->phase.e2e_s += xpb_clock_now() - t_timed;
@@ -483,6 +525,90 @@ static void time_kernel_again(xpb_device *dev, const xpb_case *c, const xpb_case
         k->release(dev->ctx, state);
     buffers_free(&cb);
     r->phase.total_s += xpb_clock_now() - t0;
+}
+
+/* ---- after timing: the fresh-seed recheck (docs/validation.md, "After timing") --------------------- */
+
+/* The recheck's input seed: made from the run's, never equal to it, and below 2^53 so that the
+ * results' JSON number holds it exactly. */
+static uint64_t recheck_seed(uint64_t seed)
+{
+    uint64_t s = xpb_rng_hash(seed, 0x5EC0DEu, 0) >> 11;
+    return s == seed ? s ^ 1 : s;
+}
+
+/* After the timed launches: the case's inputs made afresh from another seed, uploaded into the
+ * same buffers, the outputs poisoned, one launch, checked against the new inputs' reference. A
+ * kernel that replays an output it kept (keyed on the buffers' addresses or on its call count)
+ * writes the old inputs' output and fails. A kernel with a prepare step prepares again for the
+ * new inputs (GEMM's tf32 and fp16 variants convert A and B there). */
+static xpb_status recheck(case_buffers *cb, const xpb_kernel *k, const xpb_case *c, const void *args, void **state,
+                          bool *prepared, const xpb_run_config *cfg, xpb_result *r, xpb_error *err)
+{
+    r->recheck_seed = recheck_seed(cfg->seed);
+    if (c->input) {
+        r->recheck.state = XPB_CHECK_SKIPPED;
+        snprintf(r->recheck.reason, sizeof r->recheck.reason,
+                 "the inputs come from --input FILE: another seed makes the same inputs");
+        return XPB_OK;
+    }
+    uint64_t avail = xpb_sysinfo_mem_available(); /* the case's inputs are held, a second set made */
+    if (avail && c->bytes_read > avail / 10 * 9) {
+        r->recheck.state = XPB_CHECK_SKIPPED;
+        snprintf(r->recheck.reason, sizeof r->recheck.reason,
+                 "a second set of inputs needs %.2f GiB of host memory; %.2f GiB available",
+                 (double)c->bytes_read / 1073741824.0, (double)avail / 1073741824.0);
+        return XPB_OK;
+    }
+    const xpb_case_data *kept = cb->data;
+    xpb_case_data fresh;
+    memset(&fresh, 0, sizeof fresh);
+    xpb_status st = c->workload->make_data(c, r->recheck_seed, &fresh, err);
+    bool made = st == XPB_OK;
+    for (int i = 0; !st && i < XPB_MAX_ARRAYS; i++)
+        if (fresh.n_in != kept->n_in || fresh.n_out != kept->n_out || fresh.in_bytes[i] != kept->in_bytes[i] ||
+            fresh.out_bytes[i] != kept->out_bytes[i])
+            st = xpb_fail(err, XPB_ERR_RUNTIME, "the recheck's inputs (seed %llu) differ in size from the case's",
+                          (unsigned long long)r->recheck_seed);
+    cb->data = &fresh;
+    if (!st)
+        st = upload_inputs(cb, c, err);
+    if (!st)
+        st = poison_outputs(cb, err);
+    if (!st && k->prepare) {
+        if (*prepared && k->release)
+            k->release(cb->dev->ctx, *state);
+        *prepared = false;
+        *state = NULL;
+        if (!(st = k->prepare(cb->dev->ctx, args, state, err)))
+            *prepared = true;
+    }
+    if (!st)
+        st = k->launch(cb->dev->ctx, args, *state, err);
+    if (!st)
+        st = cb->dev->backend->synchronize(cb->dev->ctx, err);
+    if (!st)
+        st = check_output(cb, c, &fresh, k, cfg, r->recheck_seed, &r->recheck, err);
+    cb->data = kept;
+    if (made)
+        xpb_case_data_free(&fresh);
+    return st;
+}
+
+/* After round 1's timing: a wrong timed output or recheck fails the case, which then reports
+ * no speed. */
+static void fail_after_timing(xpb_result *r)
+{
+    if (r->timed_output.state == XPB_CHECK_FAILED)
+        snprintf(r->message, sizeof r->message, "the timed launches' output: %s", r->timed_output.reason);
+    else if (r->recheck.state == XPB_CHECK_FAILED)
+        snprintf(r->message, sizeof r->message, "the fresh-seed recheck (seed %llu, after timing): %s",
+                 (unsigned long long)r->recheck_seed, r->recheck.reason);
+    else
+        return;
+    r->status = XPB_CASE_FAILED_VALIDATION;
+    r->validation.passed = false;
+    r->timed = false;
 }
 
 static void run_kernel(xpb_device *dev, const xpb_kernel *k, const xpb_case *c,
@@ -541,9 +667,23 @@ static void run_kernel(xpb_device *dev, const xpb_kernel *k, const xpb_case *c,
         summarize_failure(r);
     }
     r->phase.validate_s = xpb_clock_now() - t_valid;
-    /* 2. time (the first round) */
+    /* 2. time (the first round), checking the timed launches' output */
     if (!st && r->validation.passed && !cfg->validate_only && !c->validate_only)
         st = time_kernel(&cb, k, c, args, state, cfg, true, r, &err);
+    const char *skip = after_timing_skip(dev);
+    if (!st && r->timed && skip) {
+        r->timed_output.state = r->recheck.state = XPB_CHECK_SKIPPED;
+        snprintf(r->timed_output.reason, sizeof r->timed_output.reason, "%s", skip);
+        snprintf(r->recheck.reason, sizeof r->recheck.reason, "%s", skip);
+    }
+    /* 3. the fresh-seed recheck, when the timed output was right */
+    if (!st && r->timed && r->timed_output.state == XPB_CHECK_PASSED) {
+        double t_check = xpb_clock_now();
+        st = recheck(&cb, k, c, args, &state, &prepared, cfg, r, &err);
+        r->phase.validate_s += xpb_clock_now() - t_check;
+    }
+    if (!st)
+        fail_after_timing(r);
     /* A device group times its later rounds here, back to back on the same buffers, as nccl-tests
      * times a collective: the interleaved rounds' fresh buffers meant uploading the whole array to
      * every rank again each round (16 GiB at the 1 GiB all_reduce on 4 GPUs), most of a sweep's
