@@ -1,5 +1,6 @@
 /* xpb_runner.c - the case runner: for each case and each device and kernel variant,
- * allocate guarded buffers, upload, poison, launch, validate, then time (xpb_runner.h). */
+ * allocate guarded buffers, upload, poison, launch, validate, then time, check the timed
+ * launches' output and recheck with inputs from a fresh seed (xpb_runner.h). */
 #define _POSIX_C_SOURCE 200809L /* gethostname */
 #include "xpb_runner_internal.h"
 
