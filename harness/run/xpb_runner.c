@@ -18,7 +18,6 @@
 #include "xpb_mpi.h"
 #include "xpb_power.h"
 #include "xpb_progress.h"
-#include "xpb_rng.h"
 #include "xpb_sysinfo.h"
 
 #define G XPB_GUARD_BYTES
@@ -120,15 +119,7 @@ void xpb_device_close(xpb_device *d)
 
 /* ---- buffers of one case on one device ---------------------------------------------------------- */
 
-typedef struct case_buffers {
-    xpb_device *dev;
-    const xpb_case_data *data;
-    xpb_buffer *in[XPB_MAX_ARRAYS], *out[XPB_MAX_ARRAYS];
-    xpb_view in_view[XPB_MAX_ARRAYS], out_view[XPB_MAX_ARRAYS];
-    void *out_host; /* guard + output 0 + guard, downloaded */
-} case_buffers;
-
-static void buffers_free(case_buffers *cb)
+static void buffers_free(xpb_case_buffers *cb)
 {
     const xpb_backend_i *b = cb->dev->backend;
     for (int i = 0; i < XPB_MAX_ARRAYS; i++) {
@@ -141,7 +132,7 @@ static void buffers_free(case_buffers *cb)
     memset(cb, 0, sizeof *cb);
 }
 
-static xpb_status upload_inputs(case_buffers *cb, const xpb_case *c, xpb_error *err)
+xpb_status xpb_runner_upload_inputs(xpb_case_buffers *cb, const xpb_case *c, xpb_error *err)
 {
     const xpb_backend_i *b = cb->dev->backend;
     for (int i = 0; i < cb->data->n_in; i++) {
@@ -166,7 +157,7 @@ static xpb_status upload_inputs(case_buffers *cb, const xpb_case *c, xpb_error *
 
 /* Fills every output, guards included, with the poison pattern: every byte of it, so an element
  * that the kernel does not write is caught whichever part of the array it is in. */
-static xpb_status poison_outputs(case_buffers *cb, xpb_error *err)
+xpb_status xpb_runner_poison_outputs(xpb_case_buffers *cb, xpb_error *err)
 {
     const xpb_backend_i *b = cb->dev->backend;
     size_t largest = 0;
@@ -187,7 +178,7 @@ static xpb_status poison_outputs(case_buffers *cb, xpb_error *err)
     return st;
 }
 
-static xpb_status buffers_alloc(case_buffers *cb, xpb_error *err)
+static xpb_status buffers_alloc(xpb_case_buffers *cb, xpb_error *err)
 {
     const xpb_backend_i *b = cb->dev->backend;
     const xpb_case_data *d = cb->data;
@@ -330,7 +321,7 @@ static xpb_status warm_up(launch_ctx *l, double seconds, double sample_min, xpb_
 }
 
 /* End to end, host clock: upload the inputs, launch, synchronize, download the output. */
-static xpb_status measure_e2e(case_buffers *cb, launch_ctx *l, int iters, xpb_result *r,
+static xpb_status measure_e2e(xpb_case_buffers *cb, launch_ctx *l, int iters, xpb_result *r,
                               xpb_error *err)
 {
     const xpb_backend_i *b = cb->dev->backend;
@@ -338,7 +329,7 @@ static xpb_status measure_e2e(case_buffers *cb, launch_ctx *l, int iters, xpb_re
     xpb_status st = XPB_OK;
     for (int it = 0; it < iters && !st; it++) {
         double t0 = xpb_clock_now();
-        st = upload_inputs(cb, &r->c, err);
+        st = xpb_runner_upload_inputs(cb, &r->c, err);
         double t1 = xpb_clock_now();
         if (!st)
             st = l->k->launch(cb->dev->ctx, l->args, l->state, err);
@@ -382,41 +373,10 @@ static void summarize_failure(xpb_result *r)
     xpb_validation_summary(&r->validation, r->message, sizeof r->message);
 }
 
-/* Reads output 0 back, guards included, and checks it against d's reference with the checker
- * and bound of the validation launch (sampling seeded by seed); into *check, its failure's
- * summary as the reason. */
-static xpb_status check_output(case_buffers *cb, const xpb_case *c, const xpb_case_data *d, const xpb_kernel *k,
-                               const xpb_run_config *cfg, uint64_t seed, xpb_after_check *check, xpb_error *err)
-{
-    xpb_status st = cb->dev->backend->buffer_download(cb->dev->ctx, cb->out[0], 0, cb->out_host,
-                                                      d->out_bytes[0] + 2 * G, err);
-    xpb_validation v;
-    if (!st)
-        st = xpb_validate_output(c, d, k->precision, (const float *)((char *)cb->out_host + G), cfg->sampled,
-                                 cfg->sample_units, seed, &v, err);
-    if (st)
-        return st;
-    xpb_validation_finish(&v, xpb_guard_violations(cb->out_host, G) +
-                                  xpb_guard_violations((char *)cb->out_host + G + d->out_bytes[0], G));
-    check->state = v.passed ? XPB_CHECK_PASSED : XPB_CHECK_FAILED;
-    if (!v.passed)
-        xpb_validation_summary(&v, check->reason, sizeof check->reason);
-    return XPB_OK;
-}
-
-/* Why neither check after timing applies to a case on dev, or NULL when both do. */
-static const char *after_timing_skip(const xpb_device *dev)
-{
-    if (dev->n_group)
-        return "device group: its outputs are every rank's (gigabytes at the large collectives) and its "
-               "rounds run back to back on the same buffers; the validation launch checks it";
-    return NULL;
-}
-
 /* One round's timing: warm-up, then Google Benchmark with the device timer; its samples are
  * appended and their median is the round's unit. The first round also times end to end and
  * samples power. */
-static xpb_status time_kernel(case_buffers *cb, const xpb_kernel *k, const xpb_case *c, const void *args,
+static xpb_status time_kernel(xpb_case_buffers *cb, const xpb_kernel *k, const xpb_case *c, const void *args,
                               void *state, const xpb_run_config *cfg, bool first, xpb_result *r, xpb_error *err)
 {
     launch_ctx l = {cb->dev, k, args, state, 1, 0, NULL};
@@ -438,10 +398,10 @@ static xpb_status time_kernel(case_buffers *cb, const xpb_kernel *k, const xpb_c
      * launches wrote, not the validation launch's or the warm-up's. Every one-shot op is out of
      * place (xpb_ops.h: outputs are written from inputs alone, GEMM's C from its own c_in), so a
      * launch repeated on the same buffers must leave the same output as one launch. */
-    bool check = first && !after_timing_skip(cb->dev);
+    bool check = first && !xpb_runner_after_timing_skip(cb->dev);
     double t_poison = xpb_clock_now();
     if (!st && check)
-        st = poison_outputs(cb, err);
+        st = xpb_runner_poison_outputs(cb, err);
     double poison_s = check ? xpb_clock_now() - t_poison : 0;
     r->phase.poison_s += poison_s;
     xpb_gbench_config gc = {cfg->repetitions, cfg->min_time, l.batch};
@@ -478,7 +438,7 @@ static xpb_status time_kernel(case_buffers *cb, const xpb_kernel *k, const xpb_c
     double t_timed = xpb_clock_now();
     r->phase.timed_s += t_timed - t_start - poison_s;
     if (!st && check) {
-        st = check_output(cb, c, cb->data, k, cfg, cfg->seed, &r->timed_output, err);
+        st = xpb_runner_check_output(cb, c, cb->data, k, cfg, cfg->seed, &r->timed_output, err);
         r->phase.validate_s += xpb_clock_now() - t_timed;
         t_timed = xpb_clock_now();
     }
@@ -506,14 +466,14 @@ static void time_kernel_again(xpb_device *dev, const xpb_case *c, const xpb_case
     const xpb_kernel *k = r->ran;
     xpb_error err = {{0}};
     unsigned char args[XPB_ARGS_MAX];
-    case_buffers cb = {.dev = dev, .data = d};
+    xpb_case_buffers cb = {.dev = dev, .data = d};
     void *state = NULL;
     bool prepared = false;
     double t0 = xpb_clock_now();
     xpb_status st = buffers_alloc(&cb, &err);
     if (!st) {
         c->workload->make_args(c, cb.in_view, cb.out_view, args);
-        st = upload_inputs(&cb, c, &err);
+        st = xpb_runner_upload_inputs(&cb, c, &err);
     }
     if (!st && k->prepare && !(st = k->prepare(dev->ctx, args, &state, &err)))
         prepared = true;
@@ -528,97 +488,13 @@ static void time_kernel_again(xpb_device *dev, const xpb_case *c, const xpb_case
     r->phase.total_s += xpb_clock_now() - t0;
 }
 
-/* ---- after timing: the fresh-seed recheck (docs/validation.md, "After timing") --------------------- */
-
-/* The recheck's input seed: made from the run's, never equal to it, and below 2^53 so that the
- * results' JSON number holds it exactly. */
-static uint64_t recheck_seed(uint64_t seed)
-{
-    uint64_t s = xpb_rng_hash(seed, 0x5EC0DEu, 0) >> 11;
-    return s == seed ? s ^ 1 : s;
-}
-
-/* After the timed launches: the case's inputs made afresh from another seed, uploaded into the
- * same buffers, the outputs poisoned, one launch, checked against the new inputs' reference. A
- * kernel that replays an output it kept (keyed on the buffers' addresses or on its call count)
- * writes the old inputs' output and fails. A kernel with a prepare step prepares again for the
- * new inputs (GEMM's tf32 and fp16 variants convert A and B there). */
-static xpb_status recheck(case_buffers *cb, const xpb_kernel *k, const xpb_case *c, const void *args, void **state,
-                          bool *prepared, const xpb_run_config *cfg, xpb_result *r, xpb_error *err)
-{
-    r->recheck_seed = recheck_seed(cfg->seed);
-    if (c->input) {
-        r->recheck.state = XPB_CHECK_SKIPPED;
-        snprintf(r->recheck.reason, sizeof r->recheck.reason,
-                 "the inputs come from --input FILE: another seed makes the same inputs");
-        return XPB_OK;
-    }
-    uint64_t avail = xpb_sysinfo_mem_available(); /* the case's inputs are held, a second set made */
-    if (avail && c->bytes_read > avail / 10 * 9) {
-        r->recheck.state = XPB_CHECK_SKIPPED;
-        snprintf(r->recheck.reason, sizeof r->recheck.reason,
-                 "a second set of inputs needs %.2f GiB of host memory; %.2f GiB available",
-                 (double)c->bytes_read / 1073741824.0, (double)avail / 1073741824.0);
-        return XPB_OK;
-    }
-    const xpb_case_data *kept = cb->data;
-    xpb_case_data fresh;
-    memset(&fresh, 0, sizeof fresh);
-    xpb_status st = c->workload->make_data(c, r->recheck_seed, &fresh, err);
-    bool made = st == XPB_OK;
-    for (int i = 0; !st && i < XPB_MAX_ARRAYS; i++)
-        if (fresh.n_in != kept->n_in || fresh.n_out != kept->n_out || fresh.in_bytes[i] != kept->in_bytes[i] ||
-            fresh.out_bytes[i] != kept->out_bytes[i])
-            st = xpb_fail(err, XPB_ERR_RUNTIME, "the recheck's inputs (seed %llu) differ in size from the case's",
-                          (unsigned long long)r->recheck_seed);
-    cb->data = &fresh;
-    if (!st)
-        st = upload_inputs(cb, c, err);
-    if (!st)
-        st = poison_outputs(cb, err);
-    if (!st && k->prepare) {
-        if (*prepared && k->release)
-            k->release(cb->dev->ctx, *state);
-        *prepared = false;
-        *state = NULL;
-        if (!(st = k->prepare(cb->dev->ctx, args, state, err)))
-            *prepared = true;
-    }
-    if (!st)
-        st = k->launch(cb->dev->ctx, args, *state, err);
-    if (!st)
-        st = cb->dev->backend->synchronize(cb->dev->ctx, err);
-    if (!st)
-        st = check_output(cb, c, &fresh, k, cfg, r->recheck_seed, &r->recheck, err);
-    cb->data = kept;
-    if (made)
-        xpb_case_data_free(&fresh);
-    return st;
-}
-
-/* After round 1's timing: a wrong timed output or recheck fails the case, which then reports
- * no speed. */
-static void fail_after_timing(xpb_result *r)
-{
-    if (r->timed_output.state == XPB_CHECK_FAILED)
-        snprintf(r->message, sizeof r->message, "the timed launches' output: %s", r->timed_output.reason);
-    else if (r->recheck.state == XPB_CHECK_FAILED)
-        snprintf(r->message, sizeof r->message, "the fresh-seed recheck (seed %llu, after timing): %s",
-                 (unsigned long long)r->recheck_seed, r->recheck.reason);
-    else
-        return;
-    r->status = XPB_CASE_FAILED_VALIDATION;
-    r->validation.passed = false;
-    r->timed = false;
-}
-
 static void run_kernel(xpb_device *dev, const xpb_kernel *k, const xpb_case *c,
                        const xpb_case_data *d, const xpb_run_config *cfg, xpb_result *r)
 {
     const xpb_backend_i *b = dev->backend;
     xpb_error err = {{0}};
     unsigned char args[XPB_ARGS_MAX];
-    case_buffers cb = {.dev = dev, .data = d};
+    xpb_case_buffers cb = {.dev = dev, .data = d};
     void *state = NULL;
     bool prepared = false;
 
@@ -631,11 +507,11 @@ static void run_kernel(xpb_device *dev, const xpb_kernel *k, const xpb_case *c,
         st = buffers_alloc(&cb, &err);
     if (!st) {
         c->workload->make_args(c, cb.in_view, cb.out_view, args);
-        st = upload_inputs(&cb, c, &err);
+        st = xpb_runner_upload_inputs(&cb, c, &err);
     }
     if (!st) {
         double t_poison = xpb_clock_now();
-        st = poison_outputs(&cb, &err);
+        st = xpb_runner_poison_outputs(&cb, &err);
         r->phase.poison_s = xpb_clock_now() - t_poison;
     }
     if (!st && k->prepare && !(st = k->prepare(dev->ctx, args, &state, &err)))
@@ -671,7 +547,7 @@ static void run_kernel(xpb_device *dev, const xpb_kernel *k, const xpb_case *c,
     /* 2. time (the first round), checking the timed launches' output */
     if (!st && r->validation.passed && !cfg->validate_only && !c->validate_only)
         st = time_kernel(&cb, k, c, args, state, cfg, true, r, &err);
-    const char *skip = after_timing_skip(dev);
+    const char *skip = xpb_runner_after_timing_skip(dev);
     if (!st && r->timed && skip) {
         r->timed_output.state = r->recheck.state = XPB_CHECK_SKIPPED;
         snprintf(r->timed_output.reason, sizeof r->timed_output.reason, "%s", skip);
@@ -680,11 +556,11 @@ static void run_kernel(xpb_device *dev, const xpb_kernel *k, const xpb_case *c,
     /* 3. the fresh-seed recheck, when the timed output was right */
     if (!st && r->timed && r->timed_output.state == XPB_CHECK_PASSED) {
         double t_check = xpb_clock_now();
-        st = recheck(&cb, k, c, args, &state, &prepared, cfg, r, &err);
+        st = xpb_runner_recheck(&cb, k, c, args, &state, &prepared, cfg, r, &err);
         r->phase.validate_s += xpb_clock_now() - t_check;
     }
     if (!st)
-        fail_after_timing(r);
+        xpb_runner_fail_after_timing(r);
     /* A device group times its later rounds here, back to back on the same buffers, as nccl-tests
      * times a collective: the interleaved rounds' fresh buffers meant uploading the whole array to
      * every rank again each round (16 GiB at the 1 GiB all_reduce on 4 GPUs), most of a sweep's
