@@ -26,6 +26,7 @@ install(FILES ${PROJECT_SOURCE_DIR}/cmake/xpubenchConfig.cmake DESTINATION lib/c
 
 add_subdirectory(examples/plugins/cpu_softmax)
 add_subdirectory(examples/plugins/cpu_softmax_broken) # crash isolation's fixtures (tests/plugins_isolate.sh)
+add_subdirectory(examples/plugins/cpu_softmax_cached) # the checks after timing's fixtures (tests/plugins_honest.sh)
 if(XPB_HAVE_CUDA) # built, not run in CI (no GPU there): docs/plugins.md
   add_subdirectory(examples/plugins/cuda_softmax)
   add_subdirectory(examples/plugins/cuda_softmax_oob)

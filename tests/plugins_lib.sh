@@ -1,4 +1,4 @@
-# plugins_lib.sh - sourced by the plugin tests (plugins.sh, plugins_isolate.sh, plugins_vulkan.sh) after
+# plugins_lib.sh - sourced by the plugin tests (plugins.sh, plugins_isolate.sh, plugins_honest.sh, plugins_vulkan.sh) after
 # they set bin (xpubench) and out (a folder): starts out afresh and defines fail and the checks below.
 rm -rf "$out" && mkdir -p "$out"
 fail=0

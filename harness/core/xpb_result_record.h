@@ -51,6 +51,10 @@ typedef struct xpb_result {
     bool isolated;     /* ran in a process of its own (run --isolate, xpb_isolate.h) */
     bool validated;
     xpb_validation validation;
+    /* After the first round's timing (docs/validation.md, "After timing"): the timed launches'
+     * own output, and the recheck with fresh inputs made from recheck_seed. */
+    xpb_after_check timed_output, recheck;
+    uint64_t recheck_seed;
     bool timed;
     xpb_samples kernel_samples; /* device timer, seconds per launch, every round's */
     xpb_stats kernel;

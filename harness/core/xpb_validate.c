@@ -250,3 +250,19 @@ void xpb_validation_finish(xpb_validation *v, uint64_t guard_violations)
     v->passed = v->out_of_tolerance == 0 && v->unwritten == 0 && v->nan_count == 0 &&
                 guard_violations == 0;
 }
+
+const char *xpb_check_state_name(xpb_check_state s)
+{
+    return s == XPB_CHECK_PASSED ? "passed" : s == XPB_CHECK_FAILED ? "failed" : s == XPB_CHECK_SKIPPED ? "skipped" : "";
+}
+
+void xpb_validation_summary(const xpb_validation *v, char *buf, size_t size)
+{
+    snprintf(buf, size,
+             "%llu of %llu elements out of tolerance (%llu unwritten, %llu NaN, %llu guard bytes "
+             "overwritten); worst at [%lld]: %.9g, reference %.9g, tolerance %.3g",
+             (unsigned long long)v->out_of_tolerance, (unsigned long long)v->checked,
+             (unsigned long long)v->unwritten, (unsigned long long)v->nan_count,
+             (unsigned long long)v->guard_violations, (long long)v->worst_index, v->worst_value,
+             v->worst_reference, v->worst_tolerance);
+}

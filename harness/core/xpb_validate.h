@@ -38,6 +38,24 @@ typedef struct xpb_validation {
     bool passed;
 } xpb_validation;
 
+/* A check made after a case's timed launches (docs/validation.md, "After timing"): that the
+ * timed launches' own output is right, and the fresh-seed recheck (new inputs, one launch, a new
+ * reference). NOT_RUN: the case was not timed, so there was nothing to check (not written). */
+typedef enum xpb_check_state {
+    XPB_CHECK_NOT_RUN,
+    XPB_CHECK_PASSED,
+    XPB_CHECK_FAILED,
+    XPB_CHECK_SKIPPED,
+} xpb_check_state;
+
+typedef struct xpb_after_check {
+    xpb_check_state state;
+    char reason[200]; /* skipped: why; failed: what was wrong (the failure's summary) */
+} xpb_after_check;
+
+/* "passed", "failed", "skipped" (results' validation.timed_output and .recheck); "" for NOT_RUN. */
+const char *xpb_check_state_name(xpb_check_state s);
+
 /* Fills bytes (a multiple of 4) with XPB_POISON_BITS. */
 void xpb_poison_fill(void *p, size_t bytes);
 
@@ -59,5 +77,8 @@ void xpb_validation_add_f64(xpb_validation *v, int64_t index, double out, bool u
 
 /* Combines guard results into v and sets v->passed. */
 void xpb_validation_finish(xpb_validation *v, uint64_t guard_violations);
+
+/* A failed v in one line: how many elements were wrong and how, and the worst one. */
+void xpb_validation_summary(const xpb_validation *v, char *buf, size_t size);
 
 #endif

@@ -141,6 +141,17 @@ static cJSON *device_json(const xpb_device *d)
     return o;
 }
 
+/* A check after timing (xpb_after_check) as {"status", "reason"}: nothing when it did not run. */
+static void after_check_json(cJSON *v, const char *key, const xpb_after_check *a)
+{
+    if (a->state == XPB_CHECK_NOT_RUN)
+        return;
+    cJSON *o = cJSON_AddObjectToObject(v, key);
+    cJSON_AddStringToObject(o, "status", xpb_check_state_name(a->state));
+    if (a->reason[0])
+        cJSON_AddStringToObject(o, "reason", a->reason);
+}
+
 static cJSON *validation_json(const xpb_validation *v)
 {
     cJSON *o = cJSON_CreateObject();
@@ -317,8 +328,14 @@ static cJSON *case_json(const xpb_result *r)
     cJSON_AddNumberToObject(w, "bytes_read", (double)r->c.bytes_read);
     cJSON_AddNumberToObject(w, "bytes_written", (double)r->c.bytes_written);
     cJSON_AddNumberToObject(w, "flops", r->c.flops);
-    if (r->validated)
-        cJSON_AddItemToObject(o, "validation", validation_json(&r->validation));
+    if (r->validated) {
+        cJSON *v = validation_json(&r->validation);
+        after_check_json(v, "timed_output", &r->timed_output);
+        after_check_json(v, "recheck", &r->recheck);
+        if (r->recheck.state == XPB_CHECK_PASSED || r->recheck.state == XPB_CHECK_FAILED)
+            cJSON_AddNumberToObject(v, "recheck_seed", (double)r->recheck_seed); /* < 2^53: exact */
+        cJSON_AddItemToObject(o, "validation", v);
+    }
     if (r->run.present)
         cJSON_AddItemToObject(o, "run", run_outcome_json(r));
     if (r->phase.total_s > 0 || r->phase.data_s > 0) { /* where the case's wall time went (xpb_phase_times) */

@@ -1,5 +1,6 @@
 /* xpb_runner.c - the case runner: for each case and each device and kernel variant,
- * allocate guarded buffers, upload, poison, launch, validate, then time (xpb_runner.h). */
+ * allocate guarded buffers, upload, poison, launch, validate, then time, check the timed
+ * launches' output and recheck with inputs from a fresh seed (xpb_runner.h). */
 #define _POSIX_C_SOURCE 200809L /* gethostname */
 #include "xpb_runner_internal.h"
 
@@ -118,15 +119,7 @@ void xpb_device_close(xpb_device *d)
 
 /* ---- buffers of one case on one device ---------------------------------------------------------- */
 
-typedef struct case_buffers {
-    xpb_device *dev;
-    const xpb_case_data *data;
-    xpb_buffer *in[XPB_MAX_ARRAYS], *out[XPB_MAX_ARRAYS];
-    xpb_view in_view[XPB_MAX_ARRAYS], out_view[XPB_MAX_ARRAYS];
-    void *out_host; /* guard + output 0 + guard, downloaded */
-} case_buffers;
-
-static void buffers_free(case_buffers *cb)
+static void buffers_free(xpb_case_buffers *cb)
 {
     const xpb_backend_i *b = cb->dev->backend;
     for (int i = 0; i < XPB_MAX_ARRAYS; i++) {
@@ -139,7 +132,7 @@ static void buffers_free(case_buffers *cb)
     memset(cb, 0, sizeof *cb);
 }
 
-static xpb_status upload_inputs(case_buffers *cb, const xpb_case *c, xpb_error *err)
+xpb_status xpb_runner_upload_inputs(xpb_case_buffers *cb, const xpb_case *c, xpb_error *err)
 {
     const xpb_backend_i *b = cb->dev->backend;
     for (int i = 0; i < cb->data->n_in; i++) {
@@ -164,7 +157,7 @@ static xpb_status upload_inputs(case_buffers *cb, const xpb_case *c, xpb_error *
 
 /* Fills every output, guards included, with the poison pattern: every byte of it, so an element
  * that the kernel does not write is caught whichever part of the array it is in. */
-static xpb_status poison_outputs(case_buffers *cb, xpb_error *err)
+xpb_status xpb_runner_poison_outputs(xpb_case_buffers *cb, xpb_error *err)
 {
     const xpb_backend_i *b = cb->dev->backend;
     size_t largest = 0;
@@ -185,7 +178,7 @@ static xpb_status poison_outputs(case_buffers *cb, xpb_error *err)
     return st;
 }
 
-static xpb_status buffers_alloc(case_buffers *cb, xpb_error *err)
+static xpb_status buffers_alloc(xpb_case_buffers *cb, xpb_error *err)
 {
     const xpb_backend_i *b = cb->dev->backend;
     const xpb_case_data *d = cb->data;
@@ -328,7 +321,7 @@ static xpb_status warm_up(launch_ctx *l, double seconds, double sample_min, xpb_
 }
 
 /* End to end, host clock: upload the inputs, launch, synchronize, download the output. */
-static xpb_status measure_e2e(case_buffers *cb, launch_ctx *l, int iters, xpb_result *r,
+static xpb_status measure_e2e(xpb_case_buffers *cb, launch_ctx *l, int iters, xpb_result *r,
                               xpb_error *err)
 {
     const xpb_backend_i *b = cb->dev->backend;
@@ -336,7 +329,7 @@ static xpb_status measure_e2e(case_buffers *cb, launch_ctx *l, int iters, xpb_re
     xpb_status st = XPB_OK;
     for (int it = 0; it < iters && !st; it++) {
         double t0 = xpb_clock_now();
-        st = upload_inputs(cb, &r->c, err);
+        st = xpb_runner_upload_inputs(cb, &r->c, err);
         double t1 = xpb_clock_now();
         if (!st)
             st = l->k->launch(cb->dev->ctx, l->args, l->state, err);
@@ -377,20 +370,13 @@ static void inject_fault(int kind, unsigned char *host, size_t out_bytes)
 
 static void summarize_failure(xpb_result *r)
 {
-    const xpb_validation *v = &r->validation;
-    snprintf(r->message, sizeof r->message,
-             "%llu of %llu elements out of tolerance (%llu unwritten, %llu NaN, %llu guard bytes "
-             "overwritten); worst at [%lld]: %.9g, reference %.9g, tolerance %.3g",
-             (unsigned long long)v->out_of_tolerance, (unsigned long long)v->checked,
-             (unsigned long long)v->unwritten, (unsigned long long)v->nan_count,
-             (unsigned long long)v->guard_violations, (long long)v->worst_index, v->worst_value,
-             v->worst_reference, v->worst_tolerance);
+    xpb_validation_summary(&r->validation, r->message, sizeof r->message);
 }
 
 /* One round's timing: warm-up, then Google Benchmark with the device timer; its samples are
  * appended and their median is the round's unit. The first round also times end to end and
  * samples power. */
-static xpb_status time_kernel(case_buffers *cb, const xpb_kernel *k, const xpb_case *c, const void *args,
+static xpb_status time_kernel(xpb_case_buffers *cb, const xpb_kernel *k, const xpb_case *c, const void *args,
                               void *state, const xpb_run_config *cfg, bool first, xpb_result *r, xpb_error *err)
 {
     launch_ctx l = {cb->dev, k, args, state, 1, 0, NULL};
@@ -407,6 +393,17 @@ static xpb_status time_kernel(case_buffers *cb, const xpb_kernel *k, const xpb_c
     }
     if (!st && cfg->graph)
         st = capture(&l, err);
+    /* The timed launches' own output is checked after them (docs/validation.md, "After timing"):
+     * poisoned here, untimed and after the warm-up, so that what is read back is what the timed
+     * launches wrote, not the validation launch's or the warm-up's. Every one-shot op is out of
+     * place (xpb_ops.h: outputs are written from inputs alone, GEMM's C from its own c_in), so a
+     * launch repeated on the same buffers must leave the same output as one launch. */
+    bool check = first && !xpb_runner_after_timing_skip(cb->dev);
+    double t_poison = xpb_clock_now();
+    if (!st && check)
+        st = xpb_runner_poison_outputs(cb, err);
+    double poison_s = check ? xpb_clock_now() - t_poison : 0;
+    r->phase.poison_s += poison_s;
     xpb_gbench_config gc = {cfg->repetitions, cfg->min_time, l.batch};
     if (first) {
         r->launches_per_sample = l.batch;
@@ -439,10 +436,16 @@ static xpb_status time_kernel(case_buffers *cb, const xpb_kernel *k, const xpb_c
     if (!st)
         st = xpb_runner_close_round(r, from, err);
     double t_timed = xpb_clock_now();
-    r->phase.timed_s += t_timed - t_start;
+    r->phase.timed_s += t_timed - t_start - poison_s;
+    if (!st && check) {
+        st = xpb_runner_check_output(cb, c, cb->data, k, cfg, cfg->seed, &r->timed_output, err);
+        r->phase.validate_s += xpb_clock_now() - t_timed;
+        t_timed = xpb_clock_now();
+    }
     /* one end-to-end iteration for a slow launch, and on a device group, whose upload writes the
-     * whole array to every rank (gigabytes at the large collectives): seconds a case otherwise */
-    if (!st && first)
+     * whole array to every rank (gigabytes at the large collectives): seconds a case otherwise;
+     * none when the timed output was wrong (the case will report no speed) */
+    if (!st && first && r->timed_output.state != XPB_CHECK_FAILED)
         st = measure_e2e(cb, &l, r->kernel.median >= SLOW_LAUNCH_S || cb->dev->n_group ? 1 : cfg->e2e_iterations, r,
                          err);
     r->phase.e2e_s += xpb_clock_now() - t_timed;
@@ -463,14 +466,14 @@ static void time_kernel_again(xpb_device *dev, const xpb_case *c, const xpb_case
     const xpb_kernel *k = r->ran;
     xpb_error err = {{0}};
     unsigned char args[XPB_ARGS_MAX];
-    case_buffers cb = {.dev = dev, .data = d};
+    xpb_case_buffers cb = {.dev = dev, .data = d};
     void *state = NULL;
     bool prepared = false;
     double t0 = xpb_clock_now();
     xpb_status st = buffers_alloc(&cb, &err);
     if (!st) {
         c->workload->make_args(c, cb.in_view, cb.out_view, args);
-        st = upload_inputs(&cb, c, &err);
+        st = xpb_runner_upload_inputs(&cb, c, &err);
     }
     if (!st && k->prepare && !(st = k->prepare(dev->ctx, args, &state, &err)))
         prepared = true;
@@ -491,7 +494,7 @@ static void run_kernel(xpb_device *dev, const xpb_kernel *k, const xpb_case *c,
     const xpb_backend_i *b = dev->backend;
     xpb_error err = {{0}};
     unsigned char args[XPB_ARGS_MAX];
-    case_buffers cb = {.dev = dev, .data = d};
+    xpb_case_buffers cb = {.dev = dev, .data = d};
     void *state = NULL;
     bool prepared = false;
 
@@ -504,11 +507,11 @@ static void run_kernel(xpb_device *dev, const xpb_kernel *k, const xpb_case *c,
         st = buffers_alloc(&cb, &err);
     if (!st) {
         c->workload->make_args(c, cb.in_view, cb.out_view, args);
-        st = upload_inputs(&cb, c, &err);
+        st = xpb_runner_upload_inputs(&cb, c, &err);
     }
     if (!st) {
         double t_poison = xpb_clock_now();
-        st = poison_outputs(&cb, &err);
+        st = xpb_runner_poison_outputs(&cb, &err);
         r->phase.poison_s = xpb_clock_now() - t_poison;
     }
     if (!st && k->prepare && !(st = k->prepare(dev->ctx, args, &state, &err)))
@@ -541,9 +544,23 @@ static void run_kernel(xpb_device *dev, const xpb_kernel *k, const xpb_case *c,
         summarize_failure(r);
     }
     r->phase.validate_s = xpb_clock_now() - t_valid;
-    /* 2. time (the first round) */
+    /* 2. time (the first round), checking the timed launches' output */
     if (!st && r->validation.passed && !cfg->validate_only && !c->validate_only)
         st = time_kernel(&cb, k, c, args, state, cfg, true, r, &err);
+    const char *skip = xpb_runner_after_timing_skip(dev);
+    if (!st && r->timed && skip) {
+        r->timed_output.state = r->recheck.state = XPB_CHECK_SKIPPED;
+        snprintf(r->timed_output.reason, sizeof r->timed_output.reason, "%s", skip);
+        snprintf(r->recheck.reason, sizeof r->recheck.reason, "%s", skip);
+    }
+    /* 3. the fresh-seed recheck, when the timed output was right */
+    if (!st && r->timed && r->timed_output.state == XPB_CHECK_PASSED) {
+        double t_check = xpb_clock_now();
+        st = xpb_runner_recheck(&cb, k, c, args, &state, &prepared, cfg, r, &err);
+        r->phase.validate_s += xpb_clock_now() - t_check;
+    }
+    if (!st)
+        xpb_runner_fail_after_timing(r);
     /* A device group times its later rounds here, back to back on the same buffers, as nccl-tests
      * times a collective: the interleaved rounds' fresh buffers meant uploading the whole array to
      * every rank again each round (16 GiB at the 1 GiB all_reduce on 4 GPUs), most of a sweep's

@@ -11,6 +11,43 @@
  * the device so later cases are not tried on it). */
 void xpb_runner_set_outcome(xpb_result *r, xpb_device *dev, xpb_status st, const xpb_error *err);
 
+/* A case's buffers on one device (xpb_runner.c): inputs and outputs, each between guards. */
+typedef struct xpb_case_buffers {
+    xpb_device *dev;
+    const xpb_case_data *data;
+    xpb_buffer *in[XPB_MAX_ARRAYS], *out[XPB_MAX_ARRAYS];
+    xpb_view in_view[XPB_MAX_ARRAYS], out_view[XPB_MAX_ARRAYS];
+    void *out_host; /* guard + output 0 + guard, downloaded */
+} xpb_case_buffers;
+
+/* Uploads cb->data's inputs (a device group's rank only its part where the workload says so). */
+xpb_status xpb_runner_upload_inputs(xpb_case_buffers *cb, const xpb_case *c, xpb_error *err);
+/* Fills every output, guards included, with the poison pattern. */
+xpb_status xpb_runner_poison_outputs(xpb_case_buffers *cb, xpb_error *err);
+
+/* ---- the checks after timing (xpb_runner_checks.c; docs/validation.md, "After timing") ---- */
+
+/* Reads output 0 back, guards included, and checks it against d's reference with the checker
+ * and bound of the validation launch (sampling seeded by seed); into *check, with its failure's
+ * summary as the reason. */
+xpb_status xpb_runner_check_output(xpb_case_buffers *cb, const xpb_case *c, const xpb_case_data *d,
+                                   const xpb_kernel *k, const xpb_run_config *cfg, uint64_t seed,
+                                   xpb_after_check *check, xpb_error *err);
+/* Why neither check after timing applies to a case on dev, or NULL when both do. */
+const char *xpb_runner_after_timing_skip(const xpb_device *dev);
+/* After the timed launches: the case's inputs made afresh from another seed (r->recheck_seed),
+ * uploaded into the same buffers, the outputs poisoned, one launch, checked against the new
+ * inputs' reference, into r->recheck. A kernel that replays an output it kept (keyed on the
+ * buffers' addresses or on its call count) writes the old inputs' output and fails. A kernel with
+ * a prepare step prepares again for the new inputs (*state, *prepared: the case's; GEMM's tf32
+ * and fp16 variants convert A and B there). */
+xpb_status xpb_runner_recheck(xpb_case_buffers *cb, const xpb_kernel *k, const xpb_case *c, const void *args,
+                              void **state, bool *prepared, const xpb_run_config *cfg, xpb_result *r,
+                              xpb_error *err);
+/* After round 1's timing: a failed timed output or recheck makes r failed-validation, its message
+ * naming the check, with no timing (a failed case reports no speed). */
+void xpb_runner_fail_after_timing(xpb_result *r);
+
 /* Validates and times one case of a stateful workload (c->workload->run) with kernel k. */
 void xpb_run_stateful(xpb_device *dev, const xpb_kernel *k, const xpb_case *c, const xpb_case_data *d,
                       const xpb_run_config *cfg, xpb_result *r);
