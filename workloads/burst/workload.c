@@ -175,6 +175,7 @@ static const char *tolerance_text(const xpb_case *c, const char *precision)
            "the whole run (every burst's fired set and v, bit for bit, against the serial reference)";
 }
 
+/* Alike in shape to anneal/workload.c's table but not shared: each row is this workload's own data. */
 /* Where results files of schema 1 and 2 held what run.c now reports by name: the "burst" object. */
 #define H XPB_REPORT_HEADLINE
 static const xpb_legacy_field legacy_fields[] = {
