@@ -125,4 +125,15 @@ static inline void xpb_cpu_prefetch_next(const float *next, int64_t b, int64_t e
  * threads? Returns the team size to use, or 0 for whole rows. */
 int xpb_cpu_row_split_threads(int64_t rows, int64_t cols);
 
+/* A row op's work on row r of v (eps: the op's epsilon, unused by softmax); next: the calling
+ * thread's next row or NULL (xpb_cpu_prefetch_next). */
+typedef void (*xpb_cpu_row_fn)(const xpb_cpu_rowop_view *v, int64_t r, float eps, const float *next);
+/* A row op's work on every row of v, each row split over a team of nt threads. */
+typedef void (*xpb_cpu_split_fn)(const xpb_cpu_rowop_view *v, float eps, int nt);
+/* A row op's launch (cpu_rowop.c): resolves a's views (need_w, need_b as xpb_cpu_rowop_resolve),
+ * then split() when xpb_cpu_row_split_threads says so, else row() for each row, whole rows per
+ * thread (on the calling thread below XPB_CPU_PARALLEL_MIN elements). */
+xpb_status xpb_cpu_rowop_run(const xpb_rowop_args *a, bool need_w, bool need_b, xpb_cpu_row_fn row,
+                             xpb_cpu_split_fn split, xpb_error *err);
+
 #endif

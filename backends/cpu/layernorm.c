@@ -95,33 +95,19 @@ static void layernorm_split(const xpb_cpu_rowop_view *v, float eps, int nt)
     }
 }
 
+static void layernorm_row(const xpb_cpu_rowop_view *v, int64_t r, float eps, const float *next)
+{
+    const float *x = v->x + r * v->cols;
+    double mean = part_sum(x, v->cols) / (double)v->cols;
+    double rstd = inv_std(part_sumsq_dev(x, v->cols, mean), v->cols, eps);
+    part_norm(x, v->w, v->b, v->out + r * v->cols, v->cols, mean, rstd, next);
+}
+
 static xpb_status layernorm_launch(void *ctx, const void *args, void *state, xpb_error *err)
 {
     (void)ctx;
     (void)state;
-    const xpb_rowop_args *a = args;
-    xpb_cpu_rowop_view v;
-    xpb_status st = xpb_cpu_rowop_resolve(a, true, true, &v, err);
-    if (st != XPB_OK || v.rows == 0 || v.cols == 0)
-        return st;
-    int nt = xpb_cpu_row_split_threads(v.rows, v.cols);
-    if (nt > 0) {
-        layernorm_split(&v, a->eps, nt);
-        return XPB_OK;
-    }
-#pragma omp parallel if (v.rows * v.cols >= XPB_CPU_PARALLEL_MIN)
-    {
-        int64_t r0, r1;
-        xpb_cpu_thread_rows(v.rows, &r0, &r1);
-        for (int64_t r = r0; r < r1; r++) {
-            const float *x = v.x + r * v.cols;
-            double mean = part_sum(x, v.cols) / (double)v.cols;
-            double rstd = inv_std(part_sumsq_dev(x, v.cols, mean), v.cols, a->eps);
-            part_norm(x, v.w, v.b, v.out + r * v.cols, v.cols, mean, rstd,
-                      xpb_cpu_next_row(v.x, r, r1, v.cols));
-        }
-    }
-    return XPB_OK;
+    return xpb_cpu_rowop_run(args, true, true, layernorm_row, layernorm_split, err);
 }
 
 const xpb_kernel xpb_cpu_layernorm = {

@@ -66,32 +66,17 @@ static void rmsnorm_split(const xpb_cpu_rowop_view *v, float eps, int nt)
     }
 }
 
+static void rmsnorm_row(const xpb_cpu_rowop_view *v, int64_t r, float eps, const float *next)
+{
+    const float *x = v->x + r * v->cols;
+    part_scale(x, v->w, v->out + r * v->cols, v->cols, inv_rms(part_sumsq(x, v->cols), v->cols, eps), next);
+}
+
 static xpb_status rmsnorm_launch(void *ctx, const void *args, void *state, xpb_error *err)
 {
     (void)ctx;
     (void)state;
-    const xpb_rowop_args *a = args;
-    xpb_cpu_rowop_view v;
-    xpb_status st = xpb_cpu_rowop_resolve(a, true, false, &v, err);
-    if (st != XPB_OK || v.rows == 0 || v.cols == 0)
-        return st;
-    int nt = xpb_cpu_row_split_threads(v.rows, v.cols);
-    if (nt > 0) {
-        rmsnorm_split(&v, a->eps, nt);
-        return XPB_OK;
-    }
-#pragma omp parallel if (v.rows * v.cols >= XPB_CPU_PARALLEL_MIN)
-    {
-        int64_t r0, r1;
-        xpb_cpu_thread_rows(v.rows, &r0, &r1);
-        for (int64_t r = r0; r < r1; r++) {
-            const float *x = v.x + r * v.cols;
-            float rinv = inv_rms(part_sumsq(x, v.cols), v.cols, a->eps);
-            part_scale(x, v.w, v.out + r * v.cols, v.cols, rinv,
-                       xpb_cpu_next_row(v.x, r, r1, v.cols));
-        }
-    }
-    return XPB_OK;
+    return xpb_cpu_rowop_run(args, true, false, rmsnorm_row, rmsnorm_split, err);
 }
 
 const xpb_kernel xpb_cpu_rmsnorm = {

@@ -72,8 +72,9 @@ static void softmax_row(const float *x, float *out, int64_t cols, const float *n
     part_scale(out, cols, (float)(1.0 / part_sum(out, cols)));
 }
 
-static void softmax_split(const xpb_cpu_rowop_view *v, int nt)
+static void softmax_split(const xpb_cpu_rowop_view *v, float eps, int nt)
 {
+    (void)eps; /* softmax has none (xpb_cpu_split_fn) */
     float maxes[XPB_CPU_MAX_SPLIT];
     double sums[XPB_CPU_MAX_SPLIT];
 #pragma omp parallel num_threads(nt)
@@ -102,28 +103,17 @@ static void softmax_split(const xpb_cpu_rowop_view *v, int nt)
     }
 }
 
+static void softmax_one(const xpb_cpu_rowop_view *v, int64_t r, float eps, const float *next)
+{
+    (void)eps;
+    softmax_row(v->x + r * v->cols, v->out + r * v->cols, v->cols, next);
+}
+
 static xpb_status softmax_launch(void *ctx, const void *args, void *state, xpb_error *err)
 {
     (void)ctx;
     (void)state;
-    xpb_cpu_rowop_view v;
-    xpb_status st = xpb_cpu_rowop_resolve(args, false, false, &v, err);
-    if (st != XPB_OK || v.rows == 0 || v.cols == 0)
-        return st;
-    int nt = xpb_cpu_row_split_threads(v.rows, v.cols);
-    if (nt > 0) {
-        softmax_split(&v, nt);
-        return XPB_OK;
-    }
-#pragma omp parallel if (v.rows * v.cols >= XPB_CPU_PARALLEL_MIN)
-    {
-        int64_t r0, r1;
-        xpb_cpu_thread_rows(v.rows, &r0, &r1);
-        for (int64_t r = r0; r < r1; r++)
-            softmax_row(v.x + r * v.cols, v.out + r * v.cols, v.cols,
-                        xpb_cpu_next_row(v.x, r, r1, v.cols));
-    }
-    return XPB_OK;
+    return xpb_cpu_rowop_run(args, false, false, softmax_one, softmax_split, err);
 }
 
 const xpb_kernel xpb_cpu_softmax = {

@@ -302,16 +302,8 @@ static xpb_status compact_supports(void *ctx, const void *vargs, xpb_error *why)
 static xpb_status compact_launch(void *vctx, const void *vargs, void *state, xpb_error *err)
 {
     (void)state;
-    const xpb_cuda_ctx *ctx = static_cast<const xpb_cuda_ctx *>(vctx);
-    const xpb_burst_args *a = static_cast<const xpb_burst_args *>(vargs);
-    xpb_burst_dev d;
-    xpb_status st;
-    if ((st = xpb_burst_check(a, "burst/compact", 1, err)) != XPB_OK ||
-        (st = xpb_burst_resolve(a, XPB_BURST_NEED_COMPACT, (uint64_t)a->burst + 2, "burst/compact", &d, err)) !=
-            XPB_OK ||
-        (st = xpb_cuda_activate(ctx, err)) != XPB_OK)
-        return st;
-    return xpb_burst_compact_enqueue(ctx, &d, NULL, a->burst, err);
+    return xpb_burst_launch(vctx, vargs, "burst/compact", 1, XPB_BURST_NEED_COMPACT, 2,
+                            xpb_burst_compact_enqueue, err);
 }
 
 extern "C" const xpb_kernel xpb_cuda_burst_compact = {

@@ -126,15 +126,8 @@ static xpb_status dynamics_supports(void *ctx, const void *vargs, xpb_error *why
 static xpb_status dynamics_launch(void *vctx, const void *vargs, void *state, xpb_error *err)
 {
     (void)state;
-    const xpb_cuda_ctx *ctx = static_cast<const xpb_cuda_ctx *>(vctx);
-    const xpb_burst_args *a = static_cast<const xpb_burst_args *>(vargs);
-    xpb_burst_dev d;
-    xpb_status st;
-    if ((st = xpb_burst_check(a, "burst/dynamics", 0, err)) != XPB_OK ||
-        (st = xpb_burst_resolve(a, XPB_BURST_NEED_DYNAMICS, 0, "burst/dynamics", &d, err)) != XPB_OK ||
-        (st = xpb_cuda_activate(ctx, err)) != XPB_OK)
-        return st;
-    return xpb_burst_dynamics_enqueue(ctx, &d, NULL, a->burst, err);
+    return xpb_burst_launch(vctx, vargs, "burst/dynamics", 0, XPB_BURST_NEED_DYNAMICS, 0,
+                            xpb_burst_dynamics_enqueue, err);
 }
 
 extern "C" const xpb_kernel xpb_cuda_burst_dynamics = {

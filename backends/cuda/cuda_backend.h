@@ -99,7 +99,7 @@ xpb_status xpb_cuda_fail_launch(xpb_error *err, cudaError_t e, const char *op, c
 
 /* ---- context --------------------------------------------------------------------------------- */
 
-/* Makes ctx's device current on the calling thread (a no-op when it already is). */
+/* Makes ctx's device current on the calling thread (a no-op when it already is; cuda_activate.c). */
 xpb_status xpb_cuda_activate(const xpb_cuda_ctx *ctx, xpb_error *err);
 
 /* Destroys ctx's cuBLAS handle, if one was created (cuda_blas.c); close() calls it. */
@@ -133,7 +133,9 @@ static inline unsigned xpb_cuda_grid(const xpb_cuda_ctx *ctx, int64_t blocks_nee
 
 static inline int xpb_cuda_aligned16(const void *p) { return ((uintptr_t)p & 15u) == 0; }
 
-/* ---- the backend table's functions (cuda_device.c, cuda_context.c, cuda_buffer.c) ----------- */
+/* ---- the backend table's functions (cuda_device.c, cuda_context.c, cuda_buffer.c; close,
+ * synchronize, the timer and the buffer calls in cuda_route.c, which sends a group's ctx to
+ * cuda_group.c and one device's to the xpb_cuda_dev_* below) ----------------------------------- */
 
 bool xpb_cuda_probe(xpb_error *why);
 int xpb_cuda_device_count(void);
@@ -161,7 +163,23 @@ xpb_status xpb_cuda_buffer_upload(void *ctx, xpb_buffer *dst, size_t offset, con
 xpb_status xpb_cuda_buffer_download(void *ctx, xpb_buffer *src, size_t offset, void *dst,
                                     size_t bytes, xpb_error *err);
 
-/* ---- device groups (cuda_group.c): the table's functions turn here for a group's ctx ----------- */
+/* The same for one device's ctx (never a group's): cuda_context.c, cuda_buffer.c. cuda_group.c
+ * drives its ranks with these. */
+void xpb_cuda_dev_close(void *ctx);
+xpb_status xpb_cuda_dev_synchronize(void *ctx, xpb_error *err);
+xpb_status xpb_cuda_dev_timer_begin(void *ctx, xpb_error *err);
+xpb_status xpb_cuda_dev_timer_end(void *ctx, double *seconds, xpb_error *err);
+xpb_status xpb_cuda_dev_buffer_alloc(void *ctx, size_t bytes, xpb_buffer **out, xpb_error *err);
+void xpb_cuda_dev_buffer_free(void *ctx, xpb_buffer *buf);
+xpb_status xpb_cuda_dev_buffer_upload(void *ctx, xpb_buffer *dst, size_t offset, const void *src,
+                                      size_t bytes, xpb_error *err);
+xpb_status xpb_cuda_dev_buffer_download(void *ctx, xpb_buffer *src, size_t offset, void *dst,
+                                        size_t bytes, xpb_error *err);
+/* XPB_ERR_USAGE "cuda <what>: ..." unless [offset, offset + bytes) lies inside buf (cuda_buffer.c). */
+xpb_status xpb_cuda_buffer_check_range(const xpb_buffer *buf, size_t offset, size_t bytes, const char *what,
+                                       xpb_error *err);
+
+/* ---- device groups (cuda_group.c): cuda_route.c turns here for a group's ctx ------------------- */
 
 xpb_status xpb_cuda_open_group(const int *devices, int n, void **ctx, xpb_error *err);
 xpb_status xpb_cuda_group_info(const int *devices, int n, xpb_device_info *out, xpb_error *err);

@@ -1,17 +1,13 @@
-/* cuda_buffer.c - device buffers (cudaMalloc), blocking copies on the context's stream, and
+/* cuda_buffer.c - one device's buffers (cudaMalloc), blocking copies on the context's stream, and
  * the view -> device pointer check every kernel uses. A device group's buffers (one per rank) are
- * cuda_group.c's, compiled in only with NCCL (XPB_HAVE_NCCL): without it no group is ever opened. */
+ * cuda_group.c's, made here rank by rank; cuda_route.c sends the table's calls to either. */
 #include "cuda_backend.h"
 
 #include <stdlib.h>
 
-xpb_status xpb_cuda_buffer_alloc(void *ctx, size_t bytes, xpb_buffer **out, xpb_error *err)
+xpb_status xpb_cuda_dev_buffer_alloc(void *ctx, size_t bytes, xpb_buffer **out, xpb_error *err)
 {
     *out = NULL;
-#ifdef XPB_HAVE_NCCL
-    if (((xpb_cuda_ctx *)ctx)->group)
-        return xpb_cuda_group_buffer_alloc(ctx, bytes, out, err);
-#endif
     xpb_status st = xpb_cuda_activate(ctx, err);
     if (st != XPB_OK)
         return st;
@@ -30,25 +26,18 @@ xpb_status xpb_cuda_buffer_alloc(void *ctx, size_t bytes, xpb_buffer **out, xpb_
     return XPB_OK;
 }
 
-void xpb_cuda_buffer_free(void *ctx, xpb_buffer *buf)
+void xpb_cuda_dev_buffer_free(void *ctx, xpb_buffer *buf)
 {
     if (!buf)
         return;
-#ifdef XPB_HAVE_NCCL
-    if (((xpb_cuda_ctx *)ctx)->group) {
-        xpb_cuda_group_buffer_free(ctx, buf);
-        return;
-    }
-#endif
     if (buf->ptr && xpb_cuda_activate(ctx, NULL) == XPB_OK)
         (void)cudaFree(buf->ptr); /* nothing to report to: a failure here is a dead context */
     (void)cudaGetLastError();
     free(buf);
 }
 
-/* Is [offset, offset + bytes) inside buf? */
-static xpb_status check_range(const xpb_buffer *buf, size_t offset, size_t bytes,
-                              const char *what, xpb_error *err)
+xpb_status xpb_cuda_buffer_check_range(const xpb_buffer *buf, size_t offset, size_t bytes,
+                                       const char *what, xpb_error *err)
 {
     if (!buf)
         return xpb_fail(err, XPB_ERR_USAGE, "cuda %s: no buffer", what);
@@ -59,17 +48,13 @@ static xpb_status check_range(const xpb_buffer *buf, size_t offset, size_t bytes
     return XPB_OK;
 }
 
-xpb_status xpb_cuda_buffer_upload(void *ctx, xpb_buffer *dst, size_t offset, const void *src,
+xpb_status xpb_cuda_dev_buffer_upload(void *ctx, xpb_buffer *dst, size_t offset, const void *src,
                                   size_t bytes, xpb_error *err)
 {
     xpb_cuda_ctx *c = ctx;
-    xpb_status st = check_range(dst, offset, bytes, "upload", err);
+    xpb_status st = xpb_cuda_buffer_check_range(dst, offset, bytes, "upload", err);
     if (st != XPB_OK || bytes == 0)
         return st;
-#ifdef XPB_HAVE_NCCL
-    if (c->group)
-        return xpb_cuda_group_buffer_upload(c, dst, offset, src, bytes, err);
-#endif
     if ((st = xpb_cuda_activate(c, err)) != XPB_OK)
         return st;
     XPB_CUDA_CHECK(err, cudaMemcpyAsync((char *)dst->ptr + offset, src, bytes,
@@ -78,17 +63,13 @@ xpb_status xpb_cuda_buffer_upload(void *ctx, xpb_buffer *dst, size_t offset, con
     return XPB_OK;
 }
 
-xpb_status xpb_cuda_buffer_download(void *ctx, xpb_buffer *src, size_t offset, void *dst,
+xpb_status xpb_cuda_dev_buffer_download(void *ctx, xpb_buffer *src, size_t offset, void *dst,
                                     size_t bytes, xpb_error *err)
 {
     xpb_cuda_ctx *c = ctx;
-    xpb_status st = check_range(src, offset, bytes, "download", err);
+    xpb_status st = xpb_cuda_buffer_check_range(src, offset, bytes, "download", err);
     if (st != XPB_OK || bytes == 0)
         return st;
-#ifdef XPB_HAVE_NCCL
-    if (c->group)
-        return xpb_cuda_group_buffer_download(c, src, offset, dst, bytes, err);
-#endif
     if ((st = xpb_cuda_activate(c, err)) != XPB_OK)
         return st;
     XPB_CUDA_CHECK(err, cudaMemcpyAsync(dst, (const char *)src->ptr + offset, bytes,

@@ -230,6 +230,29 @@ xpb_status xpb_burst_dynamics_enqueue(const xpb_cuda_ctx *ctx, const xpb_burst_d
 xpb_status xpb_burst_compact_enqueue(const xpb_cuda_ctx *ctx, const xpb_burst_dev *d, const uint32_t *bdev,
                                      uint32_t boff, xpb_error *err);
 
+/* An enqueue function above. */
+typedef xpb_status (*xpb_burst_enqueue_fn)(const xpb_cuda_ctx *ctx, const xpb_burst_dev *d, const uint32_t *bdev,
+                                           uint32_t boff, xpb_error *err);
+
+/* One op's launch alone (its xpb_kernel.launch): checks a with `bursts` (xpb_burst_check), resolves
+ * the views in `need` with counters of a->burst + ahead entries (0 when ahead is 0: the op reads
+ * no counters), activates ctx, then enqueues the op for a->burst. what: "burst/propagate". */
+static inline xpb_status xpb_burst_launch(void *vctx, const void *vargs, const char *what, uint64_t bursts,
+                                          unsigned need, uint64_t ahead, xpb_burst_enqueue_fn enqueue,
+                                          xpb_error *err)
+{
+    const xpb_cuda_ctx *ctx = static_cast<const xpb_cuda_ctx *>(vctx);
+    const xpb_burst_args *a = static_cast<const xpb_burst_args *>(vargs);
+    const uint64_t entries = ahead ? (uint64_t)a->burst + ahead : 0;
+    xpb_burst_dev d;
+    xpb_status st;
+    if ((st = xpb_burst_check(a, what, bursts, err)) != XPB_OK ||
+        (st = xpb_burst_resolve(a, need, entries, what, &d, err)) != XPB_OK ||
+        (st = xpb_cuda_activate(ctx, err)) != XPB_OK)
+        return st;
+    return enqueue(ctx, &d, NULL, a->burst, err);
+}
+
 /* The sharded run's compact (burst_compact.cu): from the gathered fired bits of every rank
  * (XPB_BURST_SHARD_WORDS(n, ranks) words a rank; rank r's bit k is neuron
  * xpb_burst_shard_first(r, ranks, n) + k), the fired list of the whole group ascending, its

@@ -1,17 +1,8 @@
-/* cuda_context.c - open/close a device, synchronize, and the cuda-events timer. A device group's
- * (cuda_group.c) are compiled in only with NCCL (XPB_HAVE_NCCL): without it no group is ever opened. */
+/* cuda_context.c - open/close one device, synchronize, and the cuda-events timer. A device group's
+ * are cuda_group.c's, which opens its ranks here; cuda_route.c sends the table's calls to either. */
 #include "cuda_backend.h"
 
 #include <stdlib.h>
-
-xpb_status xpb_cuda_activate(const xpb_cuda_ctx *ctx, xpb_error *err)
-{
-    int current = -1;
-    XPB_CUDA_CHECK(err, cudaGetDevice(&current));
-    if (current != ctx->device)
-        XPB_CUDA_CHECK(err, cudaSetDevice(ctx->device));
-    return XPB_OK;
-}
 
 xpb_status xpb_cuda_native_queue(void *ctx, void **queue, xpb_error *err)
 {
@@ -77,17 +68,11 @@ xpb_status xpb_cuda_open(int device, void **ctx, xpb_error *err)
     return XPB_OK;
 }
 
-void xpb_cuda_close(void *ctx)
+void xpb_cuda_dev_close(void *ctx)
 {
     xpb_cuda_ctx *c = ctx;
     if (!c)
         return;
-#ifdef XPB_HAVE_NCCL
-    if (c->group) {
-        xpb_cuda_close_group(c);
-        return;
-    }
-#endif
     /* Best effort: let queued work finish before its stream goes away; errors are ignored
      * because close cannot report them (a dead context fails every call anyway). */
     if (xpb_cuda_activate(c, NULL) == XPB_OK)
@@ -95,13 +80,9 @@ void xpb_cuda_close(void *ctx)
     destroy(c);
 }
 
-xpb_status xpb_cuda_synchronize(void *ctx, xpb_error *err)
+xpb_status xpb_cuda_dev_synchronize(void *ctx, xpb_error *err)
 {
     xpb_cuda_ctx *c = ctx;
-#ifdef XPB_HAVE_NCCL
-    if (c->group)
-        return xpb_cuda_group_synchronize(c, err);
-#endif
     xpb_status st = xpb_cuda_activate(c, err);
     if (st != XPB_OK)
         return st;
@@ -109,13 +90,9 @@ xpb_status xpb_cuda_synchronize(void *ctx, xpb_error *err)
     return XPB_OK;
 }
 
-xpb_status xpb_cuda_timer_begin(void *ctx, xpb_error *err)
+xpb_status xpb_cuda_dev_timer_begin(void *ctx, xpb_error *err)
 {
     xpb_cuda_ctx *c = ctx;
-#ifdef XPB_HAVE_NCCL
-    if (c->group)
-        return xpb_cuda_group_timer_begin(c, err);
-#endif
     xpb_status st = xpb_cuda_activate(c, err);
     if (st != XPB_OK)
         return st;
@@ -123,14 +100,10 @@ xpb_status xpb_cuda_timer_begin(void *ctx, xpb_error *err)
     return XPB_OK;
 }
 
-xpb_status xpb_cuda_timer_end(void *ctx, double *seconds, xpb_error *err)
+xpb_status xpb_cuda_dev_timer_end(void *ctx, double *seconds, xpb_error *err)
 {
     xpb_cuda_ctx *c = ctx;
     *seconds = 0.0;
-#ifdef XPB_HAVE_NCCL
-    if (c->group)
-        return xpb_cuda_group_timer_end(c, seconds, err);
-#endif
     xpb_status st = xpb_cuda_activate(c, err);
     if (st != XPB_OK)
         return st;

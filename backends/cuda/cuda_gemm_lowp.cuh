@@ -1,7 +1,8 @@
 /* cuda_gemm_lowp.cuh - prepare/release for the GEMM variants that consume A and B in a lower
  * precision than the fp32 they are stored in (cublas-tf32, cublas-fp16): prepare makes device
  * copies of A and B converted element by element (untimed, as xpb_ops.h asks), launch hands the
- * copies to cuBLAS, release frees them.
+ * copies to cublasGemmEx (the variants differ only in the converter, the input type, the math
+ * mode and the compute type), release frees them.
  *
  * Conv is a functor float -> T applied on the device; one grid-stride kernel per matrix. */
 #ifndef XPB_CUDA_GEMM_LOWP_CUH
@@ -9,6 +10,7 @@
 
 #include <stdlib.h>
 
+#include "cuda_blas.h"
 #include "cuda_common.cuh"
 #include "cuda_gemm.h"
 
@@ -91,13 +93,32 @@ static inline xpb_status xpb_lowp_prepare(void *vctx, const void *vargs, void **
     return XPB_OK;
 }
 
-/* launch's check that prepare ran for these sizes. */
-static inline xpb_status xpb_lowp_check(const void *state, const xpb_cuda_gemm *g, const char *what,
-                                        xpb_error *err)
+/* The kernel's launch: checks that prepare ran for these sizes, then C = alpha * A * B + beta * c_in
+ * with cublasGemmEx on the converted copies (in_type) in `math` mode, computing in `compute`. Layout:
+ * gemm_cublas.cu (C^T = B^T A^T in column-major); c_in is copied to c first when beta != 0. */
+static inline xpb_status xpb_lowp_launch(void *vctx, const void *vargs, void *state, const char *what,
+                                         cublasMath_t math, cudaDataType in_type,
+                                         cublasComputeType_t compute, xpb_error *err)
 {
+    xpb_cuda_ctx *ctx = static_cast<xpb_cuda_ctx *>(vctx);
+    xpb_cuda_gemm g;
+    xpb_status st = xpb_cuda_gemm_resolve(static_cast<const xpb_gemm_args *>(vargs), XPB_OP_GEMM,
+                                          what, &g, err);
+    if (st != XPB_OK)
+        return st;
     const xpb_lowp_state *s = static_cast<const xpb_lowp_state *>(state);
-    if (!s || s->m != g->m || s->n != g->n || s->k != g->k)
+    if (!s || s->m != g.m || s->n != g.n || s->k != g.k)
         return xpb_fail(err, XPB_ERR_USAGE, "%s: launch without a prepare for these sizes", what);
+    if (g.m == 0 || g.n == 0)
+        return XPB_OK;
+    cublasHandle_t h = NULL;
+    if ((st = xpb_cuda_blas_handle(ctx, math, &h, err)) != XPB_OK ||
+        (st = xpb_cuda_gemm_copy_c_in(ctx, &g, err)) != XPB_OK)
+        return st;
+    const int m = (int)g.m, n = (int)g.n, k = (int)g.k, ldk = k > 1 ? k : 1;
+    XPB_CUBLAS_CHECK(err, cublasGemmEx(h, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &g.alpha, s->b, in_type, n,
+                                       s->a, in_type, ldk, &g.beta, g.c, CUDA_R_32F, n, compute,
+                                       CUBLAS_GEMM_DEFAULT));
     return XPB_OK;
 }
 

@@ -57,7 +57,7 @@ static void destroy(xpb_cuda_ctx *g)
         if (grp->comm[r])
             (void)ncclCommDestroy(grp->comm[r]);
         if (grp->rank[r])
-            xpb_cuda_close(grp->rank[r]);
+            xpb_cuda_dev_close(grp->rank[r]);
     }
     free(grp);
     free(g);
@@ -239,7 +239,7 @@ xpb_status xpb_cuda_group_synchronize(xpb_cuda_ctx *g, xpb_error *err)
 {
     xpb_status st = XPB_OK;
     for (int l = 0; l < g->group->local && !st; l++)
-        st = xpb_cuda_synchronize(g->group->rank[l], err);
+        st = xpb_cuda_dev_synchronize(g->group->rank[l], err);
     return xpb_mpi_agree(st, err);
 }
 
@@ -247,7 +247,7 @@ xpb_status xpb_cuda_group_timer_begin(xpb_cuda_ctx *g, xpb_error *err)
 {
     xpb_status st = XPB_OK;
     for (int l = 0; l < g->group->local && !st; l++)
-        st = xpb_cuda_timer_begin(g->group->rank[l], err);
+        st = xpb_cuda_dev_timer_begin(g->group->rank[l], err);
     return st;
 }
 
@@ -259,7 +259,7 @@ xpb_status xpb_cuda_group_timer_end(xpb_cuda_ctx *g, double *seconds, xpb_error 
     double mine[XPB_MAX_GROUP] = {0}, t[XPB_MAX_GROUP];
     xpb_status st = XPB_OK;
     for (int l = 0; l < grp->local && !st; l++)
-        st = xpb_cuda_timer_end(grp->rank[l], &mine[l], err);
+        st = xpb_cuda_dev_timer_end(grp->rank[l], &mine[l], err);
     st = xpb_mpi_agree(st, err);
     if (!st) /* one process: its own ranks' times; under MPI each process has one rank */
         st = xpb_mpi_allgather(mine, (size_t)grp->local * sizeof *mine, t, err);
@@ -305,7 +305,7 @@ xpb_status xpb_cuda_group_buffer_alloc(xpb_cuda_ctx *g, size_t bytes, xpb_buffer
     }
     for (int l = 0; l < grp->local && !st; l++) {
         xpb_buffer *one = NULL;
-        st = xpb_cuda_buffer_alloc(grp->rank[l], bytes, &one, err);
+        st = xpb_cuda_dev_buffer_alloc(grp->rank[l], bytes, &one, err);
         if (!st) {
             ptrs[l] = one->ptr;
             free(one); /* the pointer is kept in rank_ptr; the per-rank struct is not needed */
@@ -362,8 +362,8 @@ static xpb_status upload_ranks(xpb_cuda_ctx *g, xpb_buffer *dst, size_t offset, 
         xpb_status s = skip + len > bytes
                            ? xpb_fail(&mine, XPB_ERR_USAGE, "cuda: rank %d's part ends past the %zu-byte input",
                                       g->group->first + l, bytes)
-                           : xpb_cuda_buffer_upload(g->group->rank[l], &v, offset + skip, (const char *)src + skip, len,
-                                                    &mine);
+                           : xpb_cuda_dev_buffer_upload(g->group->rank[l], &v, offset + skip, (const char *)src + skip,
+                                                        len, &mine);
         if (s) {
 #pragma omp critical(xpb_cuda_group_upload)
             if (!st) {
@@ -386,7 +386,7 @@ xpb_status xpb_cuda_buffer_upload_parts(void *ctx, xpb_buffer *dst, size_t offse
 {
     xpb_cuda_ctx *g = ctx;
     if (!g->group)
-        return xpb_cuda_buffer_upload(ctx, dst, offset, src, bytes, err); /* one device reads the whole input */
+        return xpb_cuda_dev_buffer_upload(ctx, dst, offset, src, bytes, err); /* one device reads the whole input */
     return upload_ranks(g, dst, offset, src, bytes, part_bytes, err);
 }
 
@@ -466,9 +466,9 @@ static xpb_status download_local(xpb_cuda_ctx *g, xpb_buffer *src, size_t offset
         xpb_buffer v = rank_view(src, runs[i].l);
         xpb_status s = runs[i].l < 0 || runs[i].l >= src->ranks
                            ? xpb_fail(&mine, XPB_ERR_USAGE, "cuda: a download's part belongs to no rank of the group")
-                           : xpb_cuda_buffer_download(g->group->rank[runs[i].l], &v, runs[i].at,
-                                                      (char *)dst + (runs[i].at - offset), runs[i].end - runs[i].at,
-                                                      &mine);
+                           : xpb_cuda_dev_buffer_download(g->group->rank[runs[i].l], &v, runs[i].at,
+                                                          (char *)dst + (runs[i].at - offset), runs[i].end - runs[i].at,
+                                                          &mine);
         if (s) {
 #pragma omp critical(xpb_cuda_group_download)
             if (!st) {
@@ -495,7 +495,7 @@ xpb_status xpb_cuda_group_buffer_download(xpb_cuda_ctx *g, xpb_buffer *src, size
         int l = r - src->first_rank;
         if (l >= 0 && l < src->ranks && !st) {
             xpb_buffer v = rank_view(src, l);
-            st = xpb_cuda_buffer_download(g->group->rank[l], &v, at, (char *)dst + done, end - at, err);
+            st = xpb_cuda_dev_buffer_download(g->group->rank[l], &v, at, (char *)dst + done, end - at, err);
         }
         /* under MPI the owner sends its part to every process (every one takes part, even after a
          * failure here, so that none waits for a broadcast that never comes) */

@@ -8,7 +8,6 @@
  * gemm_cublas.cu (C^T = B^T A^T in column-major); c_in is copied to c first when beta != 0. */
 #include <cuda_fp16.h>
 
-#include "cuda_blas.h"
 #include "cuda_gemm_lowp.cuh"
 
 struct xpb_to_half {
@@ -28,23 +27,8 @@ static xpb_status fp16_prepare(void *ctx, const void *args, void **state, xpb_er
 
 static xpb_status fp16_launch(void *vctx, const void *vargs, void *state, xpb_error *err)
 {
-    xpb_cuda_ctx *ctx = static_cast<xpb_cuda_ctx *>(vctx);
-    xpb_cuda_gemm g;
-    xpb_status st = xpb_cuda_gemm_resolve(static_cast<const xpb_gemm_args *>(vargs), XPB_OP_GEMM,
-                                          "gemm/cublas-fp16", &g, err);
-    if (st != XPB_OK || (st = xpb_lowp_check(state, &g, "gemm/cublas-fp16", err)) != XPB_OK ||
-        g.m == 0 || g.n == 0)
-        return st;
-    const xpb_lowp_state *s = static_cast<const xpb_lowp_state *>(state);
-    cublasHandle_t h = NULL;
-    if ((st = xpb_cuda_blas_handle(ctx, CUBLAS_DEFAULT_MATH, &h, err)) != XPB_OK ||
-        (st = xpb_cuda_gemm_copy_c_in(ctx, &g, err)) != XPB_OK)
-        return st;
-    const int m = (int)g.m, n = (int)g.n, k = (int)g.k, ldk = k > 1 ? k : 1;
-    XPB_CUBLAS_CHECK(err, cublasGemmEx(h, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &g.alpha, s->b, CUDA_R_16F,
-                                       n, s->a, CUDA_R_16F, ldk, &g.beta, g.c, CUDA_R_32F, n,
-                                       CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
-    return XPB_OK;
+    return xpb_lowp_launch(vctx, vargs, state, "gemm/cublas-fp16", CUBLAS_DEFAULT_MATH, CUDA_R_16F,
+                           CUBLAS_COMPUTE_32F, err);
 }
 
 extern "C" const xpb_kernel xpb_cuda_gemm_cublas_fp16 = {

@@ -12,7 +12,6 @@
  * XPB_VULKAN_ANNEAL_TILE=BMxBNxBK/TMxTN forces a configuration (tuning); one the device cannot
  * run is an error naming the rule it breaks. Every dot product sums its d products in order, so
  * all configurations give the same bits. */
-#include <stdio.h>
 #include <stdlib.h>
 
 #include "vk_ops.h"
@@ -34,11 +33,7 @@ static const uint32_t anneal_norms_spv[] = {
 static const vkb_shader shader = VKB_SHADER("anneal_assign", anneal_assign_spv, 5, sizeof(assign_push));
 static const vkb_shader norms_shader = VKB_SHADER("anneal_norms", anneal_norms_spv, 3, sizeof(norms_push));
 
-typedef struct tile_cfg {
-    uint32_t bm, bn, bk, tm, tn;
-} tile_cfg;
-
-static uint32_t cfg_threads(const tile_cfg *t) { return (t->bm / t->tm) * (t->bn / t->tn); }
+typedef vkb_tile tile_cfg;
 
 static uint64_t cfg_shared_bytes(const tile_cfg *t)
 {
@@ -48,20 +43,7 @@ static uint64_t cfg_shared_bytes(const tile_cfg *t)
 /* NULL when the device can run t; else the rule it breaks. */
 static const char *cfg_problem(const vkb_ctx *c, const tile_cfg *t)
 {
-    const VkPhysicalDeviceLimits *lim = &c->caps.props.limits;
-    if (!t->bm || !t->bn || !t->bk || !t->tm || !t->tn || t->tm % 4 || t->tn % 4 || t->bk % 4 ||
-        t->bm % t->tm || t->bn % t->tn)
-        return "TM, TN, BK must be multiples of 4 that divide BM, BN";
-    uint32_t threads = cfg_threads(t);
-    if (threads > lim->maxComputeWorkGroupInvocations || threads > lim->maxComputeWorkGroupSize[0])
-        return "too many invocations per workgroup";
-    if (t->bm > threads)
-        return "BM must not exceed the invocations (one writes each point of the tile)";
-    if ((t->bm * t->bk / 4) % threads || (t->bn * t->bk / 4) % threads)
-        return "each invocation must load whole vec4 units: BM*BK/4 and BN*BK/4 multiples of the invocations";
-    if (cfg_shared_bytes(t) > lim->maxComputeSharedMemorySize)
-        return "the two shared-memory stages exceed maxComputeSharedMemorySize";
-    return NULL;
+    return vkb_tile_problem(c, t, true, cfg_shared_bytes(t));
 }
 
 static xpb_status choose(const vkb_ctx *c, const xpb_anneal_assign_args *a, tile_cfg *out, xpb_error *err)
@@ -69,8 +51,9 @@ static xpb_status choose(const vkb_ctx *c, const xpb_anneal_assign_args *a, tile
     const char *env = xpb_knob_value(XPB_KNOB_VULKAN_ANNEAL_TILE);
     if (env) {
         tile_cfg t;
-        if (sscanf(env, "%ux%ux%u/%ux%u", &t.bm, &t.bn, &t.bk, &t.tm, &t.tn) != 5)
-            return xpb_fail(err, XPB_ERR_USAGE, "XPB_VULKAN_ANNEAL_TILE=%s: expected BMxBNxBK/TMxTN", env);
+        xpb_status st = vkb_tile_parse("XPB_VULKAN_ANNEAL_TILE", env, &t, err);
+        if (st)
+            return st;
         const char *why = cfg_problem(c, &t);
         if (why)
             return xpb_fail(err, XPB_ERR_USAGE, "XPB_VULKAN_ANNEAL_TILE=%s: %s", env, why);
@@ -79,11 +62,11 @@ static xpb_status choose(const vkb_ctx *c, const xpb_anneal_assign_args *a, tile
     }
     uint64_t units = c->caps.sm_count ? c->caps.sm_count : 64;
     uint64_t big_tiles = (uint64_t)((a->n + 127) / 128);
-    tile_cfg t = big_tiles >= units && a->m > 64 ? (tile_cfg){128, 128, 16, 8, 8} : (tile_cfg){64, 64, 16, 4, 4};
+    tile_cfg t = big_tiles >= units && a->m > 64 ? (tile_cfg){128, 128, 16, 8, 8, 0} : (tile_cfg){64, 64, 16, 4, 4, 0};
     if (cfg_problem(c, &t))
         t.bk = 8;
     if (cfg_problem(c, &t)) /* a small device: the small tile */
-        t = (tile_cfg){64, 64, 16, 4, 4};
+        t = (tile_cfg){64, 64, 16, 4, 4, 0};
     const char *why = cfg_problem(c, &t);
     if (why)
         return xpb_fail(err, XPB_ERR_UNSUPPORTED, "vulkan anneal assign: no tile configuration fits this device (%s)",
@@ -105,7 +88,7 @@ static xpb_status check(vkb_ctx *c, const xpb_anneal_assign_args *a, tile_cfg *t
 
 static xpb_status supports(void *ctx, const void *args, xpb_error *why)
 {
-    tile_cfg t = {0, 0, 0, 0, 0};
+    tile_cfg t = {0, 0, 0, 0, 0, 0};
     return check(ctx, args, &t, why);
 }
 
@@ -114,7 +97,7 @@ static xpb_status launch(void *ctx, const void *args, void *state, xpb_error *er
     vkb_ctx *c = ctx;
     const xpb_anneal_assign_args *a = args;
     (void)state;
-    tile_cfg t = {0, 0, 0, 0, 0};
+    tile_cfg t = {0, 0, 0, 0, 0, 0};
     xpb_status st = check(c, a, &t, err);
     if (st)
         return st;
@@ -144,7 +127,7 @@ static xpb_status launch(void *ctx, const void *args, void *state, xpb_error *er
         .tiles_n = (uint32_t)((a->m + t.bn - 1) / t.bn),
         .slices = (uint32_t)((a->d + t.bk - 1) / t.bk),
     };
-    vkb_spec spec = {7, {cfg_threads(&t), t.bm, t.bn, t.bk, t.tm, t.tn, vec}};
+    vkb_spec spec = {7, {vkb_tile_threads(&t), t.bm, t.bn, t.bk, t.tm, t.tn, vec}};
     return vkb_dispatch(c, &shader, &spec, b, &push, vkb_group_count(c, push.tiles_m), err);
 }
 

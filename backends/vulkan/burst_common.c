@@ -68,3 +68,14 @@ vkb_binding vkb_burst_bind(xpb_view v, uint64_t bytes)
 {
     return (vkb_binding){v.buf, v.offset, bytes ? bytes : 4};
 }
+
+xpb_status vkb_burst_launch(void *ctx, const xpb_burst_args *a, uint64_t last, const char *op, vkb_burst_one_fn one,
+                            xpb_error *err)
+{
+    vkb_ctx *c = ctx;
+    xpb_status st = vkb_burst_supports(c, a, last, op, err);
+    if (st)
+        return st;
+    vkb_burst_plan plan = vkb_burst_plan_for(c, a);
+    return one(c, a, &plan, err);
+}

@@ -53,6 +53,14 @@ static inline uint64_t vkb_burst_counters_bytes(uint64_t entries)
     return entries * sizeof(xpb_burst_counters);
 }
 
+/* One op's prepare and record for burst a->burst on its own (not batched), a checked. */
+typedef xpb_status (*vkb_burst_one_fn)(vkb_ctx *c, const xpb_burst_args *a, const vkb_burst_plan *plan,
+                                       xpb_error *err);
+/* One op's launch alone (its xpb_kernel.launch): vkb_burst_supports(ctx, a, last, op), then one()
+ * with a's plan. */
+xpb_status vkb_burst_launch(void *ctx, const xpb_burst_args *a, uint64_t last, const char *op, vkb_burst_one_fn one,
+                            xpb_error *err);
+
 /* The ops (burst_propagate.c, burst_dynamics.c, burst_compact.c). prepare: pipelines and
  * bindings for bursts up to `last`; record: the op's dispatches for burst b <= last. */
 xpb_status vkb_burst_propagate_prepare(vkb_ctx *c, const xpb_burst_args *a, const vkb_burst_plan *plan,

@@ -48,19 +48,18 @@ static xpb_status supports(void *ctx, const void *args, xpb_error *why)
     return vkb_burst_supports(ctx, a, a->burst, "compact", why);
 }
 
+static xpb_status one(vkb_ctx *c, const xpb_burst_args *a, const vkb_burst_plan *plan, xpb_error *err)
+{
+    vkb_prepared p[2];
+    xpb_status st = vkb_burst_compact_prepare(c, a, plan, a->burst, p, err);
+    return st ? st : vkb_burst_compact_record(c, plan, p, a->burst, true, err);
+}
+
 static xpb_status launch(void *ctx, const void *args, void *state, xpb_error *err)
 {
-    vkb_ctx *c = ctx;
     const xpb_burst_args *a = args;
     (void)state;
-    xpb_status st = supports(ctx, args, err);
-    if (st)
-        return st;
-    vkb_burst_plan plan = vkb_burst_plan_for(c, a);
-    vkb_prepared p[2];
-    if ((st = vkb_burst_compact_prepare(c, a, &plan, a->burst, p, err)))
-        return st;
-    return vkb_burst_compact_record(c, &plan, p, a->burst, true, err);
+    return vkb_burst_launch(ctx, a, a->burst, "compact", one, err);
 }
 
 const xpb_kernel xpb_vulkan_burst_compact = {

@@ -44,19 +44,18 @@ static xpb_status supports(void *ctx, const void *args, xpb_error *why)
     return vkb_burst_supports(ctx, a, 0, "dynamics", why);
 }
 
+static xpb_status one(vkb_ctx *c, const xpb_burst_args *a, const vkb_burst_plan *plan, xpb_error *err)
+{
+    vkb_prepared p;
+    xpb_status st = vkb_burst_dynamics_prepare(c, a, plan, &p, err);
+    return st ? st : vkb_burst_dynamics_record(c, plan, &p, a->burst, err);
+}
+
 static xpb_status launch(void *ctx, const void *args, void *state, xpb_error *err)
 {
-    vkb_ctx *c = ctx;
     const xpb_burst_args *a = args;
     (void)state;
-    xpb_status st = supports(ctx, args, err);
-    if (st)
-        return st;
-    vkb_burst_plan plan = vkb_burst_plan_for(c, a);
-    vkb_prepared p;
-    if ((st = vkb_burst_dynamics_prepare(c, a, &plan, &p, err)))
-        return st;
-    return vkb_burst_dynamics_record(c, &plan, &p, a->burst, err);
+    return vkb_burst_launch(ctx, a, 0, "dynamics", one, err);
 }
 
 const xpb_kernel xpb_vulkan_burst_dynamics = {

@@ -58,12 +58,7 @@ static xpb_status choose(const vkb_ctx *c, vkb_cm_cfg *out, xpb_error *err)
 
 static xpb_status check(vkb_ctx *c, const xpb_gemm_args *a, vkb_cm_cfg *t, xpb_error *why)
 {
-    if (!c->coopmat.nv && !emulate(c))
-        return xpb_fail(why, XPB_ERR_UNSUPPORTED, "%s", c->coopmat.why);
-    xpb_status st = vkb_gemm_check(c, a, why);
-    if (st || (st = choose(c, t, why)))
-        return st;
-    return vkb_cm_check_copies(c, a, t, why);
+    return vkb_cm_check_ext(c, a, c->coopmat.nv, c->coopmat.nv ? NULL : c->coopmat.why, choose, t, why);
 }
 
 static xpb_status supports(void *ctx, const void *args, xpb_error *why)
@@ -76,17 +71,15 @@ static xpb_status prepare(void *ctx, const void *args, void **state, xpb_error *
     return vkb_cm_prepare_checked(ctx, args, check, state, err);
 }
 
+static const vkb_shader *pick(const vkb_ctx *c, const xpb_gemm_args *a, const vkb_cm_cfg *t, vkb_spec *spec)
+{
+    *spec = (vkb_spec){7, {vkb_cm_threads(t), t->bm, t->bn, t->bk, t->wm, t->wn, a->n % 4 == 0}};
+    return emulate(c) ? &shader_emu : &shader;
+}
+
 static xpb_status launch(void *ctx, const void *args, void *state, xpb_error *err)
 {
-    vkb_ctx *c = ctx;
-    const xpb_gemm_args *a = args;
-    vkb_cm_cfg t = {0, 0, 0, 0, 0, 0, 0};
-    xpb_status st = check(c, a, &t, err);
-    if (st)
-        return st;
-    vkb_spec spec = {7, {vkb_cm_threads(&t), t.bm, t.bn, t.bk, t.wm, t.wn, a->n % 4 == 0}};
-    return vkb_cm_launch(c, a, state, &t, emulate(c) ? &shader_emu : &shader, &spec, "coopmat",
-                         err);
+    return vkb_cm_launch_checked(ctx, args, state, check, pick, "coopmat", err);
 }
 
 const xpb_kernel xpb_vulkan_gemm_coopmat = {

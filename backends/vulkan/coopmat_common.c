@@ -164,3 +164,28 @@ xpb_status vkb_cm_prepare_checked(void *ctx, const void *args, vkb_cm_check_fn c
     xpb_status st = check(ctx, args, &t, err);
     return st ? st : vkb_cm_prepare(ctx, args, &t, state, err);
 }
+
+xpb_status vkb_cm_check_ext(vkb_ctx *c, const xpb_gemm_args *a, bool has_real, const char *missing,
+                            vkb_cm_choose_fn choose, vkb_cm_cfg *t, xpb_error *why)
+{
+    if (missing && !vkb_cm_emulate(has_real))
+        return xpb_fail(why, XPB_ERR_UNSUPPORTED, "%s", missing);
+    xpb_status st = vkb_gemm_check(c, a, why);
+    if (st || (st = choose(c, t, why)))
+        return st;
+    return vkb_cm_check_copies(c, a, t, why);
+}
+
+xpb_status vkb_cm_launch_checked(void *ctx, const void *args, void *state, vkb_cm_check_fn check,
+                                 vkb_cm_shader_fn shader, const char *variant, xpb_error *err)
+{
+    vkb_ctx *c = ctx;
+    const xpb_gemm_args *a = args;
+    vkb_cm_cfg t = {0, 0, 0, 0, 0, 0, 0};
+    xpb_status st = check(c, a, &t, err);
+    if (st)
+        return st;
+    vkb_spec spec;
+    const vkb_shader *sh = shader(c, a, &t, &spec);
+    return vkb_cm_launch(c, a, state, &t, sh, &spec, variant, err);
+}

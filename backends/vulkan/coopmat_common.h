@@ -81,4 +81,20 @@ xpb_status vkb_cm_supports(void *ctx, const void *args, vkb_cm_check_fn check, x
 xpb_status vkb_cm_prepare_checked(void *ctx, const void *args, vkb_cm_check_fn check, void **state,
                                   xpb_error *err);
 
+/* The check of coopmat and coopmat-khr, whose only difference is the extension they need and how
+ * they choose their configuration: XPB_ERR_UNSUPPORTED with `missing` (why the real extension
+ * cannot run; NULL when it can) unless XPB_VULKAN_COOPMAT_EMULATE stands in for it (has_real: the
+ * device has it), then the sizes, choose()'s configuration in *t and the fp16 copies. */
+typedef xpb_status (*vkb_cm_choose_fn)(const vkb_ctx *c, vkb_cm_cfg *out, xpb_error *err);
+xpb_status vkb_cm_check_ext(vkb_ctx *c, const xpb_gemm_args *a, bool has_real, const char *missing,
+                            vkb_cm_choose_fn choose, vkb_cm_cfg *t, xpb_error *why);
+
+/* A variant's shader for configuration t and its specialization in *spec (launch()). */
+typedef const vkb_shader *(*vkb_cm_shader_fn)(const vkb_ctx *c, const xpb_gemm_args *a, const vkb_cm_cfg *t,
+                                              vkb_spec *spec);
+/* launch() of a variant: its check, then vkb_cm_launch with the shader and specialization of
+ * shader(). */
+xpb_status vkb_cm_launch_checked(void *ctx, const void *args, void *state, vkb_cm_check_fn check,
+                                 vkb_cm_shader_fn shader, const char *variant, xpb_error *err);
+
 #endif

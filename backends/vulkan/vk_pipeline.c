@@ -12,7 +12,6 @@
 
 #include "vk_internal.h"
 
-#define VKB_POOL_SETS 256
 
 struct vkb_pipeline {
     vkb_shader sh; /* a copy: a user's shader (vk_spirv.c) is described on the stack */
@@ -158,61 +157,7 @@ void vkb_pipelines_destroy(vkb_ctx *c)
     free(c->pipes);
     c->pipes = NULL;
     c->n_pipes = c->cap_pipes = 0;
-    for (uint32_t i = 0; i < c->n_pools; i++)
-        vkDestroyDescriptorPool(c->dev, c->pools[i], NULL);
-    free(c->pools);
-    c->pools = NULL;
-    c->n_pools = c->pool_cur = 0;
-}
-
-/* ---- descriptor pools (devices without VK_KHR_push_descriptor) ----------------------------------- */
-
-static xpb_status pool_add(vkb_ctx *c, xpb_error *err)
-{
-    VkDescriptorPool *p = realloc(c->pools, (c->n_pools + 1) * sizeof *p);
-    if (!p)
-        return xpb_fail(err, XPB_ERR_OUT_OF_MEMORY, "out of host memory for descriptor pools");
-    c->pools = p;
-    VkDescriptorPoolSize size = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VKB_POOL_SETS * VKB_MAX_BINDINGS};
-    VkDescriptorPoolCreateInfo pi = {
-        .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO,
-        .maxSets = VKB_POOL_SETS,
-        .poolSizeCount = 1,
-        .pPoolSizes = &size,
-    };
-    VK_CHECK(c, err, vkCreateDescriptorPool(c->dev, &pi, NULL, &c->pools[c->n_pools]));
-    c->n_pools++;
-    return XPB_OK;
-}
-
-static xpb_status descriptor_set(vkb_ctx *c, VkDescriptorSetLayout dsl, VkDescriptorSet *set,
-                                 xpb_error *err)
-{
-    for (;;) {
-        bool fresh = c->pool_cur == c->n_pools;
-        xpb_status st;
-        if (fresh && (st = pool_add(c, err)))
-            return st;
-        VkDescriptorSetAllocateInfo ai = {
-            .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
-            .descriptorPool = c->pools[c->pool_cur],
-            .descriptorSetCount = 1,
-            .pSetLayouts = &dsl,
-        };
-        VkResult r = vkAllocateDescriptorSets(c->dev, &ai, set);
-        if (r == VK_SUCCESS)
-            return XPB_OK;
-        if (fresh || (r != VK_ERROR_OUT_OF_POOL_MEMORY && r != VK_ERROR_FRAGMENTED_POOL))
-            return vkb_fail_vk(c, err, r, "vkAllocateDescriptorSets(c->dev, &ai, set)", __FILE__, __LINE__);
-        c->pool_cur++; /* this pool is full for this batch: the next one */
-    }
-}
-
-void vkb_descriptors_reset(vkb_ctx *c)
-{
-    for (uint32_t i = 0; i < c->n_pools && i <= c->pool_cur; i++)
-        vkResetDescriptorPool(c->dev, c->pools[i], 0);
-    c->pool_cur = 0;
+    vkb_descriptors_destroy(c);
 }
 
 /* ---- dispatch --------------------------------------------------------------------------------- */
@@ -258,7 +203,7 @@ xpb_status vkb_prepare(vkb_ctx *c, const vkb_shader *sh, const vkb_spec *spec,
         out->info[i] = (VkDescriptorBufferInfo){binds[i].buf->buf, binds[i].offset, binds[i].range};
     if (c->push_descriptor)
         return XPB_OK;
-    if ((st = descriptor_set(c, p->dsl, &out->set, err)))
+    if ((st = vkb_descriptor_set(c, p->dsl, &out->set, err)))
         return st;
     VkWriteDescriptorSet w[VKB_MAX_BINDINGS];
     for (uint32_t i = 0; i < sh->n_bindings; i++)

@@ -17,6 +17,7 @@
 
 #include "anneal.h"
 #include "anneal_case.h"
+#include "size_keys.h"
 #include "xpb_vectors.h"
 #include "xpb_workload.h"
 
@@ -186,10 +187,7 @@ static xpb_status add_cases(const char *preset_name, const xpb_sizes *sizes, xpb
 static bool knows_size_key(const char *k)
 {
     static const char *const keys[] = {"n", "d", "m", "k", "orig", "iters", "queries"};
-    for (size_t i = 0; i < COUNT(keys); i++)
-        if (strcmp(k, keys[i]) == 0)
-            return true;
-    return false;
+    return xpb_size_key_in(k, keys, COUNT(keys));
 }
 
 static void host_free(void *p)

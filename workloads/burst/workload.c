@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "burst_case.h"
+#include "size_keys.h"
 #include "xpb_sysinfo.h"
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
@@ -121,10 +122,7 @@ static xpb_status add_cases(const char *preset_name, const xpb_sizes *sizes, xpb
 static bool knows_size_key(const char *k)
 {
     static const char *const keys[] = {"neurons", "fanout", "bursts", "hubs", "batched"};
-    for (size_t i = 0; i < COUNT(keys); i++)
-        if (strcmp(k, keys[i]) == 0)
-            return true;
-    return false;
+    return xpb_size_key_in(k, keys, COUNT(keys));
 }
 
 static void host_free(void *p)
@@ -177,6 +175,7 @@ static const char *tolerance_text(const xpb_case *c, const char *precision)
            "the whole run (every burst's fired set and v, bit for bit, against the serial reference)";
 }
 
+/* Alike in shape to anneal/workload.c's table but not shared: each row is this workload's own data. */
 /* Where results files of schema 1 and 2 held what run.c now reports by name: the "burst" object. */
 #define H XPB_REPORT_HEADLINE
 static const xpb_legacy_field legacy_fields[] = {

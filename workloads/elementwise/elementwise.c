@@ -1,6 +1,7 @@
 /* elementwise.c - the elementwise and row-op workload (spec section 1): its presets, inputs and
  * argument packing. The fp64 reference and error bounds are in reference.c. */
 #include "elementwise.h"
+#include "size_keys.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -225,10 +226,7 @@ static xpb_status add_cases(const char *preset_name, const xpb_sizes *sizes, xpb
 static bool knows_size_key(const char *k)
 {
     static const char *const keys[] = {"n", "rows", "cols", "batch", "heads", "seq", "head_dim", XPB_INPUT_KEY};
-    for (size_t i = 0; i < COUNT(keys); i++)
-        if (strcmp(keys[i], k) == 0)
-            return true;
-    return false;
+    return xpb_size_key_in(k, keys, COUNT(keys));
 }
 
 /* ---- inputs ---------------------------------------------------------------------------------- */

@@ -27,6 +27,7 @@
 // Tiles are numbered in groups of GROUP_M row tiles (L2 reuse) and visited grid-stride.
 #extension GL_EXT_control_flow_attributes : require
 
+// Declared per body, not in coopmat_io.glsl: the defaults differ and STAGES is KHR only (the host sets all).
 layout(local_size_x_id = 0) in;                   // NWARPS * 32
 layout(constant_id = 1) const uint BM = 128;
 layout(constant_id = 2) const uint BN = 256;
@@ -36,33 +37,9 @@ layout(constant_id = 5) const uint WN = 64;       // multiple of 16
 layout(constant_id = 6) const bool VEC_C = true;  // N % 4 == 0
 layout(constant_id = 7) const uint STAGES = 2;    // >= 2: slices in flight (R = STAGES - 1 in registers)
 
-layout(push_constant) uniform Push {
-    uint m, n;
-    uint kp, np;           // padded K (row length of A16) and N (row length of B16)
-    uint tiles_m, tiles_n;
-    uint group_m;
-    float alpha, beta;
-} pc;
-
-layout(std430, set = 0, binding = 0) readonly buffer A16 { uvec4 a16[]; };
-layout(std430, set = 0, binding = 1) readonly buffer B16 { uvec4 b16[]; };
-layout(std430, set = 0, binding = 2) readonly buffer Ci { float ci[]; };
-layout(std430, set = 0, binding = 2) readonly buffer Ci4 { vec4 ci4[]; };
-layout(std430, set = 0, binding = 3) writeonly buffer C { float c[]; };
-layout(std430, set = 0, binding = 3) writeonly buffer C4 { vec4 c4[]; };
-
-const uint THREADS = gl_WorkGroupSize.x;
-const uint WARPS_N = BN / WN;
-const uint NWARPS = (BM / WM) * WARPS_N;
-const uint TI = WM / 16u, TJ = WN / 16u;
-const uint AS = (BK + 8u) / 8u;                  // uvec4 per row of an A stage
-const uint BS = (BN + 8u) / 8u;                  // uvec4 per row of a B stage
-const uint A_STAGE = BM * AS, B_STAGE = BK * BS;
+#include "coopmat_io.glsl"
 const uint B_BASE = 2u * A_STAGE;                // the B buffers follow the A buffers
 const uint R = STAGES - 1u;                      // register sets
-const uint A_UNITS = BM * BK / 8u / THREADS;     // uvec4 loads per invocation per slice
-const uint B_UNITS = BK * BN / 8u / THREADS;
-const uint CS = 20u;                             // floats per staging row: 16 + 4 padding
 
 shared uvec4 smem[2u * (A_STAGE + B_STAGE)];     // the two buffers
 shared float cs[NWARPS * 16u * CS];              // the epilogue's staging tiles
