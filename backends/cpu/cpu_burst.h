@@ -1,5 +1,5 @@
 /* cpu_burst.h - what the CPU kernels of the burst ops share (burst_*.c): the args' views resolved
- * into host pointers, each checked against its buffer (harness/core/xpb_ops.h, "burst propagation"). */
+ * into host pointers, each checked against its buffer (workloads/ops/xpb_ops.h, "burst propagation"). */
 #ifndef XPB_CPU_BURST_H
 #define XPB_CPU_BURST_H
 

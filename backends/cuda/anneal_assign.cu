@@ -1,4 +1,4 @@
-/* anneal_assign.cu - anneal assign: each point's nearest anchor (harness/core/xpb_ops.h,
+/* anneal_assign.cu - anneal assign: each point's nearest anchor (workloads/ops/xpb_ops.h,
  * xpb_anneal_assign_args), as an fp32 SGEMM with the argmin fused into it.
  *
  * dist(i, j) = ||x_i||^2 - 2 x_i . a_j + ||a_j||^2: the dot products are the GEMM

@@ -1,5 +1,5 @@
 /* anneal_changes.cu - anneal changes: the energy and the number of changed assignments
- * (harness/core/xpb_ops.h, xpb_anneal_changes_args):
+ * (workloads/ops/xpb_ops.h, xpb_anneal_changes_args):
  *   result[0] = (float)(sum_i dist(x_i, anchors[assign[i]]) / n)   (direct form, fp32 per point)
  *   result[1] = #{i : assign[i] != prev[i]}                          (uint32)
  *

@@ -1,4 +1,4 @@
-/* anneal_init.cu - anneal init: farthest-point anchors (harness/core/xpb_ops.h, xpb_anneal_init_args).
+/* anneal_init.cu - anneal init: farthest-point anchors (workloads/ops/xpb_ops.h, xpb_anneal_init_args).
  *
  * The m choices are sequential (each depends on the last), so the op is m launches of one step
  * kernel, queued back to back with no host round trip: the step that fills anchor s learns which

@@ -1,5 +1,5 @@
 /* anneal_search.cu - anneal search: the nq x m squared distances from the queries to the anchors
- * (harness/core/xpb_ops.h, xpb_anneal_search_args), ||q||^2 - 2 q.a + ||a||^2 clamped to >= +0, the
+ * (workloads/ops/xpb_ops.h, xpb_anneal_search_args), ||q||^2 - 2 q.a + ||a||^2 clamped to >= +0, the
  * query path of the retrieval report (workloads/anneal/retrieval.c).
  *
  * Three steps on the context's stream:

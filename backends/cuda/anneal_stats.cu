@@ -1,5 +1,5 @@
 /* anneal_stats.cu - anneal stats: per anchor, its point count, trimmed mean and variance
- * (harness/core/xpb_ops.h, xpb_anneal_stats_args).
+ * (workloads/ops/xpb_ops.h, xpb_anneal_stats_args).
  *
  * 1. Group the points by anchor, stably (a counting sort): the points are cut into nb chunks
  *    of L consecutive indices, one warp per chunk. Pass 1 (count): the warp walks its chunk 32

@@ -1,5 +1,5 @@
 /* anneal_update.cu - anneal update: each anchor with points steps toward its trimmed mean
- * (harness/core/xpb_ops.h, xpb_anneal_update_args):
+ * (workloads/ops/xpb_ops.h, xpb_anneal_update_args):
  *   anchors[j][k] += clamp((mean[j][k] - anchors[j][k]) * lr_t, -0.1f, 0.1f)   if counts[j] > 0.
  *
  * Elementwise over m x d, in place: one thread per element, grid-stride over a few waves. It

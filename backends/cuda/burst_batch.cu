@@ -1,4 +1,4 @@
-/* burst_batch.cu - burst batch (harness/core/xpb_ops.h, xpb_burst_args): bursts b = burst ..
+/* burst_batch.cu - burst batch (workloads/ops/xpb_ops.h, xpb_burst_args): bursts b = burst ..
  * burst + bursts - 1, each propagate -> dynamics -> compact (burst_propagate.cu, burst_dynamics.cu,
  * burst_compact.cu), in one submission with no host wait: the host reads nothing between bursts.
  *

@@ -1,4 +1,4 @@
-/* burst_compact.cu - burst compact (harness/core/xpb_ops.h, xpb_burst_args): from fired_flag, the
+/* burst_compact.cu - burst compact (workloads/ops/xpb_ops.h, xpb_burst_args): from fired_flag, the
  * fired ids ascending, degree_scan[k] = the out-degrees of fired[0..k) summed (k <= count) and
  * counters[b + 1] = {count, dispatch, events, 0}.
  *

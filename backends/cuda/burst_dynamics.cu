@@ -1,4 +1,4 @@
-/* burst_dynamics.cu - burst dynamics (harness/core/xpb_ops.h, xpb_burst_args): per neuron i of burst
+/* burst_dynamics.cu - burst dynamics (workloads/ops/xpb_ops.h, xpb_burst_args): per neuron i of burst
  * b, in = input[i] + (stimulus draw < stim_floor ? stim : 0), then steps a-g of
  * burst_dynamics_neuron (workloads/burst/reference.c) exactly; fired_flag[i] = 1 if i fired, else
  * 0; input[i] = 0.

@@ -1,4 +1,4 @@
-/* burst_propagate.cu - burst propagate (harness/core/xpb_ops.h, xpb_burst_args): for each synaptic
+/* burst_propagate.cu - burst propagate (workloads/ops/xpb_ops.h, xpb_burst_args): for each synaptic
  * event j < counters[b].events, the source k with degree_scan[k] <= j < degree_scan[k + 1],
  * s = fired[k], synapse e = offsets[s] + j - degree_scan[k]:
  *   input[targets[e]] += (inhibitory[s] ? -1 : 1) * weight[e] * psp[e]   (int32 atomic add).

@@ -1,4 +1,4 @@
-/* burst_shard.cu - burst shard (harness/core/xpb_ops.h, xpb_burst_args) on a device group: rank r of
+/* burst_shard.cu - burst shard (workloads/ops/xpb_ops.h, xpb_burst_args) on a device group: rank r of
  * P keeps, of every row s of the network (CSR by source), the synapses whose target is one of its
  * neurons [r n / P, (r + 1) n / P), in their order, as its own CSR of n rows (shard_offsets,
  * shard_targets, shard_weight, shard_psp); and zeroes shard_bits. Once per run, after the

@@ -1,4 +1,4 @@
-/* burst_sharded.cu - burst sharded (harness/core/xpb_ops.h, xpb_burst_args) on a device group: bursts
+/* burst_sharded.cu - burst sharded (workloads/ops/xpb_ops.h, xpb_burst_args) on a device group: bursts
  * b = burst .. burst + bursts - 1 as `batch` runs them on one device, with the neurons split by
  * range, rank r of P owning [r n / P, (r + 1) n / P) and the synapses that target them (its
  * shard, burst_shard.cu). Per burst, on every rank:

@@ -1,5 +1,5 @@
 /* cuda_anneal.cuh - what the five annealing-compression kernels (anneal_*.cu) share: the size
- * checks of the contract (harness/core/xpb_ops.h), view resolution for uint32/uint64 data, carving
+ * checks of the contract (workloads/ops/xpb_ops.h), view resolution for uint32/uint64 data, carving
  * the `scratch` view into aligned pieces, the warp-per-point squared distance, and integer /
  * double warp reductions (cuda_common.cuh's reductions are float-only).
  *

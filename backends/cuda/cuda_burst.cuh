@@ -1,5 +1,5 @@
 /* cuda_burst.cuh - what the four burst-propagation kernels (burst_*.cu) share: the size checks of
- * the contract (harness/core/xpb_ops.h, "burst propagation"), the views resolved into typed device
+ * the contract (workloads/ops/xpb_ops.h, "burst propagation"), the views resolved into typed device
  * pointers with their sizes checked, the pinned hashes (workloads/burst/burst_hash.h) as device code,
  * a 64-bit block scan, and the enqueue functions of the three ops, which batch strings together.
  *
