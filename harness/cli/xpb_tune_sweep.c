@@ -140,7 +140,7 @@ static void judge(const xpb_tune_opts *o, const xpb_results_file *base, const xp
     c->geomean = NAN;
     if (xpb_compare_files(base, next, &o->compare, &cmp, &err)) {
         c->outcome = XPB_TUNE_REJECTED;
-        snprintf(c->why, sizeof c->why, "%s", err.msg);
+        snprintf(c->why, sizeof c->why, "%.*s", (int)sizeof c->why - 1, err.msg); /* cut to fit */
         return;
     }
     double log_sum = 0;

@@ -108,7 +108,8 @@ static xpb_status parse_knobs(const char *path, const cJSON *e, xpb_tuning_entry
             snprintf(what, sizeof what, "knob %s is not a tunable knob of %s (xpubench tune --list)", d->name,
                      out->device.backend);
         else if (!cJSON_IsString(v) || xpb_knob_check_value(id, v->valuestring, &why))
-            snprintf(what, sizeof what, "%s", cJSON_IsString(v) ? why.msg : "a knob's value is not a string");
+            snprintf(what, sizeof what, "%.*s", (int)sizeof what - 1,
+                     cJSON_IsString(v) ? why.msg : "a knob's value is not a string"); /* cut to fit */
         else {
             out->values[out->n_values].id = id;
             snprintf(out->values[out->n_values++].value, XPB_KNOB_VALUE_LEN, "%s", v->valuestring);
