@@ -8,6 +8,11 @@
 # --case-timeout without isolation, and --isolate with --no-isolate, are usage errors (exit 2).
 set -u
 bin=$1 broken=$2 out=$3
+# Under the sanitizers (the sanitize build, XPB_TEST_CRASH_SIGNAL=SIGABRT) the crashing twin's
+# store through a null pointer is UBSan's report, then its exit; abort_on_error=1 makes that an
+# abort(), a signal, which isolation must name.
+export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}abort_on_error=1"
+export UBSAN_OPTIONS="${UBSAN_OPTIONS:+$UBSAN_OPTIONS:}abort_on_error=1"
 py=python3
 # shellcheck source=plugins_lib.sh
 . "$(dirname "$0")/plugins_lib.sh"
@@ -16,13 +21,13 @@ conf=(run --backend cpu --workload elementwise --filter '^elementwise/softmax/' 
 # 1. the broken twins beside the built-in softmax, isolated by default: one case error each, the rest ok
 expect 3 broken "${conf[@]}" --kernels "$broken" --case-timeout 3 --out "$out/broken.json"
 "$py" - "$out/broken.json" <<'PY' || fail=1
-import json, sys
+import json, os, sys
 res = json.load(open(sys.argv[1]))  # the file is whole and parses
 bad = []
 cfg = res["config"]
 if cfg.get("isolate") != "plugins" or cfg.get("case_timeout_s") != 3:
     bad.append("config: isolate %r, case_timeout_s %r; expected plugins, 3" % (cfg.get("isolate"), cfg.get("case_timeout_s")))
-want = {"example-crash": "killed by SIGSEGV", "example-hang": "timed out after 3 s"}
+want = {"example-crash": "killed by " + os.environ.get("XPB_TEST_CRASH_SIGNAL", "SIGSEGV"), "example-hang": "timed out after 3 s"}
 seen = {v: 0 for v in want}
 n = {}
 for c in res["cases"]:
