@@ -1,7 +1,7 @@
 /* cuda_rowop_regs.cuh - the "regs" variant of the row ops (softmax, rmsnorm, layernorm): a long
  * row in chunks of one block each, every chunk held in REGISTERS from its one read to its one
  * write, the chunks' partial statistics exchanged through a small global buffer inside one
- * launch. It is the CUDA form of vulkan/onchip (backends/vulkan/shaders/rowop_onchip.glsl), which
+ * launch. It is the CUDA form of vulkan/onchip (backends/vulkan/shaders/rows/rowop_onchip.glsl), which
  * reached 86% and 79% of the copy roof for rmsnorm and layernorm on the H100, where cuda/onchip
  * (chunks staged in shared memory by a persistent cooperative grid) and cuda/cluster reached
  * 66-71% (docs/performance.md, session 13). Tuned here (sessions 15 and 16) it reaches 88 / 90 /

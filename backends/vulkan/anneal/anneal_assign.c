@@ -1,7 +1,7 @@
 /* anneal_assign.c - vulkan anneal assign (XPB_OP_ANNEAL_ASSIGN, xpb_ops.h): nearest anchor of every
  * point, ties to the lowest anchor, and its distance, GEMM-style with the argmin fused.
- * Shaders: shaders/anneal_norms.comp (||x_i||^2 and ||a_j||^2 into scratch: n + m floats), then
- * shaders/anneal_assign.comp (its header describes the tiles and the argmin).
+ * Shaders: shaders/anneal/anneal_norms.comp (||x_i||^2 and ||a_j||^2 into scratch: n + m floats), then
+ * shaders/anneal/anneal_assign.comp (its header describes the tiles and the argmin).
  *
  * Tile configuration (specialization constants, as in tiled.c): BM points x BN anchors, BK slice
  * of d, TM x TN microtile per invocation, (BM/TM) * (BN/TN) invocations.

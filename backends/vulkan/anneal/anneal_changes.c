@@ -1,7 +1,7 @@
 /* anneal_changes.c - vulkan anneal changes (XPB_OP_ANNEAL_CHANGES, xpb_ops.h): the energy (mean
  * direct-form distance of each point to its anchor) and the count of changed assignments, into
  * the 8-byte result {float, uint32}. Needs shaderFloat64 (the energy is summed in double).
- * Shader: shaders/anneal_changes.comp, two passes: G per-workgroup partials into scratch (points
+ * Shader: shaders/anneal/anneal_changes.comp, two passes: G per-workgroup partials into scratch (points
  * grid-stride, G = min(points / points-per-pass, 8 per SM, 4096)), then one workgroup adds them
  * in a fixed order. No atomics. Scratch: 3G words. */
 #include "vk_ops.h"

@@ -1,5 +1,5 @@
 /* anneal_init.c - vulkan anneal init (XPB_OP_ANNEAL_INIT, xpb_ops.h): farthest-point anchors.
- * Shader: shaders/anneal_init.comp (its header describes a step).
+ * Shader: shaders/anneal/anneal_init.comp (its header describes a step).
  *
  * One launch records m dispatches, step s = 0 .. m-1, with no host round trip: dispatch s reads
  * the candidates step s - 1 left in scratch, writes chosen[s] and anchors[s], and (s < m - 1)

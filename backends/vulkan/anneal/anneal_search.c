@@ -1,6 +1,6 @@
 /* anneal_search.c - vulkan anneal search (XPB_OP_ANNEAL_SEARCH, xpb_ops.h): the nq x m squared
  * distances from the queries to the anchors, GEMM form, clamped to >= +0; the query path of the
- * retrieval report. Shader: shaders/anneal_search.comp (its header describes the tiles), one
+ * retrieval report. Shader: shaders/anneal/anneal_search.comp (its header describes the tiles), one
  * dispatch; it computes the norms itself, so `scratch` is not bound.
  *
  * Workgroup: 16 x 16 invocations on 64 x 64 tiles, or 8 x 8 on 32 x 32 where the device allows

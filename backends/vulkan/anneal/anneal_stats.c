@@ -2,9 +2,9 @@
  * count, trimmed mean and variance. Needs shaderFloat64 (the sums are in double).
  *
  * One launch records: vkCmdFillBuffer zeroing the per-anchor counters in scratch; then the
- * passes of shaders/anneal_stats.comp: count (32-bit atomicAdd), scan (one workgroup), scatter
+ * passes of shaders/anneal/anneal_stats.comp: count (32-bit atomicAdd), scan (one workgroup), scatter
  * (each point's (dist bits, index) key into its anchor's group); then
- * shaders/anneal_stats_anchor.comp, a workgroup per anchor: it sorts its group by the key (in
+ * shaders/anneal/anneal_stats_anchor.comp, a workgroup per anchor: it sorts its group by the key (in
  * shared memory up to S keys, else in place in scratch), takes the kept range of the sorted
  * order, and sums in double over dimensions. The sort makes every sum's order canonical, so the
  * result is the same bits whatever order the scatter's atomics produced.

@@ -1,6 +1,6 @@
 /* anneal_update.c - vulkan anneal update (XPB_OP_ANNEAL_UPDATE, xpb_ops.h): anchors move towards
  * their trimmed means by clamp((mean - anchor) * lr_t, -0.1, 0.1) in fp32, where counts > 0.
- * Shader: shaders/anneal_update.comp, one dispatch, elementwise (vec4 when d % 4 == 0). */
+ * Shader: shaders/anneal/anneal_update.comp, one dispatch, elementwise (vec4 when d % 4 == 0). */
 #include "vk_ops.h"
 
 typedef struct update_push {

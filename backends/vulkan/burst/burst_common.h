@@ -22,7 +22,7 @@
 /* Storage buffers the largest burst shader binds (dynamics). */
 #define VKB_BURST_MAX_BUFFERS 14
 
-/* Push constants of every burst shader (BurstPush in shaders/burst.glsl). */
+/* Push constants of every burst shader (BurstPush in shaders/burst/burst.glsl). */
 typedef struct vkb_burst_push {
     uint32_t n, burst, stim_floor;
     int32_t stim;

@@ -1,6 +1,6 @@
 /* burst_compact.c - vulkan burst compact (XPB_OP_BURST_COMPACT, xpb_ops.h): fired_flag -> the
  * fired ids ascending, their degree scan and counters[b + 1]. Two dispatches (layout in
- * shaders/burst_compact.glsl): burst_compact_sums.comp leaves each block's fired count and degree
+ * shaders/burst/burst_compact.glsl): burst_compact_sums.comp leaves each block's fired count and degree
  * sum in scratch; burst_compact_write.comp adds up the blocks before its own, scans its tiles and
  * writes the ids and scan, and its last block the totals and counters. No atomic append: the
  * list comes out in id order, the same on every run. A batch records only the second pass: its

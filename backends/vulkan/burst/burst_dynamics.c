@@ -1,7 +1,7 @@
 /* burst_dynamics.c - vulkan burst dynamics (XPB_OP_BURST_DYNAMICS, xpb_ops.h): stimulus and the
  * neuron update of burst b, bit for bit as the reference (burst_dynamics_neuron); writes v,
  * countdown, count, fired_flag and zeroes input. One dispatch, a workgroup per block of compact's
- * tiling and an invocation per neuron of a tile (shaders/burst_dynamics.comp; burst.glsl keeps the
+ * tiling and an invocation per neuron of a tile (shaders/burst/burst_dynamics.comp; burst.glsl keeps the
  * fp32 steps exact), which also leaves the blocks' fired counts and degree sums in scratch for a
  * batch's compact. */
 #include "burst_common.h"

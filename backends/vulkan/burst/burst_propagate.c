@@ -1,7 +1,7 @@
 /* burst_propagate.c - vulkan burst propagate (XPB_OP_BURST_PROPAGATE, xpb_ops.h): the fired list
  * of burst b - 1 adds its synapses' signed weight * psp to input, as int32 atomics. One indirect
  * dispatch from counters[b].dispatch (written by the compact before it, or by the host); the
- * shader (shaders/burst_propagate.comp) balances the work by events through degree_scan. */
+ * shader (shaders/burst/burst_propagate.comp) balances the work by events through degree_scan. */
 #include "burst_common.h"
 
 static const uint32_t burst_propagate_spv[] = {

@@ -1,5 +1,5 @@
 /* add.c - out = x + y.
- * Shader: shaders/add.comp; launch shape: eltwise.c. */
+ * Shader: shaders/elementwise/add.comp; launch shape: eltwise.c. */
 #include "vk_ops.h"
 
 static const uint32_t add_spv[] = {

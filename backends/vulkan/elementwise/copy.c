@@ -1,5 +1,5 @@
 /* copy.c - out = x.
- * Shader: shaders/copy.comp; launch shape: eltwise.c. */
+ * Shader: shaders/elementwise/copy.comp; launch shape: eltwise.c. */
 #include "vk_ops.h"
 
 static const uint32_t copy_spv[] = {

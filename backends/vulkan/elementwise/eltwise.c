@@ -1,4 +1,4 @@
-/* eltwise.c - launch code shared by the elementwise kernels (vk_ops.h, shaders/eltwise.glsl).
+/* eltwise.c - launch code shared by the elementwise kernels (vk_ops.h, shaders/elementwise/eltwise.glsl).
  *
  * 256 invocations per workgroup, 4 vec4 per invocation per step: a step of a workgroup covers
  * 4096 floats, and the grid covers the array once (capped at maxComputeWorkGroupCount[0]; the

@@ -1,5 +1,5 @@
 /* mul.c - out = x * y.
- * Shader: shaders/mul.comp; launch shape: eltwise.c. */
+ * Shader: shaders/elementwise/mul.comp; launch shape: eltwise.c. */
 #include "vk_ops.h"
 
 static const uint32_t mul_spv[] = {

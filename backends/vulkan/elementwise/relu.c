@@ -1,5 +1,5 @@
 /* relu.c - out = max(0, x).
- * Shader: shaders/relu.comp; launch shape: eltwise.c. */
+ * Shader: shaders/elementwise/relu.comp; launch shape: eltwise.c. */
 #include "vk_ops.h"
 
 static const uint32_t relu_spv[] = {

@@ -1,6 +1,6 @@
 /* rope.c - rotary position embedding: x, out of shape [batch, heads, seq, head_dim]; the pair
  * (x[2i], x[2i+1]) at position p rotates by p * base^(-2i/head_dim).
- * Shader: shaders/rope.comp (fp64 angle and range reduction, fp32 sin/cos polynomials).
+ * Shader: shaders/elementwise/rope.comp (fp64 angle and range reduction, fp32 sin/cos polynomials).
  *
  * prepare() (untimed) computes inv_freq[i] = base^(-2i/head_dim) in fp64 on the host, the same
  * expression as the reference, and uploads the table of head_dim/2 doubles; launch binds it. */

@@ -1,5 +1,5 @@
 /* scale.c - out = a * x.
- * Shader: shaders/scale.comp; launch shape: eltwise.c. */
+ * Shader: shaders/elementwise/scale.comp; launch shape: eltwise.c. */
 #include "vk_ops.h"
 
 static const uint32_t scale_spv[] = {

@@ -1,5 +1,5 @@
 /* sigmoid.c - out = 1 / (1 + exp(-x)), stable for large |x|.
- * Shader: shaders/sigmoid.comp; launch shape: eltwise.c. */
+ * Shader: shaders/elementwise/sigmoid.comp; launch shape: eltwise.c. */
 #include "vk_ops.h"
 
 static const uint32_t sigmoid_spv[] = {

@@ -1,5 +1,5 @@
 /* silu.c - out = x * sigmoid(x).
- * Shader: shaders/silu.comp; launch shape: eltwise.c. */
+ * Shader: shaders/elementwise/silu.comp; launch shape: eltwise.c. */
 #include "vk_ops.h"
 
 static const uint32_t silu_spv[] = {

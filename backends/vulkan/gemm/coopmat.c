@@ -1,6 +1,6 @@
 /* coopmat.c - vulkan/coopmat: GEMM with fp16 inputs and fp32 accumulation on cooperative
  * matrices (GL_NV_cooperative_matrix / VK_NV_cooperative_matrix, 16x16x16 fp16 -> fp32).
- * Shaders: shaders/coopmat.comp (body in coopmat.glsl), shaders/f32_to_f16.comp.
+ * Shaders: shaders/gemm/coopmat.comp (body in coopmat.glsl), shaders/f32_to_f16.comp.
  *
  * supports(): XPB_ERR_UNSUPPORTED with vk_coopmat.c's reason where the device lacks the extension,
  * its features or the shape (lavapipe: "device has no VK_NV_cooperative_matrix /

@@ -1,6 +1,6 @@
 /* coopmat2.c - vulkan/coopmat2: GEMM with fp16 inputs and fp32 accumulation on workgroup-scope
  * cooperative matrices through VK_NV_cooperative_matrix2 (GLSL GL_NV_cooperative_matrix2; shader
- * shaders/coopmat2.nv2.comp, compiled at build time by the glslang inside PyPI's slangpy wheel:
+ * shaders/gemm/coopmat2.nv2.comp, compiled at build time by the glslang inside PyPI's slangpy wheel:
  * scripts/glslang-slang.py, backends/vulkan/find_glslang.cmake).
  *
  * Where vulkan/coopmat and coopmat-khr tile a workgroup's block over subgroups of 16 x 16 matrices

@@ -1,5 +1,5 @@
 /* coopmat_common.c - the fp16 copies of A and B shared by vulkan/coopmat, coopmat-khr and coopmat2
- * (coopmat_common.h). Shader: shaders/f32_to_f16.comp (round to nearest even in integer
+ * (coopmat_common.h). Shader: shaders/gemm/f32_to_f16.comp (round to nearest even in integer
  * arithmetic, zero padding, B optionally transposed), one dispatch per matrix, untimed (prepare()). */
 #include <stdlib.h>
 #include <string.h>

@@ -33,7 +33,7 @@ typedef struct vkb_cm_state {
     xpb_buffer *a16, *b16;
 } vkb_cm_state;
 
-/* Push constants of both GEMM bodies (shaders/coopmat.glsl, shaders/coopmat_khr.glsl). */
+/* Push constants of both GEMM bodies (shaders/gemm/coopmat.glsl, shaders/gemm/coopmat_khr.glsl). */
 typedef struct vkb_cm_push {
     uint32_t m, n, kp, np, tiles_m, tiles_n, group_m;
     float alpha, beta;

@@ -1,7 +1,7 @@
 /* coopmat_khr.c - vulkan/coopmat-khr: GEMM with fp16 inputs and fp32 accumulation on cooperative
  * matrices through VK_KHR_cooperative_matrix (GLSL GL_KHR_cooperative_matrix, 16x16x16 fp16 -> fp32,
- * subgroup scope). Shaders: shaders/coopmat_khr.khr.comp (body in coopmat_khr.glsl; compiled by
- * glslangValidator >= 13, see CMakeLists.txt), shaders/coopmat_khr_emu.comp, and f32_to_f16.comp
+ * subgroup scope). Shaders: shaders/gemm/coopmat_khr.khr.comp (body in coopmat_khr.glsl; compiled by
+ * glslangValidator >= 13, see CMakeLists.txt), shaders/gemm/coopmat_khr_emu.comp, and f32_to_f16.comp
  * through coopmat_common.c.
  *
  * supports(): XPB_ERR_UNSUPPORTED with the reason where this build has no KHR shader ("built

@@ -1,5 +1,5 @@
 /* gemv.c - vulkan/gemv: y(1xN) = alpha * x(1xK) * B(KxN) + beta * y_in, fp32, bandwidth-bound.
- * Shader: shaders/gemv.comp (PASS 0: partial sums per strip of columns and chunk of rows;
+ * Shader: shaders/gemm/gemv.comp (PASS 0: partial sums per strip of columns and chunk of rows;
  * PASS 1: the chunks' partials added in a fixed order). Deterministic: no atomics.
  *
  * Configuration: 256 invocations = 64 lanes (4 columns each: a strip of 256 columns) x 4 row

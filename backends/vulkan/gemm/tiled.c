@@ -1,5 +1,5 @@
 /* tiled.c - vulkan/tiled: fp32 GEMM with shared-memory tiles and register blocking, any M, N, K.
- * Shader: shaders/tiled.comp (its header describes the algorithm).
+ * Shader: shaders/gemm/tiled.comp (its header describes the algorithm).
  *
  * Configuration (specialization constants): BM x BN block tile, BK slice of K, TM x TN microtile
  * per invocation, (BM/TM) * (BN/TN) invocations.
@@ -26,7 +26,7 @@
 #include "xpb_knob.h"
 
 /* The tuning knobs, read for each case (docs/knobs.md): XPB_VULKAN_TILED_GROUP_M,
- * XPB_VULKAN_TILED_LANES and XPB_VULKAN_TILED_STORE (shaders/tiled.comp MID_STORE). A value they
+ * XPB_VULKAN_TILED_LANES and XPB_VULKAN_TILED_STORE (shaders/gemm/tiled.comp MID_STORE). A value they
  * do not accept is the case's usage error naming the knob (xpb_knob.h). */
 typedef struct tiled_knobs {
     uint32_t group_m;
@@ -61,7 +61,7 @@ static const vkb_shader shader = VKB_SHADER("tiled", tiled_spv, 4, sizeof(tiled_
 
 typedef vkb_tile tiled_cfg;
 
-/* Warp-shaped lanes (shaders/tiled.comp, WARP_LANES) where the microtile grid allows it, unless
+/* Warp-shaped lanes (shaders/gemm/tiled.comp, WARP_LANES) where the microtile grid allows it, unless
  * the knob asks for the row-by-row order. */
 static uint32_t warp_lanes(const tiled_cfg *t, const tiled_knobs *k)
 {
@@ -75,7 +75,7 @@ static uint64_t cfg_shared_bytes(const tiled_cfg *t)
     return 2ull * t->bk * ((t->bm + t->pad) + t->bn) * sizeof(float);
 }
 
-/* The padding of A's rows (shaders/tiled.comp): 4 floats keep the transposing stores at most 2-way
+/* The padding of A's rows (shaders/gemm/tiled.comp): 4 floats keep the transposing stores at most 2-way
  * bank conflicted; a tile that fits only without them (256 x 128 x 16 in exactly 48 KB on NVIDIA)
  * takes 4-way conflicted stores, once per slice, rather than not running. */
 static void cfg_pad(const vkb_ctx *c, tiled_cfg *t)

@@ -1,5 +1,5 @@
 /* layernorm.c - per row: y = (x - mean) / sqrt(var + eps) * w + b (population variance).
- * Shader: shaders/layernorm.comp; launch configuration: rowop.c. */
+ * Shader: shaders/rows/layernorm.comp; launch configuration: rowop.c. */
 #include "vk_ops.h"
 
 static const uint32_t layernorm_spv[] = {

@@ -1,5 +1,5 @@
 /* layernorm_f64.c - variant f64stats of layernorm: the row statistics summed in fp64 in one pass
- * (shaders/layernorm.glsl says why), so a row longer than one chunk is read twice instead of
+ * (shaders/rows/layernorm.glsl says why), so a row longer than one chunk is read twice instead of
  * three times. Needs shaderFloat64; launch configuration: rowop.c. */
 #include "vk_ops.h"
 

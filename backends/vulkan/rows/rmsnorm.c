@@ -1,5 +1,5 @@
 /* rmsnorm.c - per row: y = x / sqrt(mean(x^2) + eps) * w.
- * Shader: shaders/rmsnorm.comp; launch configuration: rowop.c. */
+ * Shader: shaders/rows/rmsnorm.comp; launch configuration: rowop.c. */
 #include "vk_ops.h"
 
 static const uint32_t rmsnorm_spv[] = {

@@ -1,5 +1,5 @@
 /* rowop.c - launch code shared by the row kernels softmax, rmsnorm, layernorm (vk_ops.h,
- * shaders/rowop.glsl).
+ * shaders/rows/rowop.glsl).
  *
  * Configuration, from the row length (cols):
  *   cols < 64: MODE 1, an invocation per row, 256 per workgroup.

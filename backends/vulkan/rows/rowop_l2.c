@@ -1,4 +1,4 @@
-/* rowop_l2.c - variant l2 of the row ops softmax, rmsnorm, layernorm (shaders/rowop_l2.glsl).
+/* rowop_l2.c - variant l2 of the row ops softmax, rmsnorm, layernorm (shaders/rows/rowop_l2.glsl).
  *
  * Why: the default variant (rowop.c) gives a long row to one workgroup, which reads it twice
  * (statistics, then output; layernorm three times). With a workgroup per SM in flight and rows of

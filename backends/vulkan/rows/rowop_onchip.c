@@ -1,5 +1,5 @@
 /* rowop_onchip.c - variant onchip of the row ops softmax, rmsnorm, layernorm
- * (shaders/rowop_onchip.glsl).
+ * (shaders/rows/rowop_onchip.glsl).
  *
  * Why: the default variant (rowop.c) reads a row longer than one chunk twice (f32 layernorm:
  * three times), from DRAM when the row is 1 MiB; `l2` (rowop_l2.c) reads each chunk twice too,

@@ -1,5 +1,5 @@
 /* softmax.c - per row: y = exp(x - max(x)) / sum(exp(x - max(x))).
- * Shader: shaders/softmax.comp; launch configuration: rowop.c. */
+ * Shader: shaders/rows/softmax.comp; launch configuration: rowop.c. */
 #include "vk_ops.h"
 
 static const uint32_t softmax_spv[] = {

@@ -13,8 +13,8 @@
  *   vk_pipeline.c    compute pipelines from embedded SPIR-V, descriptors, push constants, dispatch
  *   vk_descriptor_pool.c  descriptor pools (no VK_KHR_push_descriptor): sets, reset after a batch
  *   vk_spirv.c       a user's SPIR-V kernel (run --kernels FILE.spv) launched like a built-in one
- * Kernels: <op>.c + shaders/<op>.comp, with shared launch code per family in eltwise.c, rowop.c,
- * gemm_args.c. */
+ * Kernels: <family>/<op>.c + shaders/<family>/<op>.comp, with shared launch code per family in
+ * eltwise.c, rowop.c, gemm_args.c. */
 #ifndef XPB_VK_INTERNAL_H
 #define XPB_VK_INTERNAL_H
 

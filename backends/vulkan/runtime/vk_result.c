@@ -54,7 +54,7 @@ xpb_status vkb_result_status(VkResult r)
     }
 }
 
-/* "backends/vulkan/vk_buffer.c" rather than the build machine's absolute path. */
+/* "backends/vulkan/runtime/vk_buffer.c" rather than the build machine's absolute path. */
 static const char *short_path(const char *file)
 {
     const char *p = strstr(file, "backends/vulkan/");

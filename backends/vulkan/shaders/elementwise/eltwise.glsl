@@ -8,7 +8,7 @@
 // (grids are capped at maxComputeWorkGroupCount[0], 65535 on lavapipe); the n % 4 tail is done
 // with scalar accesses by the first invocations.
 #extension GL_EXT_control_flow_attributes : require
-#include "common.glsl"
+#include "../common.glsl"
 
 layout(local_size_x_id = 0) in;
 layout(constant_id = 1) const uint UNROLL = 4;

@@ -17,7 +17,7 @@
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_arithmetic : require
 #extension GL_EXT_control_flow_attributes : require
-#include "common.glsl"
+#include "../common.glsl"
 
 layout(local_size_x_id = 0) in;
 layout(constant_id = 1) const uint VPT = 4;     // vec4 registers per invocation
