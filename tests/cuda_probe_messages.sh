@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # cuda_probe_messages.sh XPUBENCH DIR - `xpubench list` says why CUDA is unusable in the user's
-# terms (backends/cuda/cuda_device.c), never the runtime's "CUDA driver version is insufficient
+# terms (backends/cuda/runtime/cuda_device.c), never the runtime's "CUDA driver version is insufficient
 # for CUDA runtime version" where there is no driver to update:
 #  1. no libcuda.so.1 and no NVIDIA kernel module (a machine without a GPU):
 #     "no NVIDIA driver on this machine (libcuda.so.1 not found)";

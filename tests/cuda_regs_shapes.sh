@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # cuda_regs_shapes.sh XPUBENCH - every compiled block shape of cuda/regs (XPB_ROWOP_REGS_SHAPES in
-# backends/cuda/cuda_rowop_regs.cuh) validates: the conformance sizes, and rows of 100003 columns
+# backends/cuda/rows/cuda_rowop_regs.cuh) validates: the conformance sizes, and rows of 100003 columns
 # (13 to 25 chunks a row, the last one partial, float4 loads off) in every input class. The
 # shapes are the binary's own list, from its error for a shape it was not compiled with.
 # Skips (77) without a CUDA device.

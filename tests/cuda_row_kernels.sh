@@ -13,8 +13,9 @@ fail=0
 harness=() # each folder of the harness is on the include path, as in CMakeLists.txt
 for d in "$src"/harness/*/; do harness+=(-I "${d%/}"); done
 for op in softmax rmsnorm layernorm; do
-  if ! "$nvcc" -I "$src/backends/cuda" "${harness[@]}" -I "$src/workloads" -I "$src/workloads/ops" -I "$gen" -std=c++17 -O1 \
-      -Xcicc -O0 -arch=compute_90 --ptx "$src/backends/cuda/$op.cu" -o "$work/$op.ptx" 2>"$work/$op.log"; then
+  if ! "$nvcc" -I "$src/backends/cuda/runtime" "${harness[@]}" -I "$src/workloads" -I "$src/workloads/ops" -I "$gen" \
+      -std=c++17 -O1 \
+      -Xcicc -O0 -arch=compute_90 --ptx "$src/backends/cuda/rows/$op.cu" -o "$work/$op.ptx" 2>"$work/$op.log"; then
     echo "FAIL: $op.cu does not compile to PTX: $(head -3 "$work/$op.log")"; fail=1; continue
   fi
   # held: 25 shapes (tiny 6, warp 9, block 10); streamed: float4 and scalar; cluster: float4 and

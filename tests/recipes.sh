@@ -28,9 +28,10 @@ else # a source tree without git (an unpacked archive): everything but build fol
 fi
 
 # ---- README.md, "Adding a kernel variant": the cpu row of its table, the example's steps ----------
-# 1. backends/cpu/add_toy.c: the kernel and its xpb_kernel (the backend's glob finds the file)
-step "variant: backends/cpu/add_toy.c and X(xpb_cpu_add_toy) in XPB_CPU_KERNELS"
-cp "$recipes/add_toy.c" "$scratch/backends/cpu/add_toy.c"
+# 1. backends/cpu/elementwise/add_toy.c: the kernel and its xpb_kernel, in its op family's folder
+#    (the backend's glob finds the file)
+step "variant: backends/cpu/elementwise/add_toy.c and X(xpb_cpu_add_toy) in XPB_CPU_KERNELS"
+cp "$recipes/add_toy.c" "$scratch/backends/cpu/elementwise/add_toy.c"
 # 2. one line in the XPB_CPU_KERNELS list of backends/cpu/cpu_backend.c, after the op's default
 #    (the first kernel of an op is its default)
 sed -i '/^ *X(xpb_cpu_add) *\\$/a\    X(xpb_cpu_add_toy) \\' "$scratch/backends/cpu/cpu_backend.c"

@@ -1,15 +1,16 @@
-/* test_blas_info.c - the BLAS fingerprint of the CPU backend (backends/cpu/cpu_blas_info.c, issue
- * 10): OpenBLAS's and BLIS's generic fallback cores are recognised and make a warning, and so does
- * an AVX2 core on an Intel processor with AVX-512; the cores of current processors do not; the
- * description this machine's BLAS gives, whichever XPB_BLAS was built in, leads with that choice
- * and names its core and threads (all cores, not BLIS's default of one). It reads the BLAS as the
- * machine has it (no OPENBLAS_CORETYPE, OPENBLAS_L2_SIZE or BLIS_ARCH_TYPE set here). */
+/* test_blas_info.c - the BLAS fingerprint of the CPU backend
+ * (backends/cpu/runtime/cpu_blas_info.c, issue 10): OpenBLAS's and BLIS's generic fallback cores
+ * are recognised and make a warning, and so does an AVX2 core on an Intel processor with AVX-512;
+ * the cores of current processors do not; the description this machine's BLAS gives, whichever
+ * XPB_BLAS was built in, leads with that choice and names its core and threads (all cores, not
+ * BLIS's default of one). It reads the BLAS as the machine has it (no OPENBLAS_CORETYPE,
+ * OPENBLAS_L2_SIZE or BLIS_ARCH_TYPE set here). */
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../backends/cpu/cpu_internal.h"
+#include "../backends/cpu/runtime/cpu_internal.h"
 
 static int fails;
 #define CHECK(c)                                                                                    \

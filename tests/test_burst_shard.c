@@ -1,4 +1,4 @@
-/* test_burst_shard.c - the sharded burst's plan (backends/cuda/burst_shard.cu and
+/* test_burst_shard.c - the sharded burst's plan (backends/cuda/burst/burst_shard.cu and
  * burst_sharded.cu; docs/multi-gpu.md) played out on the host against the serial reference, so
  * the design is checked where CI runs (no GPU): each rank of P keeps the synapses that target its
  * neurons [r n / P, (r+1) n / P) (xpb_burst_shard_first), propagates the whole fired list through

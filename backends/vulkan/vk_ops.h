@@ -1,7 +1,7 @@
 /* vk_ops.h - the Vulkan backend's kernels and the launch code their families share.
  *
- * A kernel is <op>.c (its xpb_kernel and its embedded shader) + shaders/<op>.comp, registered by
- * one line in vk_backend.c. Elementwise kernels launch through eltwise.c, row kernels through
+ * A kernel is <family>/<op>.c (its xpb_kernel and its embedded shader) + shaders/<family>/<op>.comp,
+ * registered by one line in vk_backend.c. Elementwise kernels launch through eltwise.c, row kernels through
  * rowop.c; rope.c stands alone; the burst kernels share burst_common.h. */
 #ifndef XPB_VK_OPS_H
 #define XPB_VK_OPS_H
@@ -43,7 +43,7 @@ extern const xpb_kernel xpb_vulkan_burst_dynamics;
 extern const xpb_kernel xpb_vulkan_burst_compact;
 extern const xpb_kernel xpb_vulkan_burst_batch;
 
-/* ---- elementwise (eltwise.c, shaders/eltwise.glsl) -------------------------------------------- */
+/* ---- elementwise (eltwise.c, shaders/elementwise/eltwise.glsl) -------------------------------- */
 
 /* Push constants of every elementwise shader. */
 typedef struct vkb_eltwise_push {
@@ -61,7 +61,7 @@ xpb_status vkb_eltwise_supports(void *ctx, const void *args, xpb_error *why);
 /* Records the dispatch of sh over args (xpb_eltwise_args); n = 0 records nothing. */
 xpb_status vkb_eltwise_launch(void *ctx, const vkb_shader *sh, const void *args, xpb_error *err);
 
-/* ---- row ops (rowop.c, shaders/rowop.glsl) ------------------------------------------------------- */
+/* ---- row ops (rowop.c, shaders/rows/rowop.glsl) ----------------------------------------------- */
 
 typedef struct vkb_rowop_push {
     uint32_t rows, cols;

@@ -1,8 +1,8 @@
 /* add_toy.c - a toy second CPU variant of add (out = x + y), one plain loop and no OpenMP.
  *
- * Not part of the build: tests/recipes.sh copies it to backends/cpu/ of a scratch copy of the
- * tree, following README.md's "Adding a kernel variant", and checks that the variant is listed,
- * validated and timed there. */
+ * Not part of the build: tests/recipes.sh copies it to backends/cpu/elementwise/ of a scratch copy
+ * of the tree, following README.md's "Adding a kernel variant", and checks that the variant is
+ * listed, validated and timed there. */
 #include "cpu_internal.h"
 
 static xpb_status add_toy_launch(void *ctx, const void *args, void *state, xpb_error *err)

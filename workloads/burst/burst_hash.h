@@ -1,7 +1,8 @@
 /* burst_hash.h - the hashes that burst propagation's contract pins (docs/workloads.md
  * section 4, "Pinned details"): one C definition for the reference (workloads/burst) and the
- * CPU kernels. The CUDA (backends/cuda/cuda_burst.cuh) and GLSL (backends/vulkan/shaders/
- * burst.glsl) copies are checked against these bit for bit by every validated run. */
+ * CPU kernels. The CUDA (backends/cuda/burst/cuda_burst.cuh) and GLSL
+ * (backends/vulkan/shaders/burst/burst.glsl) copies are checked against these bit for bit by every
+ * validated run. */
 #ifndef XPB_WORKLOADS_BURST_HASH_H
 #define XPB_WORKLOADS_BURST_HASH_H
 

@@ -7,7 +7,7 @@
  * 0 .. n-1 and the anchors blob points n .. n+m-1 of the same generator, so that most points have
  * an anchor of their own blob near them, as in a run's assign.
  *
- * Output 0, the array validated (the op's `dist`, 2n + m fp32: backends/cuda/anneal_assign_sharded.cu):
+ * Output 0, the array validated (the op's `dist`, 2n + m fp32: backends/cuda/anneal/anneal_assign_sharded.cu):
  *   [0, n)       dist[i]: within the bound of the anneal workload's assign check of the fp64
  *                distance to the nearest anchor (a near tie widens it by the gap to the chosen one);
  *   [n, 2n)      the chosen anchor j: the fp64 argmin exactly, or at a near tie any anchor that

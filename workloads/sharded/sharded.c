@@ -3,7 +3,7 @@
  *
  * gemm_sharded: C = A B (fp32, row-major) split by columns of B. Rank r of n computes the columns
  * [r N / n, (r+1) N / n) of C from all of A and its columns of B. A case is
- * "sharded/gemm_sharded/m=M,n=N,k=K,gpus=n/fp32"; its variants (backends/cuda/gemm_sharded.c) are
+ * "sharded/gemm_sharded/m=M,n=N,k=K,gpus=n/fp32"; its variants (backends/cuda/gemm/gemm_sharded.c) are
  * `cublas` (each rank keeps its columns: the compute alone) and `cublas-gather` (every rank ends
  * with the whole C: NCCL all_gather, then each block copied into place). The inputs, the fp64
  * reference and the error bound are the gemm workload's, unchanged (workloads/gemm/gemm.c): a

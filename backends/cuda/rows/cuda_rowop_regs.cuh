@@ -1,0 +1,381 @@
+/* cuda_rowop_regs.cuh - the "regs" variant of the row ops (softmax, rmsnorm, layernorm): a long
+ * row in chunks of one block each, every chunk held in REGISTERS from its one read to its one
+ * write, the chunks' partial statistics exchanged through a small global buffer inside one
+ * launch. It is the CUDA form of vulkan/onchip (backends/vulkan/shaders/rows/rowop_onchip.glsl), which
+ * reached 86% and 79% of the copy roof for rmsnorm and layernorm on the H100, where cuda/onchip
+ * (chunks staged in shared memory by a persistent cooperative grid) and cuda/cluster reached
+ * 66-71% (docs/performance.md, session 13). Tuned here (sessions 15 and 16) it reaches 88 / 90 /
+ * 91% of the copy roof (the Vulkan copy's 2982 GB/s) for softmax / rmsnorm / layernorm at
+ * 1024 x 262144.
+ *
+ * Tasks: block g takes task g = (row, chunk) in row-major order (row = t / chunks), grid-stride
+ * over the rest where the grid is capped; a row's chunks are neighbouring blocks and normally run
+ * at the same time. Nothing relies on it (an ordinary launch promises no co-residency):
+ *   1. Every block loads its chunk into registers (VALUES floats a thread), folds its partial State,
+ *      and thread 0 stores it to part[t] and adds 1 to arrive[row] (acq_rel, gpu scope).
+ *   2. The block whose add returned chunks - 1 is the row's COMPLETER: every partial is visible
+ *      to it. It stores done[row] = 1 (release), merges, writes its chunk from registers, then
+ *      swaps state[c] 0 -> 2 for every other chunk c (acq_rel). Where the swap finds 1, the owner
+ *      handed its chunk over: the completer reads it again (likely from L2) and writes it.
+ *   3. Every other block (an OWNER): thread 0 polls done[row] (acquire) up to SPIN times. Seen:
+ *      the block merges and writes its chunk from registers. Timed out: it swaps state[own]
+ *      0 -> 1; 0 means the chunk is the completer's now and the block moves on without writing;
+ *      2 means the completer claimed it first (the failed swap acquires the completer's release,
+ *      and with it every partial), so the block merges and writes.
+ *   Each chunk is written by exactly one block. The flags (arrive[rows], done[rows],
+ *   state[rows x chunks]) are zeroed before every launch (cudaMemsetAsync on the timed stream).
+ * Memory order: before reading the partials every lane of warp 0 loads arrive[row] with acquire
+ * (its final value, the end of a chain of release adds), whichever way thread 0 learnt of them;
+ * warp 0 merges them in one fixed order (xpb_onchip_merge), so every writer of a row uses
+ * bit-identical statistics.
+ * Shapes: threads x floats a thread (float4 loads where rows are 16-byte aligned) x the blocks
+ * an SM the registers must allow, per op (its policy's regs_shape): rmsnorm 512 x 16 x 3 and
+ * layernorm 256 x 32 x 4 (8192-float chunks), softmax 512 x 32 x 2 (16384). A block loads,
+ * reduces, waits for its row, writes; what overlaps those phases is the other blocks of the SM
+ * and the loads in flight a thread (H100, session 15, % of the CUDA copy: rmsnorm 78% at two
+ * 512 x 16 blocks an SM, 91-94% at three; layernorm 72% at 512 x 16 x 2, 94% at 256 x 32 x 4).
+ * XPB_CUDA_REGS_SHAPE=32x16x1 (512-float chunks) makes the conformance sizes run the exchange.
+ * XPB_CUDA_REGS_SPIN: polls (default 4096; 0: every owner hands over at once).
+ * XPB_CUDA_REGS_GRID: cap the grid (tests the grid-stride loop).
+ * Softmax runs its policy's FastExp form (__expf; softmax.cu); XPB_CUDA_ROW_EXP=expf: expf.
+ * Status: validated and sanitized on the H100 (sessions 15 and 16); figures in docs/performance.md. */
+#ifndef XPB_CUDA_ROWOP_REGS_CUH
+#define XPB_CUDA_ROWOP_REGS_CUH
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cuda_rowop_onchip.cuh" /* xpb_onchip_merge, xpb_ld_acquire_gpu */
+#include "xpb_knob.h"
+
+#include <type_traits>
+
+/* The compiled block shapes, X(threads, floats a thread, blocks an SM the registers must allow):
+ * the occupancy sweep of docs/performance.md (session 15; each op's policy names its default,
+ * `regs_shape`), then the test shape of 512-float chunks. XPB_CUDA_REGS_SHAPE picks one by name
+ * ("512x16x3": threads x floats x blocks); a name not compiled is an error. */
+#define XPB_ROWOP_REGS_SHAPES(X) \
+    X(512, 16, 2)                \
+    X(512, 16, 3)                \
+    X(256, 16, 4)                \
+    X(256, 16, 6)                \
+    X(512, 8, 4)                 \
+    X(1024, 8, 2)                \
+    X(512, 32, 2)                \
+    X(256, 32, 3)                \
+    X(256, 32, 4)                \
+    X(128, 32, 8)                \
+    X(32, 16, 1)
+
+enum { XPB_REGS_HANDED = 0, XPB_REGS_OWNER = 1, XPB_REGS_COMPLETER = 2 };
+
+__device__ __forceinline__ uint32_t xpb_atom_add_acq_rel_gpu(uint32_t *p, uint32_t v)
+{
+    uint32_t old;
+    asm volatile("atom.acq_rel.gpu.global.add.u32 %0, [%1], %2;\n" : "=r"(old) : "l"(p), "r"(v) : "memory");
+    return old;
+}
+
+__device__ __forceinline__ uint32_t xpb_atom_cas_acq_rel_gpu(uint32_t *p, uint32_t expect, uint32_t want)
+{
+    uint32_t old;
+    asm volatile("atom.acq_rel.gpu.global.cas.b32 %0, [%1], %2, %3;\n"
+                 : "=r"(old)
+                 : "l"(p), "r"(expect), "r"(want)
+                 : "memory");
+    return old;
+}
+
+__device__ __forceinline__ void xpb_st_release_gpu(uint32_t *p, uint32_t v)
+{
+    asm volatile("st.release.gpu.global.u32 [%0], %1;\n" ::"l"(p), "r"(v) : "memory");
+}
+
+/* Thread 0: publish partial st of task t and arrive; the completer sets done[row], an owner
+ * polls it and, timed out, bids for its own chunk. Returns the block's role. */
+template <class State>
+__device__ __forceinline__ int xpb_regs_arrive(State *part, uint32_t *arrive, uint32_t *done, uint32_t *state,
+                                               int64_t t, int64_t row, int chunks, const State &st, uint32_t spin)
+{
+    part[t] = st;
+    if (xpb_atom_add_acq_rel_gpu(arrive + row, 1u) == (uint32_t)chunks - 1u) {
+        xpb_st_release_gpu(done + row, 1u);
+        return XPB_REGS_COMPLETER;
+    }
+    for (uint32_t i = 0; i < spin; i++) {
+        if (xpb_ld_acquire_gpu(done + row))
+            return XPB_REGS_OWNER;
+        __nanosleep(32);
+    }
+    return xpb_atom_cas_acq_rel_gpu(state + t, 0u, 1u) == 0u ? XPB_REGS_HANDED : XPB_REGS_OWNER;
+}
+
+/* A thread's partial State of its n held values v[0..n) (the rest are padding): the policy's
+ * `fold<N>` where it has one (softmax: the max, then N independent exps), else value by value
+ * with accum. The outputs: a policy with a held form computes scale = held_scale(the thread's
+ * own State, r1, r2) once and y = held_out(v, scale, r1, w, b) a value (layernorm:
+ * (x - mean) * (1 / sd), no divide a value); the others use the policy's map2 and out, as every
+ * other variant. */
+template <class Op, int N, class = void>
+struct xpb_regs_has_fold : std::false_type {};
+template <class Op, int N>
+struct xpb_regs_has_fold<Op, N, std::void_t<decltype(&Op::template fold<N>)>> : std::true_type {};
+template <class Op, class = void>
+struct xpb_regs_fast_exp_form { typedef Op type; }; /* no FastExp: the op itself */
+template <class Op>
+struct xpb_regs_fast_exp_form<Op, std::void_t<typename Op::FastExp>> { typedef typename Op::FastExp type; };
+template <class Op, class = void>
+struct xpb_regs_has_held_form : std::false_type {};
+template <class Op>
+struct xpb_regs_has_held_form<Op, std::void_t<decltype(&Op::held_scale)>> : std::true_type {};
+
+template <class Op, int N>
+__device__ __forceinline__ typename Op::State xpb_regs_fold(const float *v, int n, const float *row)
+{
+    if constexpr (xpb_regs_has_fold<Op, N>::value) {
+        return Op::template fold<N>(v, n, row);
+    } else {
+        typename Op::State st = Op::init(row);
+#pragma unroll
+        for (int i = 0; i < N; i++)
+            if (i < n)
+                Op::accum(st, v[i]);
+        return st;
+    }
+}
+
+/* MINB blocks an SM at least: 65536 / (BLOCK x MINB) registers a thread (512 x 16 at 2: 64, no
+ * spills for the three ops on sm_90; with the thread bound alone ptxas held rmsnorm to 40
+ * registers and spilled). Capped by the threads an SM holds on the architecture compiled for
+ * (sm_86 and sm_89: 1536; ptxas rejects a bound past it). */
+#if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 860 || __CUDA_ARCH__ == 870 || __CUDA_ARCH__ == 890)
+#define XPB_REGS_SM_THREADS 1536
+#else
+#define XPB_REGS_SM_THREADS 2048
+#endif
+#define XPB_REGS_MINB(BLOCK, MINB) ((MINB) * (BLOCK) <= XPB_REGS_SM_THREADS ? (MINB) : XPB_REGS_SM_THREADS / (BLOCK))
+
+template <class Op, int BLOCK, int VALUES, int MINB, bool VEC>
+__global__ void __launch_bounds__(BLOCK, XPB_REGS_MINB(BLOCK, MINB))
+xpb_rowop_regs_kernel(xpb_rowop_ptrs p, int chunks, typename Op::State *part, uint32_t *flags, uint32_t spin)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
+    typedef typename Op::State State;
+    constexpr int PACK = VEC ? 4 : 1;
+    constexpr int NPACK = VALUES / PACK;
+    constexpr int CHUNK = BLOCK * VALUES;
+    __shared__ State red[32];
+    __shared__ float stats[2];
+    __shared__ int role_of_block;
+    __shared__ unsigned char handed[BLOCK]; /* completer: chunk cb + i was handed over */
+
+    const int cols = p.cols;
+    const int64_t tasks = p.rows * chunks;
+    uint32_t *const arrive = flags, *const done = flags + p.rows, *const state = flags + 2 * p.rows;
+    for (int64_t t = blockIdx.x; t < tasks; t += gridDim.x) { /* t is uniform in the block */
+        const int64_t row = t / chunks;
+        const int ch = (int)(t - row * chunks);
+        const int c0 = ch * CHUNK;
+        const float *xr = p.x + row * (int64_t)cols;
+        float *yr = p.y + row * (int64_t)cols;
+
+        /* the chunk into registers: pack k of thread i at column c0 + (k BLOCK + i) PACK, every
+         * load issued before any is used */
+        float v[VALUES];
+        int held = 0; /* the packs inside the row are a prefix: held values in v[0..held) */
+#pragma unroll
+        for (int k = 0; k < NPACK; k++) {
+            const int c = c0 + (k * BLOCK + (int)threadIdx.x) * PACK;
+            if (c < cols) {
+                xpb_load_pack<PACK>(xr + c, &v[k * PACK]);
+                held += PACK;
+            } else {
+#pragma unroll
+                for (int j = 0; j < PACK; j++)
+                    v[k * PACK + j] = 0.0f;
+            }
+        }
+        constexpr bool HELD_FORM = xpb_regs_has_held_form<Op>::value;
+        const State mine = xpb_regs_fold<Op, VALUES>(v, held, xr);
+        State st = xpb_block_allreduce(mine, typename Op::Merge(), Op::init(xr), red);
+
+        float r1, r2;
+        int role = XPB_REGS_OWNER;
+        if (chunks == 1) { /* the row is this chunk: every thread has its statistics */
+            Op::finish(st, p, &r1, &r2);
+        } else {
+            if (threadIdx.x == 0)
+                role_of_block = xpb_regs_arrive(part, arrive, done, state, t, row, chunks, st, spin);
+            __syncthreads();
+            role = role_of_block;
+            if (role == XPB_REGS_HANDED)
+                continue; /* uniform: the completer writes this chunk */
+            if (threadIdx.x < 32) {
+                (void)xpb_ld_acquire_gpu(arrive + row); /* this lane's acquire of every partial */
+                __syncwarp();
+                const State all = xpb_onchip_merge<Op>(part + row * chunks, chunks, Op::init(xr));
+                if (threadIdx.x == 0) {
+                    Op::finish(all, p, &r1, &r2);
+                    stats[0] = r1, stats[1] = r2;
+                }
+            }
+            __syncthreads();
+            r1 = stats[0], r2 = stats[1];
+        }
+
+        /* the chunk's outputs from registers */
+        float scale = 0.0f;
+        if constexpr (HELD_FORM)
+            scale = Op::held_scale(mine, r1, r2);
+#pragma unroll
+        for (int k = 0; k < NPACK; k++) {
+            const int c = c0 + (k * BLOCK + (int)threadIdx.x) * PACK;
+            if (c < cols) {
+                if constexpr (HELD_FORM) {
+                    xpb_rowop_write_pack<Op, PACK>(p, yr, c, &v[k * PACK], [=](float x, float w, float b) {
+                        return Op::held_out(x, scale, r1, w, b);
+                    });
+                } else {
+                    if constexpr (Op::two_stage) {
+#pragma unroll
+                        for (int j = 0; j < PACK; j++)
+                            v[k * PACK + j] = Op::map2(v[k * PACK + j], r1);
+                    }
+                    xpb_rowop_out_pack<Op, PACK>(p, yr, c, &v[k * PACK], r1, r2);
+                }
+            }
+        }
+
+        if (role == XPB_REGS_COMPLETER) { /* claim the other chunks, BLOCK at a time */
+            uint32_t *const row_state = state + row * chunks;
+            for (int cb = 0; cb < chunks; cb += BLOCK) {
+                const int c = cb + (int)threadIdx.x;
+                handed[threadIdx.x] =
+                    c < chunks && c != ch && xpb_atom_cas_acq_rel_gpu(row_state + c, 0u, 2u) == 1u;
+                __syncthreads();
+                const int n = min(BLOCK, chunks - cb);
+                for (int j = 0; j < n; j++) {
+                    if (handed[j]) { /* uniform: every thread reads the same slot */
+                        const int lo = (cb + j) * CHUNK, hi = min(lo + CHUNK, cols);
+                        for (int i = lo + (int)threadIdx.x * PACK; i < hi; i += BLOCK * PACK)
+                            xpb_rowop_out_from<Op, PACK>(p, xr + i, yr, i, r1, r2);
+                    }
+                }
+                __syncthreads(); /* handed[] is free again */
+            }
+        }
+        /* stats and role_of_block are rewritten only after the next task's block reduction,
+         * whose barriers every thread reaches after reading them here */
+    }
+#else
+    (void)p, (void)chunks, (void)part, (void)flags, (void)spin;
+#endif
+}
+
+/* ---- host side --------------------------------------------------------------------------------- */
+
+/* The launch's shape: chunk floats (block x values), chunks a row, the grid (rows x chunks
+ * blocks, capped by XPB_CUDA_REGS_GRID), and which compiled shape (XPB_ROWOP_REGS_SHAPES). */
+struct xpb_rowop_regs_plan {
+    int chunk, chunks;
+    int64_t grid;
+    int block, values, minb;
+    uint32_t spin; /* XPB_CUDA_REGS_SPIN */
+    bool fast_exp; /* ops with a FastExp form (softmax: __expf) run it unless XPB_CUDA_ROW_EXP=expf */
+};
+
+static inline xpb_status xpb_rowop_regs_make_plan(const xpb_cuda_ctx *ctx, int64_t rows, int cols, const char *name,
+                                                  const char *default_shape, xpb_rowop_regs_plan *plan, xpb_error *err)
+{
+    if (ctx->cc_major < 7)
+        return xpb_fail(err, XPB_ERR_UNSUPPORTED,
+                        "%s regs: acquire and release atomics need compute capability 7.0, the GPU has %d.%d", name,
+                        ctx->cc_major, ctx->cc_minor);
+    /* the shape: XPB_CUDA_REGS_SHAPE, one of the compiled ones by name, else the op's */
+    const char *want = xpb_knob_value(XPB_KNOB_CUDA_REGS_SHAPE);
+    if (!want)
+        want = default_shape;
+    int block = 0, values = 0, minb = 0;
+    char names[256] = "";
+#define XPB_REGS_PICK(B, V, M)                                                            \
+    if (!block && strcmp(want, #B "x" #V "x" #M) == 0)              \
+        block = B, values = V, minb = M;                                                  \
+    snprintf(names + strlen(names), sizeof names - strlen(names), " %s", #B "x" #V "x" #M);
+    XPB_ROWOP_REGS_SHAPES(XPB_REGS_PICK)
+#undef XPB_REGS_PICK
+    if (!block)
+        return xpb_fail(err, XPB_ERR_USAGE, "%s regs: XPB_CUDA_REGS_SHAPE=%s is not a compiled shape (one of:%s)",
+                        name, want, names);
+    const int chunk = block * values;
+    const int chunks = (cols + chunk - 1) / chunk;
+    int64_t grid = rows * chunks;
+    long cap, spin;
+    xpb_status st = xpb_knob_get_long_or(XPB_KNOB_CUDA_REGS_GRID, INT32_MAX, &cap, err);
+    if (st || (st = xpb_knob_get_long(XPB_KNOB_CUDA_REGS_SPIN, &spin, err)))
+        return st;
+    if (grid > cap)
+        grid = cap;
+    int exp_form; /* the index among "fast|expf" */
+    if ((st = xpb_knob_get_choice(XPB_KNOB_CUDA_ROW_EXP, &exp_form, err)))
+        return st;
+    *plan = {chunk, chunks, grid, block, values, minb, (uint32_t)spin, exp_form == 0};
+    return XPB_OK;
+}
+
+template <class Op, int BLOCK, int VALUES, int MINB, bool VEC>
+static xpb_status xpb_rowop_regs_go(xpb_cuda_ctx *ctx, const xpb_rowop_ptrs &p, xpb_rowop_exchange *s,
+                                    const xpb_rowop_regs_plan &plan, const char *name, xpb_error *err)
+{
+    if (plan.chunks > 1)
+        XPB_CUDA_CHECK(err, cudaMemsetAsync(s->flags, 0, s->flags_bytes, ctx->stream));
+    xpb_rowop_regs_kernel<Op, BLOCK, VALUES, MINB, VEC><<<(unsigned)plan.grid, BLOCK, 0, ctx->stream>>>(
+        p, plan.chunks, static_cast<typename Op::State *>(s->part), s->flags, plan.spin);
+    XPB_CUDA_CHECK_LAUNCH(err, name);
+    return XPB_OK;
+}
+
+/* The variant for XPB_CUDA_ROWOP_STATE_KERNEL: flags arrive[rows], done[rows] and
+ * state[rows x chunks], none for rows of one chunk. */
+struct xpb_rowop_regs_variant {
+    static constexpr const char *variant = "regs";
+    typedef xpb_rowop_regs_plan Plan;
+    template <class Op>
+    static xpb_status plan(xpb_cuda_ctx *ctx, int64_t rows, int cols, const char *name, Plan *out, xpb_error *err)
+    {
+        return xpb_rowop_regs_make_plan(ctx, rows, cols, name, Op::regs_shape, out, err);
+    }
+    static size_t flag_words(const Plan &plan, int64_t rows)
+    {
+        return plan.chunks > 1 ? (size_t)rows * ((size_t)plan.chunks + 2) : 0;
+    }
+    template <class Op>
+    static xpb_status go(xpb_cuda_ctx *ctx, const xpb_rowop_ptrs &p, bool vec, xpb_rowop_exchange *s, const Plan &plan,
+                         const char *name, xpb_error *err)
+    {
+        typedef typename xpb_regs_fast_exp_form<Op>::type Fast;
+        if constexpr (!std::is_same<Op, Fast>::value) {
+            if (plan.fast_exp)
+                return go_shape<Fast>(ctx, p, vec, s, plan, name, err);
+        }
+        return go_shape<Op>(ctx, p, vec, s, plan, name, err);
+    }
+    template <class Op>
+    static xpb_status go_shape(xpb_cuda_ctx *ctx, const xpb_rowop_ptrs &p, bool vec, xpb_rowop_exchange *s,
+                               const Plan &plan, const char *name, xpb_error *err)
+    {
+#define XPB_REGS_GO(B, V, M)                                                   \
+    if (plan.block == B && plan.values == V && plan.minb == M)                 \
+        return vec ? xpb_rowop_regs_go<Op, B, V, M, true>(ctx, p, s, plan, name, err) \
+                   : xpb_rowop_regs_go<Op, B, V, M, false>(ctx, p, s, plan, name, err);
+        XPB_ROWOP_REGS_SHAPES(XPB_REGS_GO)
+#undef XPB_REGS_GO
+        return xpb_fail(err, XPB_ERR_RUNTIME, "%s regs: no kernel for the planned shape", name);
+    }
+};
+
+/* Defines `extern "C" const xpb_kernel xpb_cuda_<name>`: the regs variant of row-op policy Op. */
+#define XPB_CUDA_ROWOP_REGS_KERNEL(name, xpb_op_value, Op) \
+    XPB_CUDA_ROWOP_STATE_KERNEL(name, xpb_op_value, Op, xpb_rowop_regs_variant)
+
+#endif

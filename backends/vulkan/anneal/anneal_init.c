@@ -1,0 +1,98 @@
+/* anneal_init.c - vulkan anneal init (XPB_OP_ANNEAL_INIT, xpb_ops.h): farthest-point anchors.
+ * Shader: shaders/anneal/anneal_init.comp (its header describes a step).
+ *
+ * One launch records m dispatches, step s = 0 .. m-1, with no host round trip: dispatch s reads
+ * the candidates step s - 1 left in scratch, writes chosen[s] and anchors[s], and (s < m - 1)
+ * updates the running min-distance mind and leaves one candidate per workgroup. G workgroups
+ * (grid-stride over the points, G = min(points / points-per-pass, 8 per SM, 1024)); the last step
+ * is one workgroup. Only 32-bit integer comparisons decide a choice: deterministic, and the same
+ * choice for any G. Scratch: n + 4G words. */
+#include "vk_ops.h"
+
+#define INIT_MAX_GROUPS 1024
+
+typedef struct init_push {
+    uint32_t n, d, m, step, groups;
+} init_push;
+
+static const uint32_t anneal_init_spv[] = {
+#include "anneal_init.spv.inc"
+};
+static const vkb_shader shader = VKB_SHADER("anneal_init", anneal_init_spv, 4, sizeof(init_push));
+
+typedef struct init_cfg {
+    uint32_t block, lanes, a4, groups;
+} init_cfg;
+
+static init_cfg choose(const vkb_ctx *c, const xpb_anneal_init_args *a)
+{
+    init_cfg g;
+    g.block = vkb_block_size(c, VKB_ANNEAL_BLOCK);
+    g.lanes = vkb_anneal_row_lanes(a->d);
+    g.a4 = (uint32_t)((a->d + 3) / 4);
+    uint64_t pts = VKB_ANNEAL_ROWS_PER_LANES * (g.block / g.lanes), units = c->caps.sm_count ? c->caps.sm_count : 64;
+    uint64_t groups = ((uint64_t)a->n + pts - 1) / pts;
+    if (groups > 8 * units)
+        groups = 8 * units;
+    if (groups > INIT_MAX_GROUPS)
+        groups = INIT_MAX_GROUPS;
+    g.groups = vkb_group_count(c, groups);
+    return g;
+}
+
+static uint64_t scratch_words(const xpb_anneal_init_args *a, const init_cfg *g)
+{
+    return (uint64_t)a->n + 4u * (uint64_t)g->groups;
+}
+
+static xpb_status supports(void *ctx, const void *args, xpb_error *why)
+{
+    const vkb_ctx *c = ctx;
+    const xpb_anneal_init_args *a = args;
+    xpb_status st = vkb_anneal_check_sizes("init", a->n, a->d, a->m, why);
+    if (st)
+        return st;
+    init_cfg g = choose(c, a);
+    uint64_t shared = 16ull * g.a4 + (4ull * VKB_ANNEAL_ROWS_PER_LANES + 8) * g.block;
+    if (shared > c->caps.props.limits.maxComputeSharedMemorySize)
+        return xpb_fail(why, XPB_ERR_UNSUPPORTED,
+                        "anneal init needs %llu bytes of shared memory for d = %lld; the device has %u",
+                        (unsigned long long)shared, (long long)a->d, c->caps.props.limits.maxComputeSharedMemorySize);
+    if ((st = vkb_check_range(c, "the anneal points", (uint64_t)a->n * (uint64_t)a->d * sizeof(float), why)) ||
+        (st = vkb_check_range(c, "the anneal anchors", (uint64_t)a->m * (uint64_t)a->d * sizeof(float), why)))
+        return st;
+    return vkb_check_range(c, "the anneal init scratch", scratch_words(a, &g) * sizeof(uint32_t), why);
+}
+
+static xpb_status launch(void *ctx, const void *args, void *state, xpb_error *err)
+{
+    vkb_ctx *c = ctx;
+    const xpb_anneal_init_args *a = args;
+    (void)state;
+    xpb_status st = supports(ctx, args, err);
+    if (st)
+        return st;
+    init_cfg g = choose(c, a);
+    vkb_binding b[4] = {
+        {a->x.buf, a->x.offset, (VkDeviceSize)a->n * (VkDeviceSize)a->d * sizeof(float)},
+        {a->anchors.buf, a->anchors.offset, (VkDeviceSize)a->m * (VkDeviceSize)a->d * sizeof(float)},
+        {a->chosen.buf, a->chosen.offset, (VkDeviceSize)a->m * sizeof(uint32_t)},
+        {a->scratch.buf, a->scratch.offset, scratch_words(a, &g) * sizeof(uint32_t)},
+    };
+    vkb_spec spec = {4, {g.block, g.lanes, a->d % 4 == 0, g.a4}};
+    init_push push = {(uint32_t)a->n, (uint32_t)a->d, (uint32_t)a->m, 0, g.groups};
+    for (int64_t s = 0; s < a->m; s++) {
+        push.step = (uint32_t)s;
+        if ((st = vkb_dispatch(c, &shader, &spec, b, &push, s + 1 < a->m ? g.groups : 1, err)))
+            return st;
+    }
+    return XPB_OK;
+}
+
+const xpb_kernel xpb_vulkan_anneal_init = {
+    .op = XPB_OP_ANNEAL_INIT,
+    .variant = "default",
+    .precision = "fp32",
+    .supports = supports,
+    .launch = launch,
+};
