@@ -1,5 +1,6 @@
 /* test_compare.c - the statistics and verdicts of `xpubench compare` (cases, and the total and
- * ops of stateful cases), results-file loading errors, and the .npy header format. */
+ * ops of stateful cases), results-file loading errors, the .npy header format, and the tuner's
+ * decision rule, which stands on compare's verdicts. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +10,7 @@
 #include "xpb_npy.h"
 #include "xpb_results_loaded.h"
 #include "xpb_test.h"
+#include "xpb_tune.h"
 
 /* ---- deterministic log-normal samples ------------------------------------------------------------ */
 
@@ -378,6 +380,76 @@ static void test_npy(void)
     CHECK(xpb_dump_shape(&r, "x", 24, sh) == 4 && sh[3] == 4);
 }
 
+
+/* ---- xpubench tune: when a candidate wins ------------------------------------------------------ */
+
+/* A results file of two timed cases (20 samples each, 2% noise; 6 rounds, 1% noise between their
+ * medians): medians base * shift[0] and base * shift[1], the second case's status `second`. */
+static bool tune_file(const double shift[2], const char *second, uint64_t seed, xpb_results_file *f)
+{
+    size_t cap = 1 << 15;
+    char *buf = calloc(cap, 1);
+    snprintf(buf, cap, "{\"schema\": \"xpubench-results\", \"schema_version\": 3, \"cases\": [");
+    for (int k = 0; k < 2; k++) {
+        const char *status = k ? second : "ok";
+        snprintf(buf + strlen(buf), cap - strlen(buf),
+                 "%s{\"id\": \"elementwise/softmax/rows=%d,cols=65537/fp32\", \"backend\": \"vulkan\","
+                 " \"device\": \"vulkan:0\", \"variant\": \"l2\", \"status\": \"%s\"",
+                 k ? ", " : "", k + 1, status);
+        if (!strcmp(status, "ok")) {
+            snprintf(buf + strlen(buf), cap - strlen(buf), ", \"timing\": {\"kernel\": {\"median_s\": %.9g, \"samples_s\": ",
+                     1e-4 * shift[k]);
+            append_samples(buf, cap, 20, 1e-4 * shift[k], 0.02, seed * 2 + (uint64_t)k);
+            /* the units compare judges by: the medians of 6 rounds */
+            snprintf(buf + strlen(buf), cap - strlen(buf), "}, \"units\": {\"medians_s\": ");
+            append_samples(buf, cap, 6, 1e-4 * shift[k], 0.01, seed * 2 + (uint64_t)k + 500);
+            snprintf(buf + strlen(buf), cap - strlen(buf), "}}");
+        }
+        snprintf(buf + strlen(buf), cap - strlen(buf), "}");
+    }
+    snprintf(buf + strlen(buf), cap - strlen(buf), "]}");
+    xpb_error err = {{0}};
+    bool ok = xpb_results_parse("t.json", buf, strlen(buf), f, &err) == XPB_OK;
+    if (!ok)
+        fprintf(stderr, "  %s\n", err.msg);
+    free(buf);
+    return ok;
+}
+
+static xpb_tune_outcome tune_outcome(const double next_shift[2], const char *second, uint64_t seed)
+{
+    static const double same[2] = {1, 1};
+    const xpb_compare_opts o = XPB_COMPARE_OPTS_DEFAULT;
+    xpb_results_file base, next;
+    xpb_tune_candidate c;
+    memset(&c, 0, sizeof c);
+    if (!tune_file(same, "ok", seed, &base))
+        return (xpb_tune_outcome)-1;
+    if (!tune_file(next_shift, second, seed + 1000, &next)) {
+        xpb_results_file_free(&base);
+        return (xpb_tune_outcome)-1;
+    }
+    xpb_tune_judge(&o, &base, &next, &c);
+    if (getenv("XPB_TEST_VERBOSE"))
+        fprintf(stderr, "  tune judge: outcome %d: %s\n", (int)c.outcome, c.why);
+    xpb_results_file_free(&base), xpb_results_file_free(&next);
+    return c.outcome;
+}
+
+static void test_tune_judge(void)
+{
+    static const double same[2] = {1, 1}, faster[2] = {0.9, 0.9}, one_faster[2] = {0.9, 1},
+                        mixed[2] = {0.9, 1.1};
+    int wins = 0;
+    for (uint64_t seed = 1; seed <= 20; seed++) /* the same build twice (A/A): never a winner */
+        wins += tune_outcome(same, "ok", seed) == XPB_TUNE_FASTER;
+    CHECK(wins == 0);
+    CHECK(tune_outcome(faster, "ok", 31) == XPB_TUNE_FASTER);     /* 10% faster on both cases */
+    CHECK(tune_outcome(one_faster, "ok", 32) == XPB_TUNE_FASTER); /* faster on one, the same on the other */
+    CHECK(tune_outcome(mixed, "ok", 33) == XPB_TUNE_NOT_FASTER);  /* faster on one, slower on the other */
+    CHECK(tune_outcome(faster, "failed-validation", 34) == XPB_TUNE_REJECTED); /* wrong somewhere: never */
+}
+
 int main(void)
 {
     test_statistics();
@@ -385,5 +457,6 @@ int main(void)
     test_results_read();
     test_stateful();
     test_npy();
+    test_tune_judge();
     XPB_TEST_END();
 }

@@ -49,6 +49,13 @@ typedef struct xpb_tune_knob {
     char skipped[400];             /* why it was not swept, "" when it was */
 } xpb_tune_knob;
 
+/* Judges candidate c (its runs' pooled results `next`) against the base's by compare's verdicts
+ * (docs/tuning.md, "Selection"): XPB_TUNE_FASTER only when faster outside the noise on some case,
+ * slower on none and the geometric mean of the time ratios below 1; XPB_TUNE_REJECTED when a case
+ * the base ran ok is not ok; c->verdicts, c->geomean and c->why filled. */
+void xpb_tune_judge(const xpb_compare_opts *opts, const xpb_results_file *base, const xpb_results_file *next,
+                    xpb_tune_candidate *c);
+
 /* Sweeps k->id on o's device: the base is config[0..*n_config) (the tuning so far) and each
  * candidate that value in its place, o->runs processes a side, interleaved. A winner replaces or
  * joins the knob's value in config. Returns 0, 1 when the base itself fails validation, or the

@@ -131,14 +131,13 @@ static bool load_pooled(char out[][1100], int n, xpb_results_file *f, char *why,
     return true;
 }
 
-/* Judges candidate c against the base by compare's verdicts (docs/tuning.md, "Selection"). */
-static void judge(const xpb_tune_opts *o, const xpb_results_file *base, const xpb_results_file *next,
-                  xpb_tune_candidate *c)
+void xpb_tune_judge(const xpb_compare_opts *opts, const xpb_results_file *base, const xpb_results_file *next,
+                    xpb_tune_candidate *c)
 {
     xpb_comparison cmp;
     xpb_error err = {{0}};
     c->geomean = NAN;
-    if (xpb_compare_files(base, next, &o->compare, &cmp, &err)) {
+    if (xpb_compare_files(base, next, opts, &cmp, &err)) {
         c->outcome = XPB_TUNE_REJECTED;
         snprintf(c->why, sizeof c->why, "%.*s", (int)sizeof c->why - 1, err.msg); /* cut to fit */
         return;
@@ -257,7 +256,7 @@ int xpb_tune_sweep(const xpb_tune_opts *o, xpb_tuning_value *config, int *n_conf
             run_failed(cd, cand_rc[c], log);
             continue;
         }
-        judge(o, &base, &next, cd);
+        xpb_tune_judge(&o->compare, &base, &next, cd);
         if (cd->outcome == XPB_TUNE_FASTER && (k->chosen < 0 || cd->geomean < k->cand[k->chosen].geomean))
             k->chosen = c;
         xpb_results_file_free(&next);
