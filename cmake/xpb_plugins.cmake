@@ -25,12 +25,12 @@ install(FILES ${PROJECT_SOURCE_DIR}/include/xpubench/xpubench_plugin.h DESTINATI
 install(FILES ${PROJECT_SOURCE_DIR}/cmake/xpubenchConfig.cmake DESTINATION lib/cmake/xpubench)
 
 add_subdirectory(examples/plugins/cpu_softmax)
-add_subdirectory(examples/plugins/cpu_softmax_broken) # crash isolation's fixtures (tests/plugins_isolate.sh)
-add_subdirectory(examples/plugins/cpu_softmax_cached) # the checks after timing's fixtures (tests/plugins_honest.sh)
+add_subdirectory(examples/plugins/cpu_softmax_broken) # crash isolation's fixtures (tests/plugins/plugins_isolate.sh)
+add_subdirectory(examples/plugins/cpu_softmax_cached) # the checks after timing's fixtures (tests/plugins/plugins_honest.sh)
 if(XPB_HAVE_CUDA) # built, not run in CI (no GPU there): docs/plugins.md
   add_subdirectory(examples/plugins/cuda_softmax)
   add_subdirectory(examples/plugins/cuda_softmax_oob)
 endif()
-if(XPB_HAVE_VULKAN) # a SPIR-V kernel and its two faulty twins, run on lavapipe in CI (tests/plugins_vulkan.sh)
+if(XPB_HAVE_VULKAN) # a SPIR-V kernel and its two faulty twins, run on lavapipe in CI (tests/plugins/plugins_vulkan.sh)
   add_subdirectory(examples/plugins/vulkan_softmax)
 endif()

@@ -45,7 +45,7 @@ window.addEventListener('load', function () {
 });
 """
 
-# The page checks its own layout at this window's width, so that a test (tests/report_chromium.sh)
+# The page checks its own layout at this window's width, so that a test (tests/reports/report_chromium.sh)
 # can assert it: every table either fits in the visible area of its container or scrolls inside
 # its own box, that box fits in the window and takes the whole row (a table squeezed into a
 # scrolling box beside its plot looks cut off: its place is below the plot), and the page itself

@@ -1,5 +1,5 @@
 /* xpb_sha256.c - SHA-256 as FIPS 180-4 states it: 64-byte blocks, 64 rounds, big-endian
- * length padding. Checked against the standard's test vectors in tests/test_sha256.c. */
+ * length padding. Checked against the standard's test vectors in tests/unit/test_sha256.c. */
 #include "xpb_sha256.h"
 
 #include <errno.h>

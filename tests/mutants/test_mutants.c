@@ -36,7 +36,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "mutants/mutants.h"
+#include "mutants.h"
 #include "xpb_input.h"
 #include "xpb_runner.h"
 

@@ -52,7 +52,7 @@ grep -Eq "softmax .*cpu/example \(plugin\) cpu/example-nomax \(plugin\)" "$out/l
 sha=$(sha256sum "$good" | cut -d' ' -f1)
 grep -q "sha256 $sha" "$out/list.out" || bad "list: no 'sha256 $sha'"
 # 4. refusals: one line each, exit 2, in run and in list
-abi=$(sed -n 's/^#define XPB_PLUGIN_ABI_VERSION \([0-9]*\).*/\1/p' "$(dirname "$0")/../include/xpubench/xpubench_plugin.h")
+abi=$(sed -n 's/^#define XPB_PLUGIN_ABI_VERSION \([0-9]*\).*/\1/p' "$(dirname "$0")/../../include/xpubench/xpubench_plugin.h")
 expect 2 abi "${conf[@]}" --kernels "$bad_abi"
 one_line abi "plugin ABI version $((abi + 1)), but this xpubench speaks plugin ABI version $abi"
 expect 2 abi_list list --kernels "$bad_abi"

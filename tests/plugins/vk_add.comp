@@ -1,4 +1,4 @@
-// vk_add.comp - a SPIR-V add kernel for tests/plugins_vulkan.sh: the elementwise layout (x, y, out;
+// vk_add.comp - a SPIR-V add kernel for tests/plugins/plugins_vulkan.sh: the elementwise layout (x, y, out;
 // push {n, a}) with 4 elements an invocation (elements_per_invocation 4 in its manifest): workgroup
 // g takes elements [512 g, 512 g + 512), then steps on by 512 gl_NumWorkGroups.x.
 // BAD_PUSH: the push block's members swapped ({float a; uint n;}), which the loader refuses.

@@ -1,4 +1,4 @@
-// vk_rmsnorm.comp - a SPIR-V rmsnorm kernel for tests/plugins_vulkan.sh: rmsnorm's layout (x, w,
+// vk_rmsnorm.comp - a SPIR-V rmsnorm kernel for tests/plugins/plugins_vulkan.sh: rmsnorm's layout (x, w,
 // out; push {rows, cols, row_stride, eps}) with two rows a workgroup (rows_per_workgroup 2 in its
 // manifest): workgroup g takes rows 2g and 2g+1, then steps on by 2 gl_NumWorkGroups.x.
 #version 450

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # report_compare.sh XPUBENCH WORKDIR - `xpubench compare` on synthetic results with known shifts
-# (tests/synth_results.py, Python standard library only): verdicts, exit codes, output files,
+# (tests/reports/synth_results.py, Python standard library only): verdicts, exit codes, output files,
 # fingerprint warnings, --machines, and one-line errors (exit 2) for bad results files.
 set -u
 bin=$1 work=$2

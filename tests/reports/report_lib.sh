@@ -3,7 +3,7 @@
 # enters a fresh WORKDIR, and defines the counters ok, bad and finish. Skips the test (exit 77)
 # when matplotlib is missing (scripts/report-env.sh creates .venv).
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-root=$(cd "$here/.." && pwd)
+root=$(cd "$here/../.." && pwd)
 py=${XPB_PYTHON:-$root/.venv/bin/python}
 if ! "$py" -c "import matplotlib" 2>/dev/null; then
   echo "SKIP: no Python with matplotlib at $py (run scripts/report-env.sh to create .venv)"

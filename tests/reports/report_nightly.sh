@@ -4,7 +4,7 @@
 # with it (exit 0, compare files written), a run with a broken kernel exits 1.
 set -u
 bin=$1 work=$2
-root=$(cd "$(dirname "$0")/.." && pwd)
+root=$(cd "$(dirname "$0")/../.." && pwd)
 rm -rf "$work" && mkdir -p "$work" || exit 1
 export XPB_BIN=$bin XPB_RESULTS_DIR=$work/results XPB_HOST=testhost XPB_REPORT_SCRIPT=$root/reports/report.py
 export OMP_NUM_THREADS=2

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """report_summary_check.py INDEX.html - checks what the report promises a newcomer (docs/reports.md,
-"The opening summary"), on the report that tests/report_html.sh writes (its h100.json is real H100
+"The opening summary"), on the report that tests/reports/report_html.sh writes (its h100.json is real H100
 results made a partial run, with vulkan:0 on the quick preset):
 
 - the partial-run banner and the preset note come before the summary, the summary (devices, counts,

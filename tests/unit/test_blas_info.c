@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../backends/cpu/runtime/cpu_internal.h"
+#include "../../backends/cpu/runtime/cpu_internal.h"
 
 static int fails;
 #define CHECK(c)                                                                                    \

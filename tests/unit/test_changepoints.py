@@ -15,7 +15,7 @@ import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "reports"))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "reports"))
 import changepoints  # noqa: E402
 import results  # noqa: E402
 

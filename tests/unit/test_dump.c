@@ -1,6 +1,6 @@
 /* test_dump.c DIR - writes the --dump files of real elementwise cases (add n=1000, softmax
  * rows=3,cols=7, rope) into DIR with xpb_dump_case, and checks the files, .npy headers and
- * sidecars. tests/report_npy_check.py then loads them with numpy. */
+ * sidecars. tests/reports/report_npy_check.py then loads them with numpy. */
 #include <cjson/cJSON.h>
 #include <stdlib.h>
 #include <string.h>

@@ -3,7 +3,7 @@
  * validated against.
  *
  * The workload around them (cases, the run through a backend's ops, checks, dump, retrieval)
- * is the rest of this directory; tests/test_anneal_reference.c tests these two. */
+ * is the rest of this directory; tests/unit/test_anneal_reference.c tests these two. */
 #ifndef XPB_ANNEAL_H
 #define XPB_ANNEAL_H
 

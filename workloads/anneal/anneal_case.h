@@ -128,7 +128,7 @@ xpb_status anneal_retrieval(xpb_session *s, const anneal_retrieval_in *in, annea
 /* The report as the run's named metrics, timings and texts (xpb_run_report.h). */
 void anneal_retrieval_publish(const anneal_retrieval_report *q, xpb_run_report *rep);
 
-/* The host half, exposed for tests/test_anneal_retrieval.c. */
+/* The host half, exposed for tests/unit/test_anneal_retrieval.c. */
 /* fp16 (binary16, round to nearest even, overflow to inf) and back: the stored anchor value. */
 float anneal_fp16_round(float f);
 /* Points grouped by anchor, each anchor's points in index order (CSR: pts[start[j] .. start[j+1])). */

@@ -4,7 +4,7 @@
  * -ffp-contract=off).
  *
  * Status (issue 8): the generator and the reference exist and are unit-tested
- * (tests/test_burst_reference.c); the workload's cases, its run through a backend and the backend
+ * (tests/unit/test_burst_reference.c); the workload's cases, its run through a backend and the backend
  * ops do not exist yet. The ops proposed for them:
  *
  * Proposal: three ops per backend (draft argument structs in burst_ops_draft.h, for

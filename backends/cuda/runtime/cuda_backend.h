@@ -220,7 +220,7 @@ void xpb_cuda_group_set_column_parts(xpb_buffer *buf, size_t offset, int64_t row
 /* Which group rank's copy a download reads byte b of buf from, and in *run_end (at most limit)
  * where the run of bytes from b that the same rank holds ends: the part's owner (shifted), the
  * first rank before the parts, the last after them; rank 0 for a buffer without parts. Pure
- * arithmetic on buf's fields (tests/test_group_parts.c). */
+ * arithmetic on buf's fields (tests/unit/test_group_parts.c). */
 int xpb_cuda_group_owner(const xpb_buffer *buf, size_t b, size_t limit, size_t *run_end);
 /* The group's split of n columns (or points) over p ranks: rank r's first is r n / p (rounded
  * down); its last is rank r + 1's first minus one. The sharded kernels and the column parts of
