@@ -91,8 +91,8 @@ typedef struct xpb_legacy_field {
 } xpb_legacy_field;
 
 /* Set an entry by name: replaced when the name is there, else appended. Past the capacity the
- * entry is dropped and false returned (the capacities above hold what the workloads report;
- * tests/test_run_report.c checks them). */
+ * entry is dropped and false returned (the capacities above hold what the workloads report: the
+ * test results_legacy runs both stateful workloads and finds every name they report). */
 bool xpb_run_report_metric(xpb_run_report *r, const char *name, double value, const char *unit, xpb_better better,
                            unsigned flags);
 bool xpb_run_report_timing(xpb_run_report *r, const char *name, double median, double p05, double p95,
