@@ -53,7 +53,7 @@
 # examples/plugins/vulkan_softmax, validated and timed beside vulkan's built-in softmax variants).
 # tune (issue 36: `xpubench tune` on cuda and vulkan at the default preset's long rows, cols=32768
 # and 262144, into $OUT/tuning.json, the file to ship as tuning/<gpu>.json: docs/tuning.md;
-# XPB_TUNE_KNOBS / XPB_TUNE_BACKENDS split the sweep over calls, which merge into a tuning.json carried in).
+# XPB_TUNE_KNOBS / XPB_TUNE_BACKENDS split the sweep over calls (XPB_TUNE_ARGS: more tune options, e.g. --runs 1), which merge into a tuning.json carried in).
 # shardassign (issue 33: the sharded anneal assign validated at conformance and quick on --devices 0, all and under mpirun, timed at XPB_SHARDASSIGN_SIZE (n=10000000,d=128,m=4096) on 1 GPU and on all, the scaling table last).
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
@@ -314,7 +314,7 @@ if has tune; then # issue 36: the shipped tuning of this GPU (docs/tuning.md), o
   for b in ${XPB_TUNE_BACKENDS:-cuda vulkan}; do
     stamp "tune: $b at the long rows"
     timeout "${XPB_TUNE_TIMEOUT_S:-590}" $bin tune --backend $b --preset default --validate sampled \
-        --filter "${XPB_TUNE_FILTER:-cols=(32768|262144)/}" --tuning "$out/tuning.json" ${XPB_TUNE_KNOBS:+--knobs "$XPB_TUNE_KNOBS"} \
+        --filter "${XPB_TUNE_FILTER:-cols=(32768|262144)/}" --tuning "$out/tuning.json" ${XPB_TUNE_KNOBS:+--knobs "$XPB_TUNE_KNOBS"} ${XPB_TUNE_ARGS:-} \
         > "$out/tune-$b.txt" 2> "$out/tune-$b.err" || status=1
     cat "$out/tune-$b.txt" >> "$out/bench.txt"
   done
