@@ -6,11 +6,19 @@
  *
  * Step s (one launch): p = 0 for s = 0, else the winner recorded in slot[s - 1]. Block 0 copies
  * x[p] into anchors[s] (bit for bit) and writes chosen[s] = p. Unless s is the last anchor, every
- * warp then takes points i (grid-stride), computes dist(x_i, x_p) in the direct form (fp32, one
- * warp per point), folds it into the running min-distance mind[i] (scratch) and keeps the
- * largest key (bits(mind[i]) << 32 | ~i): mind >= 0, so its bits order like its value, and ~i
- * makes the lowest index win a tie. The block's largest key goes to slot[s] with one integer
- * atomicMax, which is order-independent, so the winner is deterministic.
+ * group of 8 lanes then takes points i (grid-stride, 4 consecutive points per warp), computes
+ * dist(x_i, x_p) in the direct form (fp32, xpb_anneal_group8_dist: the same bits as one warp per
+ * point), folds it into the running min-distance mind[i] (scratch) and keeps the largest key
+ * (bits(mind[i]) << 32 | ~i): mind >= 0, so its bits order like its value, and ~i makes the
+ * lowest index win a tie. The block's largest key goes to slot[s] with one integer atomicMax,
+ * which is order-independent, so the winner is deterministic.
+ *
+ * Speed: each step reads all of x (n*d*4 bytes) and mind, so the op is bound by memory
+ * bandwidth. A warp per point kept one 16-byte load per lane in flight (half of HBM's bandwidth
+ * at 1M x 128); 8 lanes per point keep 4 (d = 128), and the grid fills the GPU (resident blocks
+ * per SM x SMs). Odd steps walk the points from the last to the first, so a step starts on the
+ * rows the one before ended on, which are still in L2. The order of the points changes nothing
+ * of the result: each point's distance is its own, and the key's max is order-independent.
  *
  * Scratch: slot (m uint64, zeroed once per launch with cudaMemsetAsync: 0 is below every real
  * key, whose low half ~i >= 2^31 is never 0) and mind (n floats). */
@@ -18,6 +26,7 @@
 
 #define XPB_INIT_THREADS 256
 #define XPB_INIT_WARPS (XPB_INIT_THREADS / 32)
+#define XPB_INIT_POINTS (XPB_INIT_THREADS / 8) /* points of a block at once: one per 8 lanes */
 
 template <bool VEC>
 __global__ void __launch_bounds__(XPB_INIT_THREADS)
@@ -38,19 +47,29 @@ xpb_anneal_init_step(const float *__restrict__ x, float *__restrict__ anchors,
         return; /* the last anchor: nobody needs distances to it */
 
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const bool leader = (lane & 7) == 0; /* lane 0 of its group of 8 */
+    const bool backward = (s & 1) != 0;
     unsigned long long best = 0;
-    const int64_t stride = (int64_t)gridDim.x * XPB_INIT_WARPS; /* 64-bit: i + stride may pass 2^31 */
-    for (int64_t i = (int64_t)blockIdx.x * XPB_INIT_WARPS + warp; i < n; i += stride) {
-        const float dd = xpb_anneal_warp_dist<VEC>(x + i * d, xp, d);
-        const float md = s == 0 ? dd : fminf(mind[i], dd);
-        if (lane == 0) {
+    /* The loop runs per warp (4 points a pass), so all 32 lanes take the same trips and shuffle
+     * together; a group whose point is past n computes a clamped row and drops it. 64-bit: j +
+     * stride may pass 2^31. */
+    const int64_t stride = (int64_t)gridDim.x * XPB_INIT_POINTS;
+    for (int64_t j0 = (int64_t)blockIdx.x * XPB_INIT_POINTS + warp * 4; j0 < n; j0 += stride) {
+        const int64_t j = j0 + (lane >> 3);
+        const bool valid = j < n;
+        const int64_t jc = valid ? j : (int64_t)n - 1;
+        const int64_t i = backward ? (int64_t)n - 1 - jc : jc;
+        const float old = s != 0 && leader && valid ? mind[i] : 0.0f; /* loaded with the row */
+        const float dd = xpb_anneal_group8_dist<VEC>(x + i * d, xp, d);
+        if (leader && valid) {
+            const float md = s == 0 ? dd : fminf(old, dd);
             mind[i] = md;
             const unsigned long long key =
                 (unsigned long long)__float_as_uint(md) << 32 | (unsigned long long)~(uint32_t)i;
             best = key > best ? key : best;
         }
     }
-    best = xpb_anneal_warp_max(best);
+    best = xpb_anneal_warp_max(best); /* lanes that lead no group hold 0 */
     if (lane == 0)
         warp_best[warp] = best;
     __syncthreads();
@@ -74,10 +93,16 @@ static xpb_status init_enqueue(const xpb_cuda_ctx *ctx, const float *x, float *a
                                uint32_t *chosen, float *mind, unsigned long long *slot, int n, int d,
                                int m, xpb_error *err)
 {
-    /* At most 4 blocks per SM: enough warps to cover the latency of a point's loads, and few
-     * blocks, since every block ends with an atomicMax on the same slot. */
-    const int64_t needed = ((int64_t)n + XPB_INIT_WARPS - 1) / XPB_INIT_WARPS;
-    const int64_t cap = (int64_t)ctx->sm_count * 4;
+    /* One full wave of resident blocks: the most loads in flight. More blocks would queue
+     * behind it and end the step ragged; every block ends with one atomicMax on the slot. */
+    int per_sm = 0;
+    XPB_CUDA_CHECK(err, cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, xpb_anneal_init_step<VEC>,
+                                                                      XPB_INIT_THREADS, 0));
+    if (per_sm < 1)
+        return xpb_fail(err, XPB_ERR_UNSUPPORTED, "anneal/init: its step kernel fits no block of %d threads on an SM",
+                        XPB_INIT_THREADS);
+    const int64_t needed = ((int64_t)n + XPB_INIT_POINTS - 1) / XPB_INIT_POINTS;
+    const int64_t cap = (int64_t)ctx->sm_count * per_sm;
     const unsigned grid = (unsigned)(needed < cap ? needed : cap);
     for (int s = 0; s < m; s++) {
         const unsigned blocks = s == m - 1 ? 1u : grid; /* the last step only copies a row */

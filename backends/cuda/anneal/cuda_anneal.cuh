@@ -129,4 +129,82 @@ __device__ __forceinline__ float xpb_anneal_warp_dist(const float *__restrict__ 
     return xpb_warp_allreduce<32>(s, xpb_sum_op());
 }
 
+/* s + (u - v)^2 summed over .x .y .z .w in that order: one float4 step of
+ * xpb_anneal_warp_dist's VEC loop. */
+__device__ __forceinline__ float xpb_anneal_sq4(float4 u, float4 v, float s)
+{
+    const float t0 = u.x - v.x, t1 = u.y - v.y, t2 = u.z - v.z, t3 = u.w - v.w;
+    s = fmaf(t0, t0, s);
+    s = fmaf(t1, t1, s);
+    s = fmaf(t2, t2, s);
+    return fmaf(t3, t3, s);
+}
+
+/* The same squared distance, bit for bit, as xpb_anneal_warp_dist<VEC>, by an aligned group of 8
+ * lanes instead of a warp, so that a warp takes 4 points at once and each lane has 4 loads in
+ * flight per point (d = 128: one float4 of each of 4 row segments) instead of 1.
+ *
+ * Why the bits are the same: group lane g plays the warp lanes v = g + 8q, q = 0..3, keeping
+ * each one's partial sum s[q] apart, over the same elements in the same order (VEC: 4v + 128j,
+ * then .x .y .z .w; else v + 32j), so each s[q] is that warp lane's s exactly. The warp's xor
+ * butterfly adds lane v to lane v ^ 16, then v ^ 8, 4, 2, 1; for v < 8, v ^ 16 and v ^ 8 are
+ * q + 2 and q + 1 here: (s[0] + s[2]) + (s[1] + s[3]) is lane v's value after two levels, and
+ * the last three levels are the same xor shuffles within the group. Float addition is
+ * commutative, so which operand comes first does not matter; only the tree does, and it is the
+ * same tree. Every lane of the warp must call it; every lane of a group gets its group's value.
+ * The callers give the 4 groups of a warp 4 rows a (b is shared). */
+template <bool VEC>
+__device__ __forceinline__ float xpb_anneal_group8_dist(const float *__restrict__ a,
+                                                        const float *__restrict__ b, int d)
+{
+    const int g = threadIdx.x & 7;
+    float s[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+    if constexpr (VEC) {
+        for (int k0 = 4 * g; k0 < d; k0 += 128) {
+            if (k0 + 96 < d) { /* all 4 segments in the row (always at d = 128): no branches */
+                float4 u[4], v[4];
+#pragma unroll
+                for (int q = 0; q < 4; q++) { /* every load before any arithmetic: 4 in flight */
+                    u[q] = *reinterpret_cast<const float4 *>(a + k0 + 32 * q);
+                    v[q] = *reinterpret_cast<const float4 *>(b + k0 + 32 * q);
+                }
+#pragma unroll
+                for (int q = 0; q < 4; q++)
+                    s[q] = xpb_anneal_sq4(u[q], v[q], s[q]);
+            } else {
+#pragma unroll
+                for (int q = 0; q < 4; q++)
+                    if (k0 + 32 * q < d)
+                        s[q] = xpb_anneal_sq4(*reinterpret_cast<const float4 *>(a + k0 + 32 * q),
+                                              *reinterpret_cast<const float4 *>(b + k0 + 32 * q), s[q]);
+            }
+        }
+    } else {
+        for (int k0 = g; k0 < d; k0 += 32) {
+            if (k0 + 24 < d) {
+                float u[4], v[4];
+#pragma unroll
+                for (int q = 0; q < 4; q++) {
+                    u[q] = a[k0 + 8 * q];
+                    v[q] = b[k0 + 8 * q];
+                }
+#pragma unroll
+                for (int q = 0; q < 4; q++) {
+                    const float t = u[q] - v[q];
+                    s[q] = fmaf(t, t, s[q]);
+                }
+            } else {
+#pragma unroll
+                for (int q = 0; q < 4; q++)
+                    if (k0 + 8 * q < d) {
+                        const float t = a[k0 + 8 * q] - b[k0 + 8 * q];
+                        s[q] = fmaf(t, t, s[q]);
+                    }
+            }
+        }
+    }
+    const float r = (s[0] + s[2]) + (s[1] + s[3]); /* the butterfly's levels 16 and 8 */
+    return xpb_warp_allreduce<8>(r, xpb_sum_op()); /* levels 4, 2, 1 */
+}
+
 #endif

@@ -15,7 +15,8 @@
 //  3. (s < m - 1) x[p] goes to shared memory; L lanes per point sum the direct-form distance
 //     sum_k (x_ik - x_pk)^2 (lane l: units l, l + L, ...; the L partials added in lane order;
 //     each lane group takes Q points per pass, their loads interleaved, two barriers a pass),
-//     mind[i] = dist (s = 0) or min(mind[i], dist); the workgroup's best (bits, index) goes to
+//     mind[i] = dist (s = 0) or min(mind[i], dist) (odd steps from the last point to the
+//     first, for the cache); the workgroup's best (bits, index) goes to
 //     candidate slot g of buffer s & 1, which step s + 1 reads (step s + 2 overwrites it after
 //     the barrier between dispatches).
 // Integer comparisons only: the choice is the same bits on every run.
@@ -133,12 +134,19 @@ void main()
     barrier();
 
     const uint g = tid / L, lane = tid % L;
+    // Odd steps walk the points from the last to the first (slot j is point n - 1 - j), so a
+    // step starts on the rows the one before ended on, still in the cache. Each point's
+    // distance is its own and the best (bits, index) is order-free: the choice is unchanged.
+    const bool backward = (pc.step & 1u) != 0u;
     uint bb = 0u, bi = NONE;
     for (uint base = gl_WorkGroupID.x * PTS * Q; base < pc.n; base += gl_NumWorkGroups.x * PTS * Q) {
-        // Q points per lane group, their loads interleaved; rows past n read row n - 1 (unused)
+        // Q points per lane group, their loads interleaved; slots past n read the last slot's
+        // row (unused)
         uint row[Q];
-        [[unroll]] for (uint q = 0u; q < Q; q++)
-            row[q] = min(base + q * PTS + g, pc.n - 1u);
+        [[unroll]] for (uint q = 0u; q < Q; q++) {
+            uint j = min(base + q * PTS + g, pc.n - 1u);
+            row[q] = backward ? pc.n - 1u - j : j;
+        }
         if (VEC4) {
             const uint units = pc.d / 4u;
             vec4 acc[Q];
@@ -170,8 +178,8 @@ void main()
         barrier();
         if (lane == 0u) {
             [[unroll]] for (uint q = 0u; q < Q; q++) {
-                uint i = base + q * PTS + g;
-                if (i < pc.n) {
+                if (base + q * PTS + g < pc.n) {
+                    uint i = row[q];
                     float s = red[q * B + tid];
                     [[unroll]] for (uint l = 1u; l < L; l++)
                         s += red[q * B + tid + l];
