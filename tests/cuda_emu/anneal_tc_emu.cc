@@ -60,9 +60,12 @@ static int run_case(int ci)
             x[(size_t)i * d + e] = c.k == UNIFORM    ? (float)(2 * uniform() - 1)
                                    : c.k == FAR      ? (float)(1000 + 2 * uniform() - 1)
                                    : c.k == INTEGERS ? (float)(int)(uniform() * 5)
-                                                     : centers[(size_t)(i % blobs) * d + e] + (float)(normal() * sqrt(0.01 / d));
+                                                     : centers[(size_t)(i % blobs) * d + e] +
+                                                           (float)(normal() * sqrt(0.01 / d));
     for (int j = 0; j < m; j++) {
-        const int src = c.k == DUPLICATES ? (j / 2) % n : c.k == ALL_POINTS ? j : (int)((uint64_t)j * 7919 % (uint64_t)n);
+        const int src = c.k == DUPLICATES   ? (j / 2) % n
+                        : c.k == ALL_POINTS ? j
+                                            : (int)((uint64_t)j * 7919 % (uint64_t)n);
         for (int e = 0; e < d; e++)
             a[(size_t)j * d + e] = c.k == UNIFORM ? (float)(2 * uniform() - 1) : x[(size_t)src * d + e];
     }

@@ -13,7 +13,7 @@
  * with dot the fp32 fmaf chain over k = 0 .. d-1 from +0, an_j from its norm kernel
  * (xpb_cuda_anneal_assign_norms_enqueue: the same launch), and xn_i = ((P0 + P1) + P2) + P3, where
  * P_q is the fmaf chain of x_k^2 over the k with (k / 4) % 4 == q, in increasing k (how its loader
- * threads add up the squares of x as the first column tile streams in). exact_dist() below is
+ * threads add up the squares of x as the first column tile streams in). xpb_tc_exact() below is
  * that arithmetic, in that order.
  *
  * Pass 1 (one 128-point tile a block): the dot products x_i . a_j of all m anchors by mma.sync
@@ -23,11 +23,11 @@
  * winner j* has t_j* <= t_j1 + 2E:
  *     t_j* - E <= v(j*) - ||x||^2 <= v(j1) - ||x||^2 <= t_j1 + E.
  * So when t2 > t_j1 + 2E (in exact arithmetic: the test rounds up) j1 is the only candidate: the
- * block computes v(i, j1) by exact_dist and writes it. Otherwise (a near tie, or anything not
+ * block computes v(i, j1) by xpb_tc_exact and writes it. Otherwise (a near tie, or anything not
  * finite) the point goes on a list with its threshold t_j1 + 2E (rounded up; +inf when the norms
  * are not tame).
  * Pass 2 (the listed points, 128 a tile, gathered): the same tensor-core products again, and every
- * anchor with t_j <= threshold (NaN included) is a candidate: its exact v by exact_dist, folded into
+ * anchor with t_j <= threshold (NaN included) is a candidate: its exact v by xpb_tc_exact, folded into
  * the point's (v, j) minimum by a 64-bit atomicMin in shared memory (v's bits made monotonic in the
  * high word, j in the low word: the least v, then the lowest j, in any order of arrival), seeded
  * with (+inf, 0). The candidates hold j*, and (v(j*), j*) is the least pair of all, so the result
@@ -68,7 +68,7 @@
  *
  * The number of points pass 2 rechecks is not reported (a kernel has no channel to the results);
  * at the contract's blobs it is about zero. Scratch: the anchor norms (m floats), a_max and the
- * list's count, the list and the thresholds (n each): n 8 + m 4 + 1 KB of
+ * list's count, the list and the thresholds (n each), 256-byte pieces: at most n 8 + m 4 + 1280 bytes of
  * XPB_ANNEAL_SCRATCH_BYTES(n, m). Needs compute capability 8.0 (mma.sync TF32, cp.async) and
  * 95,744 bytes of shared memory a block; `supports` says so where either is missing. */
 #include <math.h>
@@ -423,7 +423,8 @@ __device__ __forceinline__ void xpb_tc_tile(const xpb_tc_args &p, float *smem, i
             while (RECHECK && cand) {
                 const int b = __ffsll((long long)cand) - 1;
                 cand &= cand - 1;
-                const int r = wm * 64 + (b >> 4) * 16 + g + 8 * ((b >> 3) & 1), col = col0 + ((b >> 1) & 3) * 8 + (b & 1);
+                const int r = wm * 64 + (b >> 4) * 16 + g + 8 * ((b >> 3) & 1); /* mt, h */
+                const int col = col0 + ((b >> 1) & 3) * 8 + (b & 1);                /* nt, e */
                 float xn, dot;
                 xpb_tc_exact<VK, true>(p.x + (int64_t)sidx[r] * d, p.anchors + (int64_t)col * d, d, xn, dot);
                 const float v = fmaf(-2.0f, dot, __fadd_rn(sxn[r], __ldg(p.anorm + col)));
@@ -609,7 +610,7 @@ static xpb_status tc_launch(void *vctx, const void *vargs, void *state, xpb_erro
     p.count = static_cast<uint32_t *>(xpb_anneal_carve(&sc, 4));
     p.list = static_cast<uint32_t *>(xpb_anneal_carve(&sc, n * 4));
     p.thr = static_cast<float *>(xpb_anneal_carve(&sc, n * 4));
-    if (sc.used > XPB_ANNEAL_SCRATCH_BYTES(a->n, a->m)) /* n 8 + m 4 + 4 KB of padding: never, but checked */
+    if (sc.used > XPB_ANNEAL_SCRATCH_BYTES(a->n, a->m)) /* never (header comment), but checked */
         return xpb_fail(err, XPB_ERR_USAGE, "anneal/assign tc: scratch of %zu bytes, %zu needed",
                         XPB_ANNEAL_SCRATCH_BYTES(a->n, a->m), sc.used);
     p.assign = static_cast<uint32_t *>(assign);
