@@ -55,6 +55,10 @@
 # and 262144, into $OUT/tuning.json, the file to ship as tuning/<gpu>.json: docs/tuning.md;
 # XPB_TUNE_KNOBS / XPB_TUNE_BACKENDS split the sweep over calls (XPB_TUNE_ARGS: more tune options, e.g. --runs 1), which merge into a tuning.json carried in).
 # shardassign (issue 33: the sharded anneal assign validated at conformance and quick on --devices 0, all and under mpirun, timed at XPB_SHARDASSIGN_SIZE (n=10000000,d=128,m=4096) on 1 GPU and on all, the scaling table last).
+# tcassign (issue 36: the anneal assign variant tc validated at conformance, its ctest cases (its runs
+# against cuda/default's byte for byte, every point through the exact pass, the knob), compute-sanitizer
+# memcheck, racecheck and synccheck over it, then default and tc timed at n=1000000,d=128,m=1024 in one
+# process, each one's assign time a launch printed; XPB_TCASSIGN_DEFAULT=1 adds the default preset).
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
 out=${OUT:-$PWD/out}
@@ -686,6 +690,36 @@ if has sass; then
   bench sass-gemm-8192 --backend cuda,vulkan --variant cublas-fp16,coopmat2 --workload gemm \
       --size m=8192,n=8192,k=8192 --validate sampled
 fi
+if has tcassign; then # issue 36: anneal assign `tc`, TF32 candidates and default's fp32 answers bit for bit
+  stamp "tcassign: cuda/tc at conformance, validate-only; its ctest cases"
+  timeout 240 $bin run --backend cuda --workload anneal --variant tc --preset conformance --validate-only \
+      --out "$out/tcassign-conformance.json" > "$out/tcassign-conformance.txt" 2>&1 || status=1
+  grep "results:" "$out/tcassign-conformance.txt" | tail -1 | tee -a "$out/bench.txt"
+  (cd build-device && timeout 400 ctest -R 'anneal_tc|anneal_knob' --output-on-failure) > "$out/tcassign-ctest.txt" 2>&1 \
+      || status=1
+  grep -E "tests passed|Failed|Not Run|ok: |FAIL" "$out/tcassign-ctest.txt" | tee -a "$out/bench.txt"
+  for tool in memcheck racecheck synccheck; do
+    stamp "tcassign: compute-sanitizer --tool $tool, cuda/tc at conformance"
+    timeout 300 compute-sanitizer --tool $tool --error-exitcode 9 $bin run --backend cuda --workload anneal --variant tc \
+        --preset conformance --validate-only > "$out/tcassign-sanitize-$tool.txt" 2>&1 || status=1
+    grep -E "ERROR SUMMARY|results:" "$out/tcassign-sanitize-$tool.txt" | tail -2 | tee -a "$out/bench.txt"
+  done
+  bench tcassign-1m --workload anneal --backend cuda --variant default,tc --size n=1000000,d=128,m=1024,iters=3
+  [ -n "${XPB_TCASSIGN_DEFAULT:-}" ] && bench tcassign-default --workload anneal --backend cuda --variant default,tc \
+      --preset default
+  python3 - "$out"/tcassign-1m.json "$out"/tcassign-default.json <<'PY' 2>/dev/null | tee -a "$out/bench.txt"
+import json, sys
+for f in sys.argv[1:]:
+    try:
+        cases = json.load(open(f))["cases"]
+    except OSError:
+        continue
+    for c in cases:
+        a = {o["op"]: o for o in c.get("run", {}).get("ops", [])}.get("assign")
+        t = f'{a["seconds"] / max(1, a["launches"]) * 1e3:.3f} ms a launch' if a else "-"
+        print(f'tcassign {c["id"]} {c["variant"]}: {c["status"]}, assign {t}')
+PY
+fi
 stamp "done (status $status)"
 # The device tool brings back only a few files: everything in one archive that sorts first.
 (cd "$out" && tar czf 00-all-logs.tar.gz --exclude=00-all-logs.tar.gz -- * 2>/dev/null)
@@ -700,4 +734,5 @@ if has multi || has sweep; then # the collectives' ratio to torch.distributed, p
   tail -n 90 "$out/torch-collectives.txt"
 fi
 has shardassign && cat "$out/shardassign-scaling.txt" # the sharded assign's scaling table, last
+has tcassign && grep "^tcassign " "$out/bench.txt"
 exit $status

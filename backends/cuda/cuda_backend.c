@@ -36,6 +36,7 @@
     X(xpb_cuda_gemv)                                                                            \
     X(xpb_cuda_anneal_init)                                                                     \
     X(xpb_cuda_anneal_assign)                                                                   \
+    X(xpb_cuda_anneal_assign_tc)                                                                \
     X(xpb_cuda_anneal_stats)                                                                    \
     X(xpb_cuda_anneal_update)                                                                   \
     X(xpb_cuda_anneal_changes)                                                                  \

@@ -277,18 +277,22 @@ static xpb_status assign_supports(void *ctx, const void *vargs, xpb_error *why)
     return assign_check(static_cast<const xpb_anneal_assign_args *>(vargs), why);
 }
 
-template <bool VK>
-static xpb_status assign_enqueue(const xpb_cuda_ctx *ctx, const float *x, const float *anchors,
-                                 float *anorm, uint32_t *assign, float *dist, int n, int d, int m,
-                                 xpb_error *err)
+/* float4 loads (both kernels): rows of d % 4 == 0 floats at 16-byte aligned x and anchors. */
+static bool assign_vk(const float *x, const float *anchors, int64_t d)
+{
+    return d % 4 == 0 && xpb_cuda_aligned16(x) && xpb_cuda_aligned16(anchors);
+}
+
+xpb_status xpb_cuda_anneal_assign_norms_enqueue(const xpb_cuda_ctx *ctx, const float *x, const float *anchors,
+                                                float *anorm, int64_t d, int64_t m, xpb_error *err)
 {
     const int warps = XPB_NORM_THREADS / 32;
     const unsigned ngrid = xpb_cuda_grid(ctx, (m + warps - 1) / warps, XPB_NORM_THREADS, 1);
-    xpb_anneal_row_sqnorm<VK><<<ngrid, XPB_NORM_THREADS, 0, ctx->stream>>>(anchors, anorm, m, d);
+    if (assign_vk(x, anchors, d))
+        xpb_anneal_row_sqnorm<true><<<ngrid, XPB_NORM_THREADS, 0, ctx->stream>>>(anchors, anorm, (int)m, (int)d);
+    else
+        xpb_anneal_row_sqnorm<false><<<ngrid, XPB_NORM_THREADS, 0, ctx->stream>>>(anchors, anorm, (int)m, (int)d);
     XPB_CUDA_CHECK_LAUNCH(err, "anneal/assign (anchor norms)");
-    const unsigned grid = (unsigned)((n + XPB_ASSIGN_BM - 1) / XPB_ASSIGN_BM);
-    xpb_anneal_assign_kernel<VK><<<grid, XPB_ASSIGN_THREADS, 0, ctx->stream>>>(x, anchors, anorm, assign, dist, n, m, d);
-    XPB_CUDA_CHECK_LAUNCH(err, "anneal/assign");
     return XPB_OK;
 }
 
@@ -298,9 +302,18 @@ xpb_status xpb_cuda_anneal_assign_enqueue(const xpb_cuda_ctx *ctx, const float *
 {
     if (n <= 0) /* a rank with no point of the group's split: nothing to launch (a grid of 0 is an error) */
         return XPB_OK;
-    const bool vk = d % 4 == 0 && xpb_cuda_aligned16(x) && xpb_cuda_aligned16(anchors);
-    return vk ? assign_enqueue<true>(ctx, x, anchors, anorm, assign, dist, (int)n, (int)d, (int)m, err)
-              : assign_enqueue<false>(ctx, x, anchors, anorm, assign, dist, (int)n, (int)d, (int)m, err);
+    const xpb_status st = xpb_cuda_anneal_assign_norms_enqueue(ctx, x, anchors, anorm, d, m, err);
+    if (st != XPB_OK)
+        return st;
+    const unsigned grid = (unsigned)((n + XPB_ASSIGN_BM - 1) / XPB_ASSIGN_BM);
+    if (assign_vk(x, anchors, d))
+        xpb_anneal_assign_kernel<true><<<grid, XPB_ASSIGN_THREADS, 0, ctx->stream>>>(x, anchors, anorm, assign, dist,
+                                                                                     (int)n, (int)m, (int)d);
+    else
+        xpb_anneal_assign_kernel<false><<<grid, XPB_ASSIGN_THREADS, 0, ctx->stream>>>(x, anchors, anorm, assign, dist,
+                                                                                      (int)n, (int)m, (int)d);
+    XPB_CUDA_CHECK_LAUNCH(err, "anneal/assign");
+    return XPB_OK;
 }
 
 static xpb_status assign_launch(void *vctx, const void *vargs, void *state, xpb_error *err)

@@ -77,6 +77,13 @@ xpb_status xpb_cuda_anneal_assign_enqueue(const xpb_cuda_ctx *ctx, const float *
                                           float *anorm, uint32_t *assign, float *dist, int64_t n, int64_t d,
                                           int64_t m, xpb_error *err);
 
+/* Enqueues the first of those kernels alone: anorm[j] = ||a_j||^2 for the m anchors, the very
+ * bits assign's distances use (the same kernel, chosen by the same test on x, anchors and d).
+ * The tensor-core assign (anneal_assign_tc.cu) recomputes assign's fp32 distances exactly from
+ * them. Same preconditions as xpb_cuda_anneal_assign_enqueue, m >= 1. */
+xpb_status xpb_cuda_anneal_assign_norms_enqueue(const xpb_cuda_ctx *ctx, const float *x, const float *anchors,
+                                                float *anorm, int64_t d, int64_t m, xpb_error *err);
+
 /* ---- device helpers -------------------------------------------------------------------------- */
 
 /* Sum over the warp by an xor butterfly; every lane returns lane 0's result. Every lane of the

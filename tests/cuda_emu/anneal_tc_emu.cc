@@ -1,0 +1,132 @@
+// anneal_tc_emu.cc - cuda/tc against cuda/default, both the kernels' own source run by emu.h on the
+// CPU (anneal_tc_emu.sh builds it): every point's assign and dist must be equal bit for bit, with
+// XPB_CUDA_ASSIGN_TC_RECHECK near (only near ties in the exact pass), all (every point, its
+// threshold kept) and exact (every point against every anchor). The cases: the anneal conformance
+// shapes' kinds of awkwardness (odd d: 4-byte copies and reads; d past the 128-dimension x chunk;
+// m past one 128-anchor column tile; more list tiles than pass 2's grid) on data that makes near
+// ties (many anchors on few blobs, duplicated anchors, small integers: exact ties), none (blobs, one
+// anchor each) and everything a candidate (points far from the origin). Arguments: the case
+// numbers to run (default: all). Exit 0 when every case is equal.
+#include "emu.h"
+
+extern "C" const xpb_kernel xpb_cuda_anneal_assign_tc;
+xpb_status xpb_cuda_anneal_assign_enqueue(const xpb_cuda_ctx *ctx, const float *x, const float *anchors, float *anorm,
+                                          uint32_t *assign, float *dist, int64_t n, int64_t d, int64_t m,
+                                          xpb_error *err);
+
+enum kind { UNIFORM, BLOBS, CROWDED, DUPLICATES, FAR, ALL_POINTS, INTEGERS };
+static const char *const kind_name[] = {"uniform", "blobs", "crowded", "duplicates", "far", "all-points", "integers"};
+struct shape {
+    int n, d, m;
+    kind k;
+};
+static const shape cases[] = {
+    {1, 1, 1, UNIFORM},         {3, 3, 2, UNIFORM},       {255, 5, 3, BLOBS},       {257, 3, 7, BLOBS},
+    {300, 64, 10, BLOBS},       {1000, 16, 16, CROWDED},  {1000, 16, 4, BLOBS},     {200, 33, 17, DUPLICATES},
+    {130, 128, 129, BLOBS},     {150, 130, 40, BLOBS},    {129, 300, 9, FAR},       {140, 384, 140, CROWDED},
+    {300, 8, 300, ALL_POINTS},  {260, 20, 60, INTEGERS},
+};
+
+static uint64_t rng = 88172645463325252ull;
+static double uniform()
+{
+    rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
+    return (double)(rng >> 11) / 9007199254740992.0;
+}
+static double normal() { return sqrt(-2 * log(uniform() + 1e-300)) * cos(6.283185307179586 * uniform()); }
+
+struct dev_array {
+    xpb_buffer b;
+    xpb_view v;
+    explicit dev_array(size_t bytes)
+    {
+        b.ptr = aligned_alloc(256, (bytes + 255) / 256 * 256), b.bytes = bytes;
+        v.buf = &b, v.offset = 0;
+    }
+    ~dev_array() { free(b.ptr); }
+    template <class T> T *as() { return static_cast<T *>(b.ptr); }
+};
+
+static int run_case(int ci)
+{
+    const shape c = cases[ci];
+    const int n = c.n, d = c.d, m = c.m;
+    const int blobs = c.k == CROWDED ? 3 : m;
+    std::vector<float> x((size_t)n * d), a((size_t)m * d), centers((size_t)blobs * d);
+    for (auto &v : centers)
+        v = (float)(2 * uniform() - 1);
+    for (int i = 0; i < n; i++)
+        for (int e = 0; e < d; e++)
+            x[(size_t)i * d + e] = c.k == UNIFORM    ? (float)(2 * uniform() - 1)
+                                   : c.k == FAR      ? (float)(1000 + 2 * uniform() - 1)
+                                   : c.k == INTEGERS ? (float)(int)(uniform() * 5)
+                                                     : centers[(size_t)(i % blobs) * d + e] +
+                                                           (float)(normal() * sqrt(0.01 / d));
+    for (int j = 0; j < m; j++) {
+        const int src = c.k == DUPLICATES   ? (j / 2) % n
+                        : c.k == ALL_POINTS ? j
+                                            : (int)((uint64_t)j * 7919 % (uint64_t)n);
+        for (int e = 0; e < d; e++)
+            a[(size_t)j * d + e] = c.k == UNIFORM ? (float)(2 * uniform() - 1) : x[(size_t)src * d + e];
+    }
+    dev_array bx(x.size() * 4), ba(a.size() * 4), basg(n * 4), bdist(n * 4), bscratch(XPB_ANNEAL_SCRATCH_BYTES(n, m));
+    memcpy(bx.b.ptr, x.data(), x.size() * 4), memcpy(ba.b.ptr, a.data(), a.size() * 4);
+    // two SMs: pass 2's grid (two blocks an SM) is smaller than the list's tiles in the larger cases
+    const xpb_cuda_ctx ctx = {0, nullptr, 2, 2048, 1 << 30, 9, 0, nullptr};
+    xpb_error err = {};
+    if (xpb_cuda_anneal_assign_enqueue(&ctx, bx.as<float>(), ba.as<float>(), bscratch.as<float>(), basg.as<uint32_t>(),
+                                       bdist.as<float>(), n, d, m, &err)) {
+        printf("default: %s\n", err.msg);
+        return 1;
+    }
+    const std::vector<uint32_t> want_a(basg.as<uint32_t>(), basg.as<uint32_t>() + n);
+    const std::vector<float> want_d(bdist.as<float>(), bdist.as<float>() + n);
+    xpb_anneal_assign_args args = {bx.v, ba.v, basg.v, bdist.v, bscratch.v, n, d, m};
+    int fails = 0;
+    for (const char *mode : {"near", "all", "exact"}) {
+        setenv("XPB_CUDA_ASSIGN_TC_RECHECK", mode, 1);
+        memset(basg.b.ptr, 0xff, n * 4), memset(bdist.b.ptr, 0xff, n * 4); /* poisoned, like the harness */
+        xpb_status st = xpb_cuda_anneal_assign_tc.supports((void *)&ctx, &args, &err);
+        if (st == XPB_OK)
+            st = xpb_cuda_anneal_assign_tc.launch((void *)&ctx, &args, nullptr, &err);
+        if (st != XPB_OK) {
+            printf("tc: %s\n", err.msg);
+            return 1;
+        }
+        // the list's count, carved after the m anchor norms and amax (256-byte pieces)
+        const uint32_t listed = *reinterpret_cast<uint32_t *>(bscratch.as<char>() + (m * 4 + 255) / 256 * 256 + 256);
+        int bad = 0;
+        for (int i = 0; i < n; i++) {
+            const uint32_t ga = basg.as<uint32_t>()[i];
+            const float gd = bdist.as<float>()[i];
+            if (ga != want_a[i] || memcmp(&gd, &want_d[i], 4) != 0) {
+                if (bad < 5)
+                    printf("  point %d: tc (%u, %.9g), default (%u, %.9g)\n", i, ga, gd, want_a[i], want_d[i]);
+                bad++;
+            }
+        }
+        printf("case %2d: n %4d d %3d m %3d %-10s recheck %-5s: %s (%u of %d points through the exact pass)\n", ci, n,
+               d, m, kind_name[c.k], mode, bad ? "DIFFERS" : "equal", listed, n);
+        fails += bad != 0;
+    }
+    return fails;
+}
+
+int main(int argc, char **argv)
+{
+    const int count = (int)(sizeof cases / sizeof cases[0]);
+    int fails = 0;
+    if (argc < 2)
+        for (int ci = 0; ci < count; ci++)
+            fails += run_case(ci);
+    for (int i = 1; i < argc; i++) {
+        const int ci = atoi(argv[i]);
+        if (ci < 0 || ci >= count) {
+            printf("no case %s (0 .. %d)\n", argv[i], count - 1);
+            return 2;
+        }
+        fails += run_case(ci);
+    }
+    printf(fails ? "FAIL: cuda/tc differs from cuda/default\n" : "ok: cuda/tc equals cuda/default bit for bit\n");
+    return fails != 0;
+}

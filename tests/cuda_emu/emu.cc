@@ -1,0 +1,36 @@
+// emu.cc - emu.h's launch loop and the globals it declares.
+#include "emu.h"
+
+thread_local emu_dim threadIdx, blockIdx;
+emu_dim blockDim, gridDim;
+alignas(256) unsigned char emu_dyn_smem[EMU_SMEM_OPTIN];
+thread_local emu_block *emu_cur;
+
+void emu_run(unsigned grid, unsigned block, const std::function<void()> &body)
+{
+    blockDim.x = block, gridDim.x = grid;
+    for (unsigned b = 0; b < grid; b++) {
+        memset(emu_dyn_smem, 0xa5, sizeof emu_dyn_smem); /* no block sees another's shared memory */
+        emu_block blk((int)block);
+        std::vector<std::thread> threads;
+        for (unsigned t = 0; t < block; t++)
+            threads.emplace_back([&, t] {
+                emu_cur = &blk;
+                threadIdx.x = t, blockIdx.x = b;
+                body();
+            });
+        for (auto &th : threads)
+            th.join();
+    }
+}
+
+xpb_status xpb_fail(xpb_error *err, xpb_status st, const char *fmt, ...)
+{
+    if (err) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+        va_end(ap);
+    }
+    return st;
+}

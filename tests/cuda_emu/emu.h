@@ -1,0 +1,233 @@
+// emu.h - the subset of CUDA that backends/cuda/anneal/anneal_assign.cu and anneal_assign_tc.cu use,
+// on the CPU, so that tests/cuda_emu/anneal_tc_emu.sh can run both kernels' own source without a
+// GPU and compare them (transform.py adapts the source). One block at a time; one std::thread per
+// CUDA thread; std::barrier for __syncthreads and for the warp collectives (shuffles, mma.sync);
+// cp.async as a plain copy; mma.sync m16n8k8 TF32 with its operands truncated to TF32 (the low 13
+// bits dropped: what the bound of anneal_assign_tc.cu allows as the worst operand error), the 8
+// products and their sum in double, one rounding into the fp32 accumulator. Shared memory: static
+// arrays are function statics (one block at a time), the dynamic one is emu_dyn_smem.
+// It checks the arithmetic, indexing and logic of the kernels, not the GPU's memory model or
+// timing: compute-sanitizer (racecheck, synccheck) on a GPU does that.
+#pragma once
+#include <barrier>
+#include <cmath>
+#include <cstdarg>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <memory>
+#include <thread>
+#include <vector>
+
+#include "xpb_backend.h"
+
+#define __global__
+#define __device__
+#define __host__
+#define __forceinline__ inline
+#define __launch_bounds__(...)
+#define __align__(n) __attribute__((aligned(n)))
+#define XPB_FULL_MASK 0xffffffffu
+using std::isfinite;
+
+struct float4 {
+    float x, y, z, w;
+};
+static inline float4 make_float4(float a, float b, float c, float d) { return {a, b, c, d}; }
+struct emu_dim {
+    unsigned x;
+};
+extern thread_local emu_dim threadIdx, blockIdx;
+extern emu_dim blockDim, gridDim;
+extern unsigned char emu_dyn_smem[];
+
+// One block's barriers and the buffers its warps exchange values through.
+struct emu_block {
+    std::barrier<> bar;
+    std::vector<std::unique_ptr<std::barrier<>>> warp_bar;
+    uint64_t shfl[32][32];
+    uint32_t ma[32][32][4], mb[32][32][2];
+    explicit emu_block(int threads) : bar(threads)
+    {
+        for (int w = 0; w < threads / 32; w++)
+            warp_bar.emplace_back(new std::barrier<>(32));
+    }
+};
+extern thread_local emu_block *emu_cur;
+
+// Runs body as grid blocks of `block` threads, one block after the other.
+void emu_run(unsigned grid, unsigned block, const std::function<void()> &body);
+
+static inline void __syncthreads() { emu_cur->bar.arrive_and_wait(); }
+static inline void emu_warp_sync() { emu_cur->warp_bar[threadIdx.x / 32]->arrive_and_wait(); }
+template <class T> static inline T emu_shfl(T v, int src_lane)
+{
+    static_assert(sizeof(T) <= 8, "a shuffled value fits 8 bytes");
+    const int w = threadIdx.x / 32, l = threadIdx.x % 32;
+    uint64_t b = 0;
+    memcpy(&b, &v, sizeof v);
+    emu_cur->shfl[w][l] = b;
+    emu_warp_sync();
+    const uint64_t r = emu_cur->shfl[w][src_lane];
+    emu_warp_sync();
+    T o;
+    memcpy(&o, &r, sizeof o);
+    return o;
+}
+template <class T> static inline T __shfl_xor_sync(unsigned, T v, int mask, int = 32)
+{
+    return emu_shfl(v, (int)(threadIdx.x % 32) ^ mask);
+}
+template <class T> static inline T __shfl_sync(unsigned, T v, int src, int width = 32)
+{
+    return emu_shfl(v, (int)(threadIdx.x % 32 & ~(unsigned)(width - 1)) + src);
+}
+static inline float __ldg(const float *p) { return *p; }
+static inline float4 __ldg(const float4 *p) { return *p; }
+static inline float __fadd_rn(float a, float b) { return a + b; }
+static inline double __dadd_ru(double a, double b)
+{
+    const double s = a + b;
+    return (long double)s < (long double)a + (long double)b ? std::nextafter(s, INFINITY) : s;
+}
+static inline float __double2float_ru(double v)
+{
+    const float f = (float)v;
+    return (double)f < v ? std::nextafter(f, INFINITY) : f;
+}
+static inline uint32_t __float_as_uint(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    return u;
+}
+static inline float __uint_as_float(uint32_t u)
+{
+    float f;
+    memcpy(&f, &u, 4);
+    return f;
+}
+static inline int __ffsll(long long v) { return __builtin_ffsll(v); }
+static inline uint32_t atomicAdd(uint32_t *p, uint32_t v) { return __atomic_fetch_add(p, v, __ATOMIC_SEQ_CST); }
+static inline unsigned long long atomicMin(unsigned long long *p, unsigned long long v)
+{
+    unsigned long long o = __atomic_load_n(p, __ATOMIC_SEQ_CST);
+    while (v < o && !__atomic_compare_exchange_n(p, &o, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)) {
+    }
+    return o;
+}
+static inline void emu_cp_async(float *dst, const float *src, int bytes, bool fill)
+{
+    if (fill)
+        memcpy(dst, src, (size_t)bytes);
+    else
+        memset(dst, 0, (size_t)bytes);
+}
+// mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32, fragments as the PTX ISA lays them out:
+// a0 (g, t), a1 (g+8, t), a2 (g, t+4), a3 (g+8, t+4); b0 (k t, n g), b1 (k t+4, n g);
+// c0, c1 (g, 2t and 2t+1), c2, c3 (g+8, ...), with g = lane / 4, t = lane % 4.
+static inline void emu_mma_tf32(float (&c)[4], const uint32_t (&a)[4], const uint32_t (&b)[2])
+{
+    const int w = threadIdx.x / 32, l = threadIdx.x % 32, g = l / 4, t = l % 4;
+    memcpy(emu_cur->ma[w][l], a, sizeof a);
+    memcpy(emu_cur->mb[w][l], b, sizeof b);
+    emu_warp_sync();
+    auto tf32 = [](uint32_t u) { return (double)__uint_as_float(u & 0xffffe000u); };
+    for (int i = 0; i < 4; i++) {
+        const int row = g + 8 * (i >> 1), col = 2 * t + (i & 1);
+        double s = 0;
+        for (int k = 0; k < 8; k++)
+            s += tf32(emu_cur->ma[w][(row % 8) * 4 + k % 4][(row >= 8) + 2 * (k >= 4)]) *
+                 tf32(emu_cur->mb[w][col * 4 + k % 4][k >= 4]);
+        c[i] = (float)((double)c[i] + s);
+    }
+    emu_warp_sync();
+}
+
+// ---- the CUDA runtime and backend pieces the two files call ----
+typedef int cudaError_t;
+#define cudaSuccess 0
+typedef void *cudaStream_t;
+struct cudaFuncAttributes {
+    int binaryVersion, ptxVersion;
+};
+template <class F> static inline cudaError_t cudaFuncGetAttributes(cudaFuncAttributes *a, F)
+{
+    a->binaryVersion = a->ptxVersion = 80;
+    return cudaSuccess;
+}
+template <class F> static inline cudaError_t cudaFuncSetAttribute(F, int, int) { return cudaSuccess; }
+#define cudaFuncAttributeMaxDynamicSharedMemorySize 0
+#define cudaDevAttrMaxSharedMemoryPerBlockOptin 0
+#define EMU_SMEM_OPTIN 232448 /* an H100's */
+static inline cudaError_t cudaDeviceGetAttribute(int *v, int, int)
+{
+    *v = EMU_SMEM_OPTIN;
+    return cudaSuccess;
+}
+struct xpb_cuda_ctx {
+    int device;
+    cudaStream_t stream;
+    int sm_count, max_threads_per_sm, max_grid_x, cc_major, cc_minor;
+    void *group;
+};
+struct xpb_buffer {
+    void *ptr;
+    size_t bytes;
+};
+#define XPB_CUDA_CHECK(err, expr)                                                               \
+    do {                                                                                        \
+        if ((expr) != cudaSuccess)                                                              \
+            return xpb_fail((err), XPB_ERR_RUNTIME, "%s failed", #expr);                        \
+    } while (0)
+#define XPB_CUDA_CHECK_LAUNCH(err, op) ((void)(err), (void)(op))
+static inline xpb_status xpb_cuda_activate(const xpb_cuda_ctx *, xpb_error *) { return XPB_OK; }
+static inline int xpb_cuda_aligned16(const void *p) { return ((uintptr_t)p & 15u) == 0; }
+static inline unsigned xpb_cuda_grid(const xpb_cuda_ctx *ctx, int64_t need, int threads, int waves)
+{
+    const int64_t per = ctx->max_threads_per_sm / threads, cap = (int64_t)ctx->sm_count * (per > 0 ? per : 1) * waves;
+    const int64_t g = need < cap ? need : cap;
+    return g < 1 ? 1u : (unsigned)g;
+}
+static inline xpb_status xpb_cuda_view_f32(const xpb_view *v, int64_t count, const char *what, float **out,
+                                           xpb_error *err)
+{
+    if (!v->buf || v->offset + (size_t)count * 4 > v->buf->bytes)
+        return xpb_fail(err, XPB_ERR_USAGE, "%s: the view runs past its buffer", what);
+    *out = reinterpret_cast<float *>(static_cast<char *>(v->buf->ptr) + v->offset);
+    return XPB_OK;
+}
+struct xpb_sum_op {
+    float operator()(float a, float b) const { return a + b; }
+};
+struct xpb_max_op {
+    float operator()(float a, float b) const { return fmaxf(a, b); }
+};
+// cuda_common.cuh's reductions, the same shapes
+template <int WIDTH, typename T, typename Merge> static inline T xpb_warp_allreduce(T v, Merge merge)
+{
+    for (int offset = WIDTH / 2; offset > 0; offset >>= 1)
+        v = merge(v, __shfl_xor_sync(XPB_FULL_MASK, v, offset, WIDTH));
+    return __shfl_sync(XPB_FULL_MASK, v, 0, WIDTH);
+}
+template <typename T, typename Merge> static inline T xpb_block_allreduce(T v, Merge merge, T ident, T *red)
+{
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, nwarps = blockDim.x >> 5;
+    v = xpb_warp_allreduce<32>(v, merge);
+    __syncthreads();
+    if (lane == 0)
+        red[warp] = v;
+    __syncthreads();
+    v = lane < nwarps ? red[lane] : ident;
+    return xpb_warp_allreduce<32>(v, merge);
+}
+// the knob tc reads, from the environment like xpb_knob_get_choice
+enum { XPB_KNOB_CUDA_ASSIGN_TC_RECHECK };
+static inline xpb_status xpb_knob_get_choice(int, int *out, xpb_error *err)
+{
+    const char *v = getenv("XPB_CUDA_ASSIGN_TC_RECHECK");
+    *out = !v || !*v || !strcmp(v, "near") ? 0 : !strcmp(v, "all") ? 1 : !strcmp(v, "exact") ? 2 : -1;
+    return *out < 0 ? xpb_fail(err, XPB_ERR_USAGE, "XPB_CUDA_ASSIGN_TC_RECHECK=%s: near, all or exact", v) : XPB_OK;
+}
