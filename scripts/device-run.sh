@@ -55,6 +55,11 @@
 # and 262144, into $OUT/tuning.json, the file to ship as tuning/<gpu>.json: docs/tuning.md;
 # XPB_TUNE_KNOBS / XPB_TUNE_BACKENDS split the sweep over calls, which merge into a tuning.json carried in).
 # shardassign (issue 33: the sharded anneal assign validated at conformance and quick on --devices 0, all and under mpirun, timed at XPB_SHARDASSIGN_SIZE (n=10000000,d=128,m=4096) on 1 GPU and on all, the scaling table last).
+# vkburst (issue 36: the burst workload validated on cuda and vulkan at conformance, quick and default
+# after one warm run, XPB_VALIDATE_WARM=1, so the validated run replays the Vulkan capture and the CUDA
+# graph; then timed at XPB_VKBURST_SIZE (100K x 100 batched): cuda; vulkan replayed (the default),
+# recorded at every launch (XPB_VULKAN_BURST_REPLAY=0: before issue 36), and with propagate as a fixed
+# grid of each of XPB_VKBURST_GRIDS workgroups; the table last: per burst, and the batch's device time).
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
 out=${OUT:-$PWD/out}
@@ -365,6 +370,33 @@ if has burst; then # burst propagation: bit-exact everywhere, then timed, PyTorc
   [ -n "${XPB_BURST_FULL:-}" ] && bench burst-full --workload burst --backend cuda,vulkan --preset full --min-time 0.02
   python3 scripts/torch-peer-burst.py > "$out/torch-burst.txt" 2>&1 || status=1
   cat "$out/torch-burst.txt" >> "$out/bench.txt"
+fi
+if has vkburst; then # issue 36: the Vulkan batch replayed from its capture, beside CUDA's graphs
+  for preset in conformance quick default; do
+    stamp "vkburst: validate $preset on cuda, vulkan after a warm run (validation layer on)"
+    XPB_VALIDATE_WARM=1 XPB_VULKAN_VALIDATION=1 $bin run --workload burst --backend cuda,vulkan --preset $preset \
+        --validate-only --out "$out/vkburst-validate-$preset.json" > "$out/vkburst-validate-$preset.txt" 2>&1 || status=1
+    tail -1 "$out/vkburst-validate-$preset.txt" | tee -a "$out/bench.txt"
+    grep -E "failed-validation|error" "$out/vkburst-validate-$preset.txt" | grep -v "^\[" | head -20 | tee -a "$out/bench.txt"
+  done
+  sz=${XPB_VKBURST_SIZE:-neurons=100000,fanout=100,bursts=100,batched=1}
+  bench vkburst-1-cuda --workload burst --backend cuda --size "$sz" --min-time 0.05
+  bench vkburst-2-vulkan --workload burst --backend vulkan --size "$sz" --min-time 0.05
+  XPB_VULKAN_BURST_REPLAY=0 bench vkburst-3-vulkan-inline --workload burst --backend vulkan --size "$sz" --min-time 0.05
+  for g in ${XPB_VKBURST_GRIDS:-264 528 1056}; do
+    XPB_VULKAN_BURST_PROPAGATE_GROUPS=$g bench "vkburst-4-vulkan-grid$g" --workload burst --backend vulkan --size "$sz" \
+        --min-time 0.05
+  done
+  python3 - "$out"/vkburst-[1-4]-*.json <<'PY' | tee "$out/vkburst.txt"
+import json, sys
+for f in sys.argv[1:]:
+    for c in json.load(open(f))["cases"]:
+        r = c.get("run") or {}
+        n = r.get("iterations") or 1
+        gpu = sum(o["per_run"]["median_s"] for o in r.get("ops", []) if "per_run" in o) / n
+        print(f'{f.rsplit("/", 1)[-1][:-5]:26} {c["id"]:60} {c["status"]:4} per burst {r.get("per_iteration_s", 0) * 1e6:7.1f} us, '
+              f'device {gpu * 1e6:6.1f} us')
+PY
 fi
 if has shardburst; then # issue 33: sharded burst bit-exact on groups of 1, 2 and all GPUs and under mpirun, then
   # timed at XPB_SHARDBURST_SIZES (space-separated --size values) on one GPU (the single-device
@@ -700,4 +732,5 @@ if has multi || has sweep; then # the collectives' ratio to torch.distributed, p
   tail -n 90 "$out/torch-collectives.txt"
 fi
 has shardassign && cat "$out/shardassign-scaling.txt" # the sharded assign's scaling table, last
+has vkburst && cat "$out/vkburst.txt" 2>/dev/null # per burst and device time, CUDA beside the Vulkan forms
 exit $status

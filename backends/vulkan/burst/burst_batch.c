@@ -5,11 +5,11 @@
  * backend: no host wait and no host read between bursts. The dispatches are prepared once
  * (pipelines and descriptors; one descriptor set per shader for the whole batch where there are
  * no push descriptors) and recorded per burst with b in the push constants. Each propagate's grid
- * comes from counters[b], written by the compact before it; every dispatch is preceded by a
- * barrier on the dispatch before it (each reads what that one wrote: propagate the fired list,
- * degree scan and counters, dynamics the input, compact the flags and block sums), the
- * propagate's one also covering the indirect-command read. No cap on bursts per command buffer:
- * Vulkan sets none.
+ * comes from counters[b], written by the compact before it (or is fixed: burst_propagate.c);
+ * every dispatch is preceded by a barrier on the dispatch before it (each reads what that one
+ * wrote: propagate the fired list, degree scan and counters, dynamics the input, compact the
+ * flags and block sums; compute to compute, vk_command.c), the propagate's one also covering the
+ * indirect-command read. No cap on bursts per command buffer: Vulkan sets none.
  *
  * Recorded once, replayed (XPB_VULKAN_BURST_REPLAY=1, the default; vk_capture.c). Recording 3
  * dispatches a burst costs the host microseconds a burst on NVIDIA's driver, paid before the GPU
@@ -126,9 +126,9 @@ static xpb_status launch(void *ctx, const void *args, void *state, xpb_error *er
     xpb_status st = supports(ctx, args, err);
     if (!st)
         st = xpb_knob_get_choice(XPB_KNOB_VULKAN_BURST_REPLAY, &replayed, err);
-    if (st)
+    vkb_burst_plan plan;
+    if (st || (st = vkb_burst_plan_for(c, a, &plan, err)))
         return st;
-    vkb_burst_plan plan = vkb_burst_plan_for(c, a);
     return replayed ? replay(c, a, &plan, err) : record(c, a, &plan, err);
 }
 
