@@ -58,8 +58,9 @@
 # vkburst (issue 36: the burst workload validated on cuda and vulkan at conformance, quick and default
 # after one warm run, XPB_VALIDATE_WARM=1, so the validated run replays the Vulkan capture and the CUDA
 # graph; then timed at XPB_VKBURST_SIZE (100K x 100 batched): cuda; vulkan replayed (the default),
-# recorded at every launch (XPB_VULKAN_BURST_REPLAY=0: before issue 36), and with propagate as a fixed
-# grid of each of XPB_VKBURST_GRIDS workgroups; the table last: per burst, and the batch's device time).
+# recorded at every launch (XPB_VULKAN_BURST_REPLAY=0: before issue 36), with propagate as a fixed
+# grid of each of XPB_VKBURST_GRIDS workgroups, and with descriptor sets instead of push descriptors;
+# the table last: per burst, and the batch's device time).
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
 out=${OUT:-$PWD/out}
@@ -387,7 +388,9 @@ if has vkburst; then # issue 36: the Vulkan batch replayed from its capture, bes
     XPB_VULKAN_BURST_PROPAGATE_GROUPS=$g bench "vkburst-4-vulkan-grid$g" --workload burst --backend vulkan --size "$sz" \
         --min-time 0.05
   done
-  python3 - "$out"/vkburst-[1-4]-*.json <<'PY' | tee "$out/vkburst.txt"
+  # the capture's descriptors as sets from its own pool rather than pushed at every dispatch
+  XPB_VULKAN_NO_PUSH_DESCRIPTOR=1 bench vkburst-5-vulkan-sets --workload burst --backend vulkan --size "$sz" --min-time 0.05
+  python3 - "$out"/vkburst-[1-5]-*.json <<'PY' | tee "$out/vkburst.txt"
 import json, sys
 for f in sys.argv[1:]:
     for c in json.load(open(f))["cases"]:
