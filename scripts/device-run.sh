@@ -59,6 +59,12 @@
 # against cuda/default's byte for byte, every point through the exact pass, the knob), compute-sanitizer
 # memcheck, racecheck and synccheck over it, then default and tc timed at n=1000000,d=128,m=1024 in one
 # process, each one's assign time a launch printed; XPB_TCASSIGN_DEFAULT=1 adds the default preset).
+# vkburst (issue 36: the burst workload validated on cuda and vulkan at conformance, quick and default
+# after one warm run, XPB_VALIDATE_WARM=1, so the validated run replays the Vulkan capture and the CUDA
+# graph; then timed at XPB_VKBURST_SIZE (100K x 100 batched): cuda; vulkan replayed (the default),
+# recorded at every launch (XPB_VULKAN_BURST_REPLAY=0: before issue 36), with propagate as a fixed
+# grid of each of XPB_VKBURST_GRIDS workgroups, and with descriptor sets instead of push descriptors;
+# the table last: per burst, and the batch's device time).
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
 out=${OUT:-$PWD/out}
@@ -369,6 +375,35 @@ if has burst; then # burst propagation: bit-exact everywhere, then timed, PyTorc
   [ -n "${XPB_BURST_FULL:-}" ] && bench burst-full --workload burst --backend cuda,vulkan --preset full --min-time 0.02
   python3 scripts/torch-peer-burst.py > "$out/torch-burst.txt" 2>&1 || status=1
   cat "$out/torch-burst.txt" >> "$out/bench.txt"
+fi
+if has vkburst; then # issue 36: the Vulkan batch replayed from its capture, beside CUDA's graphs
+  for preset in conformance quick default; do
+    stamp "vkburst: validate $preset on cuda, vulkan after a warm run (validation layer on)"
+    XPB_VALIDATE_WARM=1 XPB_VULKAN_VALIDATION=1 $bin run --workload burst --backend cuda,vulkan --preset $preset \
+        --validate-only --out "$out/vkburst-validate-$preset.json" > "$out/vkburst-validate-$preset.txt" 2>&1 || status=1
+    tail -1 "$out/vkburst-validate-$preset.txt" | tee -a "$out/bench.txt"
+    grep -E "failed-validation|error" "$out/vkburst-validate-$preset.txt" | grep -v "^\[" | head -20 | tee -a "$out/bench.txt"
+  done
+  sz=${XPB_VKBURST_SIZE:-neurons=100000,fanout=100,bursts=100,batched=1}
+  bench vkburst-1-cuda --workload burst --backend cuda --size "$sz" --min-time 0.05
+  bench vkburst-2-vulkan --workload burst --backend vulkan --size "$sz" --min-time 0.05
+  XPB_VULKAN_BURST_REPLAY=0 bench vkburst-3-vulkan-inline --workload burst --backend vulkan --size "$sz" --min-time 0.05
+  for g in ${XPB_VKBURST_GRIDS:-264 528 1056}; do
+    XPB_VULKAN_BURST_PROPAGATE_GROUPS=$g bench "vkburst-4-vulkan-grid$g" --workload burst --backend vulkan --size "$sz" \
+        --min-time 0.05
+  done
+  # the capture's descriptors as sets from its own pool rather than pushed at every dispatch
+  XPB_VULKAN_NO_PUSH_DESCRIPTOR=1 bench vkburst-5-vulkan-sets --workload burst --backend vulkan --size "$sz" --min-time 0.05
+  python3 - "$out"/vkburst-[1-5]-*.json <<'PY' | tee "$out/vkburst.txt"
+import json, sys
+for f in sys.argv[1:]:
+    for c in json.load(open(f))["cases"]:
+        r = c.get("run") or {}
+        n = r.get("iterations") or 1
+        gpu = sum(o["per_run"]["median_s"] for o in r.get("ops", []) if "per_run" in o) / n
+        print(f'{f.rsplit("/", 1)[-1][:-5]:26} {c["id"]:60} {c["status"]:4} per burst {r.get("per_iteration_s", 0) * 1e6:7.1f} us, '
+              f'device {gpu * 1e6:6.1f} us')
+PY
 fi
 if has shardburst; then # issue 33: sharded burst bit-exact on groups of 1, 2 and all GPUs and under mpirun, then
   # timed at XPB_SHARDBURST_SIZES (space-separated --size values) on one GPU (the single-device
@@ -735,4 +770,5 @@ if has multi || has sweep; then # the collectives' ratio to torch.distributed, p
 fi
 has shardassign && cat "$out/shardassign-scaling.txt" # the sharded assign's scaling table, last
 has tcassign && grep "^tcassign " "$out/bench.txt"
+has vkburst && cat "$out/vkburst.txt" 2>/dev/null # per burst and device time, CUDA beside the Vulkan forms
 exit $status

@@ -2,7 +2,10 @@
  * on one device and kernel variant. The same steps as a one-shot kernel (xpb_runner.c), with a
  * whole run in place of a launch:
  *   1. validated run: fresh guarded, poisoned buffers; the workload checks each op on the first
- *      iteration and the whole run against its reference; then every guard is checked;
+ *      iteration and the whole run against its reference; then every guard is checked. With
+ *      XPB_VALIDATE_WARM=1 (tests) an unvalidated run comes first, so that the validated one meets
+ *      the backend's launch caches (a CUDA graph, a Vulkan capture on the buffers it kept) as the
+ *      timed runs do: what they replay is then validated too;
  *   2. warm-up runs, then Google Benchmark over whole runs: a sample is one run's host-clock time
  *      from its first op to its result read back (run_s), with the inputs already on the device:
  *      buffer set-up and the initial upload are outside it (end to end includes them); the host
@@ -22,6 +25,7 @@
 #include "gbench_shim.h"
 #include "xpb_clock.h"
 #include "xpb_dump.h"
+#include "xpb_knob.h"
 #include "xpb_runner_internal.h"
 #include "xpb_session.h"
 
@@ -238,7 +242,16 @@ void xpb_run_stateful(xpb_device *dev, const xpb_kernel *k, const xpb_case *c, c
 {
     xpb_error err = {{0}};
     stateful_ctx x = {dev, c, d, k, r, NULL};
-    xpb_status st = validated_run(&x, cfg, &err);
+    int warm = 0;
+    xpb_status st = xpb_knob_get_choice(XPB_KNOB_VALIDATE_WARM, &warm, &err);
+    if (!st && warm) { /* the run the caches learn from (top of the file) */
+        double seconds;
+        xpb_run_outcome o;
+        st = one_run(&x, false, &o, &seconds, &err);
+        outcome_free(&o);
+    }
+    if (!st)
+        st = validated_run(&x, cfg, &err);
     if (!st) /* --dump DIR, and the automatic dump of a case that failed validation (xpb_dump.h) */
         xpb_dump_run_after_validation(r->dump_note, sizeof r->dump_note, cfg->dump_dir, cfg->dump_fail_dir,
                                       !r->validation.passed, c, d, &r->run, k->precision, cfg->seed,

@@ -42,10 +42,17 @@ xpb_status vkb_burst_supports(const vkb_ctx *c, const xpb_burst_args *a, uint64_
     return st;
 }
 
-vkb_burst_plan vkb_burst_plan_for(const vkb_ctx *c, const xpb_burst_args *a)
+xpb_status vkb_burst_plan_for(const vkb_ctx *c, const xpb_burst_args *a, vkb_burst_plan *out, xpb_error *err)
 {
     vkb_burst_plan p;
     uint64_t n = (uint64_t)a->n;
+    long prop = 0;
+    xpb_status st = xpb_knob_get_long(XPB_KNOB_VULKAN_BURST_PROPAGATE_GROUPS, &prop, err);
+    if (st)
+        return st;
+    /* a fixed grid (A/B against the indirect one): propagate reads its event count on the
+     * device and its workgroups stride over the chunks, so any grid gives the same sums */
+    p.prop_groups = prop > 0 ? vkb_group_count(c, (uint64_t)prop) : 0;
     p.block = vkb_block_size(c, VKB_BURST_BLOCK);
     uint64_t tile = 4u * (uint64_t)p.block, tiles = (n + tile - 1) / tile;
     uint64_t per_block = (tiles + VKB_BURST_MAX_BLOCKS - 1) / VKB_BURST_MAX_BLOCKS;
@@ -61,7 +68,8 @@ vkb_burst_plan vkb_burst_plan_for(const vkb_ctx *c, const xpb_burst_args *a)
         .per_block = (uint32_t)per_block,
         .blocks = (uint32_t)blocks,
     };
-    return p;
+    *out = p;
+    return XPB_OK;
 }
 
 vkb_binding vkb_burst_bind(xpb_view v, uint64_t bytes)
@@ -76,6 +84,8 @@ xpb_status vkb_burst_launch(void *ctx, const xpb_burst_args *a, uint64_t last, c
     xpb_status st = vkb_burst_supports(c, a, last, op, err);
     if (st)
         return st;
-    vkb_burst_plan plan = vkb_burst_plan_for(c, a);
+    vkb_burst_plan plan;
+    if ((st = vkb_burst_plan_for(c, a, &plan, err)))
+        return st;
     return one(c, a, &plan, err);
 }

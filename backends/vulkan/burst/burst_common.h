@@ -32,9 +32,10 @@ typedef struct vkb_burst_push {
 
 /* The launch's fixed numbers: workgroup size, compact's tiling, the grids. */
 typedef struct vkb_burst_plan {
-    uint32_t block;      /* workgroup size of every burst shader                     */
-    uint32_t groups;     /* dynamics' and compact's grid: the blocks, at most the cap */
-    vkb_burst_push push; /* burst set per record                                     */
+    uint32_t block;       /* workgroup size of every burst shader                     */
+    uint32_t groups;      /* dynamics' and compact's grid: the blocks, at most the cap */
+    uint32_t prop_groups; /* propagate's fixed grid; 0: indirect, from counters[b]     */
+    vkb_burst_push push;  /* burst set per record                                     */
 } vkb_burst_plan;
 
 /* Checks a's sizes and every binding the ops take for bursts up to `last` (the compact of `last`
@@ -43,8 +44,9 @@ typedef struct vkb_burst_plan {
  * scale below the exact path's bound), each with a one-line reason naming op. */
 xpb_status vkb_burst_supports(const vkb_ctx *c, const xpb_burst_args *a, uint64_t last, const char *op,
                               xpb_error *why);
-/* The plan of a (checked) for this device. */
-vkb_burst_plan vkb_burst_plan_for(const vkb_ctx *c, const xpb_burst_args *a);
+/* The plan of a (checked) for this device; XPB_ERR_USAGE when XPB_VULKAN_BURST_PROPAGATE_GROUPS is
+ * set to a value it does not accept. */
+xpb_status vkb_burst_plan_for(const vkb_ctx *c, const xpb_burst_args *a, vkb_burst_plan *p, xpb_error *err);
 /* A storage binding of `bytes` (at least 4) at view v. */
 vkb_binding vkb_burst_bind(xpb_view v, uint64_t bytes);
 /* Bytes of counters[0 .. entries). */

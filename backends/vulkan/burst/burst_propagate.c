@@ -1,7 +1,10 @@
 /* burst_propagate.c - vulkan burst propagate (XPB_OP_BURST_PROPAGATE, xpb_ops.h): the fired list
  * of burst b - 1 adds its synapses' signed weight * psp to input, as int32 atomics. One indirect
  * dispatch from counters[b].dispatch (written by the compact before it, or by the host); the
- * shader (shaders/burst/burst_propagate.comp) balances the work by events through degree_scan. */
+ * shader (shaders/burst/burst_propagate.comp) balances the work by events through degree_scan.
+ * XPB_VULKAN_BURST_PROPAGATE_GROUPS=N dispatches a fixed grid of N workgroups instead, as CUDA's
+ * one wave: the shader reads the event count itself and strides over the chunks, and the
+ * barrier before it no longer waits for an indirect-command read (an A/B on the GPU). */
 #include "burst_common.h"
 
 static const uint32_t burst_propagate_spv[] = {
@@ -33,6 +36,8 @@ xpb_status vkb_burst_propagate_record(vkb_ctx *c, const xpb_burst_args *a, const
 {
     vkb_burst_push push = plan->push;
     push.burst = b;
+    if (plan->prop_groups)
+        return vkb_record(c, p, &push, plan->prop_groups, err);
     VkDeviceSize at = a->counters.offset + vkb_burst_counters_bytes(b) + offsetof(xpb_burst_counters, dispatch);
     return vkb_record_indirect(c, p, &push, a->counters.buf, at, err);
 }

@@ -4,7 +4,15 @@
  * device-local memory. Uploads and downloads go through one host-visible staging buffer per
  * context (64 MiB, less if that cannot be had), created on first use and reused; larger copies go
  * in chunks, each one a copy command recorded after the pending launches, submitted and waited
- * for. */
+ * for.
+ *
+ * Parking: a buffer that a capture's recorded commands name (holds > 0, vk_capture.c) is not
+ * destroyed when its user frees it, which would invalidate the capture, but parked; the next
+ * allocation of exactly its size takes the oldest such buffer back, contents undefined as a fresh
+ * one's. The harness allocates a case's buffers in the same order with the same sizes for every
+ * run, so each run gets the last one's buffers and the capture stays good. An allocation that no
+ * parked buffer serves is another case's: the captures holding parked buffers are dropped and the
+ * buffers destroyed, so what is kept is at most the last case's buffers. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -70,6 +78,48 @@ fail:
     return st;
 }
 
+static void destroy(vkb_ctx *c, xpb_buffer *b)
+{
+    vkDestroyBuffer(c->dev, b->buf, NULL);
+    vkFreeMemory(c->dev, b->mem, NULL);
+    free(b);
+}
+
+/* Takes the oldest parked buffer of `size` out of the parked list, or returns NULL. */
+static xpb_buffer *unpark(vkb_ctx *c, VkDeviceSize size)
+{
+    xpb_buffer *prev = NULL;
+    for (xpb_buffer *b = c->parked; b; prev = b, b = b->next_parked)
+        if (b->size == size) {
+            if (prev)
+                prev->next_parked = b->next_parked;
+            else
+                c->parked = b->next_parked;
+            if (c->parked_tail == b)
+                c->parked_tail = prev;
+            b->parked = false;
+            b->next_parked = NULL;
+            return b;
+        }
+    return NULL;
+}
+
+void vkb_buffers_sweep(vkb_ctx *c)
+{
+    xpb_buffer **at = &c->parked;
+    c->parked_tail = NULL;
+    while (*at) {
+        xpb_buffer *b = *at;
+        if (b->holds) {
+            c->parked_tail = b;
+            at = &b->next_parked;
+        } else {
+            *at = b->next_parked;
+            destroy(c, b);
+        }
+    }
+}
+
 xpb_status vkb_buffer_alloc(void *ctx, size_t bytes, xpb_buffer **out, xpb_error *err)
 {
     vkb_ctx *c = ctx;
@@ -80,6 +130,12 @@ xpb_status vkb_buffer_alloc(void *ctx, size_t bytes, xpb_buffer **out, xpb_error
         return xpb_fail(err, XPB_ERR_OUT_OF_MEMORY,
                         "a buffer of %zu bytes exceeds this device's maxMemoryAllocationSize (%llu)",
                         bytes, (unsigned long long)c->caps.max_alloc_bytes);
+    if ((*out = unpark(c, bytes ? bytes : 4)))
+        return XPB_OK;
+    if (c->parked) { /* another case's buffers: free what was kept for the last one */
+        vkb_captures_drop_parked(c);
+        vkb_buffers_sweep(c);
+    }
     xpb_buffer *b = calloc(1, sizeof *b);
     if (!b)
         return xpb_fail(err, XPB_ERR_OUT_OF_MEMORY, "out of host memory");
@@ -109,9 +165,17 @@ void vkb_buffer_free(void *ctx, xpb_buffer *b)
         xpb_error ignored;
         vkb_cmd_submit_wait(c, &ignored);
     }
-    vkDestroyBuffer(c->dev, b->buf, NULL);
-    vkFreeMemory(c->dev, b->mem, NULL);
-    free(b);
+    if (!b->holds) {
+        destroy(c, b);
+        return;
+    }
+    b->parked = true; /* a capture names it: kept for the next allocation of its size */
+    b->next_parked = NULL;
+    if (c->parked_tail)
+        c->parked_tail->next_parked = b;
+    else
+        c->parked = b;
+    c->parked_tail = b;
 }
 
 /* ---- staging -------------------------------------------------------------------------------- */

@@ -1,11 +1,17 @@
 /* vk_command.c - command recording and submission (vk_internal.h).
  *
  * Launches are recorded into one open command buffer, so many dispatches go to the GPU in one
- * submission; each command is preceded by a global memory barrier that makes earlier compute and
- * transfer writes visible to it (the first scope of a barrier is everything earlier in submission
- * order, earlier submissions included). timer_begin records that barrier before its timestamp,
- * so a timed launch has none inside the timed span. synchronize, upload, download and timer_end end the
- * buffer, submit it and wait on the fence. */
+ * submission; each command is preceded by a global memory barrier that makes the commands since
+ * the previous barrier finish and their writes visible to it. Its first scope is the stages those
+ * commands ran in (compute, transfer or both: `written`), so a chain of dispatches waits on compute
+ * alone; at the start of a command buffer it is both, for earlier submissions. Every command
+ * counts, a reader too: a write after a read waits for the read (an execution dependency). The
+ * barrier before a command is needed because each one may read what the one before wrote; they
+ * chain, each barrier's second scope (the command's stage) lying in the next one's first.
+ * timer_begin records that barrier before its timestamp, so a timed launch has none inside the
+ * timed span. synchronize, upload, download and timer_end end the buffer, submit it and wait on
+ * the fence. While a capture records (vk_capture.c), these functions record into its secondary
+ * command buffer instead, and nothing may be submitted. */
 #include "vk_internal.h"
 #include "xpb_clock.h"
 
@@ -72,19 +78,24 @@ xpb_status vkb_cmd_open(vkb_ctx *c, xpb_error *err)
     };
     VK_CHECK(c, err, vkBeginCommandBuffer(c->cmd, &bi));
     c->recording = true;
+    c->opened++;
     c->need_barrier = true; /* the first scope of a barrier includes earlier submissions */
+    c->written = VKB_WRITE_STAGES;
     return XPB_OK;
 }
 
+/* A barrier from the stages of the commands since the last one (c->written) to dst. */
 static void barrier(vkb_ctx *c, VkPipelineStageFlags dst_stage, VkAccessFlags dst_access)
 {
+    VkPipelineStageFlags src = c->written ? c->written : VKB_WRITE_STAGES;
     VkMemoryBarrier mb = {
         .sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
-        .srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT,
+        .srcAccessMask = (src & VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT ? VK_ACCESS_SHADER_WRITE_BIT : 0) |
+                         (src & VK_PIPELINE_STAGE_TRANSFER_BIT ? VK_ACCESS_TRANSFER_WRITE_BIT : 0),
         .dstAccessMask = dst_access,
     };
-    vkCmdPipelineBarrier(c->cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
-                         dst_stage, 0, 1, &mb, 0, NULL, 0, NULL);
+    vkCmdPipelineBarrier(c->cmd, src, dst_stage, 0, 1, &mb, 0, NULL, 0, NULL);
+    c->written = 0;
 }
 
 xpb_status vkb_cmd_before(vkb_ctx *c, VkPipelineStageFlags dst_stage, VkAccessFlags dst_access,
@@ -96,6 +107,7 @@ xpb_status vkb_cmd_before(vkb_ctx *c, VkPipelineStageFlags dst_stage, VkAccessFl
     if (c->need_barrier)
         barrier(c, dst_stage, dst_access);
     c->need_barrier = true; /* for the command after the one about to be recorded */
+    c->written |= dst_stage & VKB_WRITE_STAGES; /* the stage that command runs in */
     return XPB_OK;
 }
 
@@ -117,6 +129,8 @@ xpb_status vkb_cmd_submit_wait(vkb_ctx *c, xpb_error *err)
 {
     if (c->lost)
         return lost(err);
+    if (c->capturing) /* the open buffer is a capture's secondary: a bug in its caller */
+        return xpb_fail(err, XPB_ERR_RUNTIME, "internal: a submission while a capture records (vk_capture.c)");
     if (!c->recording)
         return XPB_OK;
     c->recording = false;

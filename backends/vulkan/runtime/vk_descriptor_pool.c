@@ -1,7 +1,8 @@
 /* vk_descriptor_pool.c - descriptor pools, for devices without VK_KHR_push_descriptor
  * (vk_internal.h): vk_pipeline.c takes a set per prepared dispatch, vk_command.c resets the pools
- * after the batch's fence. A file of its own so that vk_pipeline.c calls vk_command.c (barriers)
- * and vk_command.c never calls vk_pipeline.c back. */
+ * after the batch's fence; while a capture records, its sets come from the capture's own pool
+ * (vk_capture.c), which lives as long as the capture. A file of its own so that vk_pipeline.c
+ * calls vk_command.c (barriers) and vk_command.c never calls vk_pipeline.c back. */
 #include <stdlib.h>
 
 #include "vk_internal.h"
@@ -28,6 +29,16 @@ static xpb_status pool_add(vkb_ctx *c, xpb_error *err)
 
 xpb_status vkb_descriptor_set(vkb_ctx *c, VkDescriptorSetLayout dsl, VkDescriptorSet *set, xpb_error *err)
 {
+    if (c->capture_pool) { /* a capture's sets outlive the batch: its own pool (vk_capture.c) */
+        VkDescriptorSetAllocateInfo ai = {
+            .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
+            .descriptorPool = c->capture_pool,
+            .descriptorSetCount = 1,
+            .pSetLayouts = &dsl,
+        };
+        VK_CHECK(c, err, vkAllocateDescriptorSets(c->dev, &ai, set));
+        return XPB_OK;
+    }
     for (;;) {
         bool fresh = c->pool_cur == c->n_pools;
         xpb_status st;

@@ -196,6 +196,8 @@ void vkb_close(void *ctx)
             vkb_cmd_submit_wait(c, &ignored);
         }
         vkDeviceWaitIdle(c->dev);
+        vkb_captures_destroy(c); /* before the pipelines, buffers and command pool they name */
+        vkb_buffers_sweep(c);
         vkb_pipelines_destroy(c);
         vkb_staging_destroy(c);
         vkb_timer_destroy(c);

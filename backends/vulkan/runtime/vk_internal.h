@@ -7,8 +7,10 @@
  *   vk_instance.c    instance, physical-device list and order, probe / device_count / device_info
  *   vk_device.c      open / close: logical device, queue, command pool, fence, query pool
  *   vk_coopmat.c     cooperative-matrix support (VK_NV_ / VK_KHR_cooperative_matrix) and its features
- *   vk_buffer.c      device-local buffers, the host-visible staging buffer, upload / download
+ *   vk_buffer.c      device-local buffers (parked while a capture holds them), the host-visible
+ *                    staging buffer, upload / download
  *   vk_command.c     the open command buffer: barriers, submit + fence wait, synchronize
+ *   vk_capture.c     captured command sequences: recorded once, executed again (burst batch)
  *   vk_timer.c       timestamp queries (host clock when the queue has none)
  *   vk_pipeline.c    compute pipelines from embedded SPIR-V, descriptors, push constants, dispatch
  *   vk_descriptor_pool.c  descriptor pools (no VK_KHR_push_descriptor): sets, reset after a batch
@@ -130,11 +132,16 @@ xpb_status vkb_device_info(int device, xpb_device_info *out, xpb_error *err);
 
 /* ---- the context (vk_device.c) -------------------------------------------------------------- */
 
-/* A device allocation: one VkBuffer bound to its own device-local memory. */
+/* A device allocation: one VkBuffer bound to its own device-local memory. A buffer that a
+ * capture's commands name (holds > 0, vk_capture.c) is parked when its user frees it: kept, and
+ * handed to the next allocation of its size (vk_buffer.c). */
 struct xpb_buffer {
     VkBuffer buf;
     VkDeviceMemory mem;
     VkDeviceSize size;
+    uint32_t holds;                 /* captures whose commands name it           */
+    bool parked;                    /* freed by its user, kept in the parked list */
+    struct xpb_buffer *next_parked; /* the parked list, oldest first              */
 };
 
 typedef struct vkb_pipeline vkb_pipeline;
@@ -153,6 +160,22 @@ typedef struct vkb_coopmat {
     uint32_t nv2_n;  /* the workgroup-scope fp16 -> fp32 flexible shapes: granularities, invocations */
     struct { uint32_t gm, gn, gk, invocations; } nv2_shape[8];
 } vkb_coopmat;
+
+/* A captured command sequence (vk_capture.c): a secondary command buffer recorded once and
+ * executed by every later launch with the same key. */
+#define VKB_CAPTURE_MAX 8          /* captures a context keeps (the least recently used goes) */
+#define VKB_CAPTURE_KEY_BYTES 512  /* a key's size at most                                  */
+#define VKB_CAPTURE_MAX_BUFFERS 32 /* buffers one capture may name                          */
+typedef struct vkb_capture {
+    VkCommandBuffer cmd;   /* secondary; VK_NULL_HANDLE: a free slot                   */
+    VkDescriptorPool pool; /* its descriptor sets, where there are no push descriptors */
+    uint8_t key[VKB_CAPTURE_KEY_BYTES];
+    size_t key_bytes;
+    xpb_buffer *bufs[VKB_CAPTURE_MAX_BUFFERS]; /* held (holds + 1 each) while it lives */
+    uint32_t n_bufs;
+    uint64_t opened; /* the primary command buffer it was last executed in (vkb_ctx.opened) */
+    uint64_t used;   /* last use, for replacement */
+} vkb_capture;
 
 /* What open() creates. One queue, one command buffer that collects launches until a call
  * waits (synchronize, upload, download, timer_end), one fence to wait on. */
@@ -175,7 +198,23 @@ typedef struct vkb_ctx {
     VkCommandBuffer cmd;
     VkFence fence;
     bool recording;
-    bool need_barrier; /* the next command must wait for the writes before it */
+    bool need_barrier;            /* the next command must wait for the commands before it */
+    VkPipelineStageFlags written; /* stages of the commands since the last barrier: its first scope */
+    uint64_t opened;              /* primary command buffers begun so far */
+
+    /* captures (vk_capture.c); while one records, the fields above are the primary's, saved */
+    vkb_capture captures[VKB_CAPTURE_MAX];
+    vkb_capture *capturing;         /* the one recording now, else NULL */
+    VkDescriptorPool capture_pool;  /* its pool, for vkb_descriptor_set (VK_NULL_HANDLE: none) */
+    struct {
+        VkCommandBuffer cmd;
+        bool recording, need_barrier;
+        VkPipelineStageFlags written;
+    } primary;
+    uint64_t capture_clock;
+
+    /* parked buffers (vk_buffer.c), oldest first */
+    xpb_buffer *parked, *parked_tail;
 
     /* descriptors (vk_pipeline.c, vk_descriptor_pool.c): push descriptors, or pools reset after each batch */
     PFN_vkCmdPushDescriptorSetKHR push_descriptor; /* NULL: use pools */
@@ -231,8 +270,13 @@ xpb_status vkb_buffer_upload(void *ctx, xpb_buffer *dst, size_t offset, const vo
 xpb_status vkb_buffer_download(void *ctx, xpb_buffer *src, size_t offset, void *dst, size_t bytes,
                                xpb_error *err);
 void vkb_staging_destroy(vkb_ctx *c);
+/* Destroys every parked buffer that no capture holds (all of them once the captures are gone). */
+void vkb_buffers_sweep(vkb_ctx *c);
 
 /* ---- commands (vk_command.c) ---------------------------------------------------------------- */
+
+/* The stages the commands of this backend run in (and write from): dispatches and copies. */
+#define VKB_WRITE_STAGES (VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT)
 
 /* Command pool, command buffer and fence of a new context; destroy frees them (NULL-safe). */
 xpb_status vkb_cmd_init(vkb_ctx *c, xpb_error *err);
@@ -240,8 +284,9 @@ void vkb_cmd_destroy(vkb_ctx *c);
 /* Opens the command buffer if it is not recording. */
 xpb_status vkb_cmd_open(vkb_ctx *c, xpb_error *err);
 /* Opens the command buffer and, unless vkb_cmd_barrier_all just did, records a barrier that
- * makes every earlier compute or transfer write (this batch or an earlier submission) visible to
- * the next command, which runs in dst_stage with dst_access. Call before each dispatch or copy. */
+ * makes the commands since the last barrier (their compute and transfer stages; every earlier
+ * submission's at the start of a command buffer) finish, and their writes visible, before the
+ * next command, which runs in dst_stage with dst_access. Call before each dispatch or copy. */
 xpb_status vkb_cmd_before(vkb_ctx *c, VkPipelineStageFlags dst_stage, VkAccessFlags dst_access,
                           xpb_error *err);
 /* Opens the command buffer and records (if needed) the barrier every next dispatch or copy
@@ -253,6 +298,33 @@ xpb_status vkb_cmd_submit_wait(vkb_ctx *c, xpb_error *err);
 xpb_status vkb_synchronize(void *ctx, xpb_error *err);
 /* XPB_ERR_DEVICE_LOST once the device is lost, else the validation record's status. */
 xpb_status vkb_ctx_status(vkb_ctx *c, xpb_error *err);
+
+/* ---- captures (vk_capture.c) ---------------------------------------------------------------- */
+
+/* The capture of key (key_bytes), or NULL. */
+vkb_capture *vkb_capture_find(vkb_ctx *c, const void *key, size_t key_bytes);
+/* False while cap is already in the open command buffer (executed there since it was opened):
+ * it cannot be executed again before that buffer is submitted (record the launch inline). */
+bool vkb_capture_replayable(const vkb_ctx *c, const vkb_capture *cap);
+/* Starts capturing for key: until vkb_capture_end or _abort, vkb_cmd_before, vkb_record, ... record
+ * into a new secondary command buffer (prepare its dispatches after this call: without push
+ * descriptors their sets come from the capture's own pool). The capture holds bufs, every buffer
+ * its commands will name. *started is false (and nothing changed) when every slot holds a capture
+ * in the open command buffer. No submission may happen until the capture ends. */
+xpb_status vkb_capture_begin(vkb_ctx *c, const void *key, size_t key_bytes, xpb_buffer *const *bufs,
+                             uint32_t n_bufs, bool *started, xpb_error *err);
+/* Ends the capture begun last: *out is ready to replay. On failure it is dropped. */
+xpb_status vkb_capture_end(vkb_ctx *c, vkb_capture **out, xpb_error *err);
+/* Drops the capture begun last (after a failure while recording it). */
+void vkb_capture_abort(vkb_ctx *c);
+/* Records cap's execution into the open command buffer, after a barrier (vkCmdExecuteCommands);
+ * cap must be replayable. Does not wait. */
+xpb_status vkb_capture_replay(vkb_ctx *c, vkb_capture *cap, xpb_error *err);
+/* Drops every capture that holds a parked buffer (vk_buffer.c: an allocation that no parked buffer
+ * served); their parked buffers are then held by none, for vkb_buffers_sweep. */
+void vkb_captures_drop_parked(vkb_ctx *c);
+/* Drops them all (close). */
+void vkb_captures_destroy(vkb_ctx *c);
 
 /* ---- timer (vk_timer.c) --------------------------------------------------------------------- */
 

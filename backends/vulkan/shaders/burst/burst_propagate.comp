@@ -3,8 +3,9 @@
 // input[targets[e]] += (inhibitory[s] ? -1 : 1) * weight[e] * psp[e] for every synapse e of every
 // source s in the fired list of burst b - 1, as int32 atomics (any order gives the same sums).
 //
-// Dispatched indirectly from counters[b].dispatch: group g takes the events [c * 1024,
-// (c + 1) * 1024) for c = g, g + groups, ... over [0, counters[b].events). Event j belongs to the
+// Dispatched indirectly from counters[b].dispatch, or as a fixed grid of any size
+// (XPB_VULKAN_BURST_PROPAGATE_GROUPS): group g takes the events [c * 1024, (c + 1) * 1024) for
+// c = g, g + groups, ... over [0, counters[b].events), read here. Event j belongs to the
 // source k with degree_scan[k] <= j < degree_scan[k + 1]: the workgroup finds the sources of a
 // chunk's first and last events together, each round testing as many evenly spaced points of
 // the interval left as it has invocations (2 rounds for 10^4 fired); the sources between
