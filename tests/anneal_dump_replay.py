@@ -70,11 +70,13 @@ shutil.rmtree(work, ignore_errors=True)
 os.makedirs(work)
 
 # 1. the dump
-rc = xpubench(["run", "--workload", "anneal", "--preset", "quick", "--backend", backend, "--min-time", "0.002",
+# One run per case: cuda's assign has two variants (default, tc; anneal_tc_same compares their runs)
+ONE_VARIANT = ["--variant", "default"] if backend == "cuda" else []
+rc = xpubench(["run", "--workload", "anneal", "--preset", "quick", "--backend", backend, *ONE_VARIANT, "--min-time", "0.002",
                "--dump", "dump"], "run.log")
 check(rc == 0, f"run --dump: exit {rc}: {open(os.path.join(work, 'run.log')).read()[-600:]}")
 SPLIT = "anneal/compress/n=1000,d=16,m=4,k=16,orig=1,iters=25/fp32"
-rc = xpubench(["run", "--workload", "anneal", "--size", SPLIT.split("/")[2], "--backend", backend,
+rc = xpubench(["run", "--workload", "anneal", "--size", SPLIT.split("/")[2], "--backend", backend, *ONE_VARIANT,
                "--validate-only", "--dump", "dump"], "split.log")
 check(rc == 0, f"run --dump (maintenance): exit {rc}: {open(os.path.join(work, 'split.log')).read()[-600:]}")
 dump = load_dump("dump")
@@ -160,7 +162,7 @@ for case_id, (meta, arrays, run, ra) in dump.items():
               run["energy"]), f"{case_id}: replay ({how}) outcome differs")
 
 # 5. the automatic dump of a failed case
-rc = xpubench(["run", "--workload", "anneal", "--size", "n=300,d=64,m=10", "--backend", backend, "--validate-only",
+rc = xpubench(["run", "--workload", "anneal", "--size", "n=300,d=64,m=10", "--backend", backend, *ONE_VARIANT, "--validate-only",
                "--inject-fault", "value", "--out", "fail.json"], "fail.log")
 log = open(os.path.join(work, "fail.log")).read()
 check(rc == 1, f"a failing case: exit {rc}, want 1")

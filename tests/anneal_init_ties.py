@@ -46,7 +46,7 @@ for n, d, m, r in SHAPES:
     got = {}
     for b in ("cpu", backend):
         out = os.path.join(work, f"{b}_{n}_{d}")
-        cmd = [binary, "run", "--backend", b, "--workload", "anneal", "--input", pts, "--size",
+        cmd = [binary, "run", "--backend", b, *(["--variant", "default"] if b == "cuda" else []), "--workload", "anneal", "--input", pts, "--size",
                f"m={m},iters=1", "--validate-only", "--dump", out]
         p = subprocess.run(cmd, capture_output=True, text=True)
         files = glob.glob(os.path.join(out, "*init_anchors.npy"))
