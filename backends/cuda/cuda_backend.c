@@ -101,6 +101,8 @@ const xpb_backend_i xpb_backend_cuda = {
     .native_queue = xpb_cuda_native_queue,
 #ifdef XPB_HAVE_NCCL
     .buffer_upload_parts = xpb_cuda_buffer_upload_parts,
+    .buffer_download_local = xpb_cuda_buffer_download_local,
+    .launch_n = xpb_cuda_launch_n,
     .open_group = xpb_cuda_open_group,
     .group_info = xpb_cuda_group_info,
     .open_group_mpi = xpb_cuda_open_group_mpi,

@@ -505,8 +505,10 @@ static int write_interrupted(void *user, xpb_run *snap)
         return 0;
     }
     xpb_runner_derive(snap);
-    xpb_results_print_table(stdout, snap);
+    /* the files first: under mpirun the process has a grace period (Open MPI: 1 s by default) between
+     * SIGTERM and SIGKILL, and a table printed into a pipe the launcher reads may wait */
     int rc = write_outputs(x->o, snap, x->meta);
+    xpb_results_print_table(stdout, snap);
     fprintf(stderr, "xpubench: %s after %zu of %zu cases; the results hold those, marked incomplete\n",
             snap->interrupted, snap->cases_finished, snap->cases_planned);
     return rc;

@@ -154,7 +154,20 @@ typedef struct xpb_backend_i {
      * (xpb_workload_i.input_rank_part). */
     xpb_status (*buffer_upload_parts)(void *ctx, xpb_buffer *dst, size_t offset, const void *src, size_t bytes,
                                       size_t part_bytes, xpb_error *err);
+    /* Optional, device groups under MPI: downloads only the bytes of [offset, offset + bytes) that
+     * this process's ranks hold (to the same places of dst; the rest of dst untouched) and says
+     * which: [*lo, *hi), relative to offset (*lo == *hi: none). No MPI call: each process reads its
+     * own part, where buffer_download also broadcasts every part to every process. XPB_ERR_UNSUPPORTED
+     * when this process's bytes are not one span (column parts): the caller downloads the whole. */
+    xpb_status (*buffer_download_local)(void *ctx, xpb_buffer *src, size_t offset, void *dst, size_t bytes,
+                                        size_t *lo, size_t *hi, xpb_error *err);
 
+    /* Optional (NULL = k->launch `count` times): a timed sample's `count` launches of k back to
+     * back, where the backend issues them otherwise than one after the other from this thread
+     * (cuda: a device group's collectives from one host thread a rank, XPB_CUDA_SHARDED_LAUNCH=
+     * threads). Must not wait. */
+    xpb_status (*launch_n)(void *ctx, const xpb_kernel *k, const void *args, void *state, int count,
+                           xpb_error *err);
     xpb_status (*synchronize)(void *ctx, xpb_error *err);
     xpb_status (*timer_begin)(void *ctx, xpb_error *err);
     /* Waits for the work since timer_begin and returns its device time in seconds. */

@@ -2,6 +2,7 @@
 #include "xpb_validate.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -171,11 +172,12 @@ static size_t pick_units(size_t n_units, bool sampled, size_t k, uint64_t seed, 
     return k + 2;
 }
 
-xpb_status xpb_validate_output(const xpb_case *c, const xpb_case_data *d, const char *precision,
-                               const float *out, bool sampled, size_t sample_units, uint64_t seed,
-                               xpb_validation *v, xpb_error *err)
+xpb_status xpb_validate_units(const xpb_case *c, const xpb_case_data *d, const char *precision, const float *out,
+                              size_t unit_first, size_t unit_last, bool sampled, size_t sample_units, uint64_t seed,
+                              xpb_validation_part *part, xpb_error *err)
 {
-    memset(v, 0, sizeof *v);
+    memset(part, 0, sizeof *part);
+    part->v.worst_index = -1;
     size_t forced = c->workload->sampled_units ? c->workload->sampled_units(c) : 0;
     if (forced) {
         sampled = true;
@@ -183,8 +185,22 @@ xpb_status xpb_validate_output(const xpb_case *c, const xpb_case_data *d, const 
     }
     size_t unit = c->workload->unit_elements(c);
     size_t n_units = unit ? d->out_elements / unit : 0;
+    unit_last = unit_last < n_units ? unit_last : n_units;
+    unit_first = unit_first < unit_last ? unit_first : unit_last;
     size_t *units;
-    size_t n_check = pick_units(n_units, sampled, sample_units, seed, &units);
+    size_t n_pick = pick_units(n_units, sampled, sample_units, seed, &units);
+    size_t n_check = n_pick;
+    if (units) { /* the sample's units in [unit_first, unit_last), in the sample's order */
+        n_check = 0;
+        for (size_t i = 0; i < n_pick; i++)
+            if (units[i] >= unit_first && units[i] < unit_last)
+                units[n_check++] = units[i];
+    } else {
+        n_check = unit_last - unit_first;
+    }
+    part->n_units = n_units;
+    part->units_picked = n_pick;
+    part->units_checked = n_check;
     size_t per_chunk = unit >= CHUNK_ELEMENTS ? 1 : CHUNK_ELEMENTS / unit;
     size_t n_chunks = (n_check + per_chunk - 1) / per_chunk;
     acc total;
@@ -210,7 +226,7 @@ xpb_status xpb_validate_output(const xpb_case *c, const xpb_case_data *d, const 
             size_t first = ch * per_chunk, last = first + per_chunk;
             last = last > n_check ? n_check : last;
             for (size_t i = first; i < last; i++) {
-                size_t u = units ? units[i] : i;
+                size_t u = units ? units[i] : unit_first + i;
                 /* consecutive units are computed together when checking everything */
                 size_t run = 1;
                 if (!units)
@@ -231,16 +247,51 @@ xpb_status xpb_validate_output(const xpb_case *c, const xpb_case_data *d, const 
     free(units);
     if (oom)
         return xpb_fail(err, XPB_ERR_OUT_OF_MEMORY, "out of host memory while validating");
+    part->v = total.v;
+    part->err2 = total.err2;
+    part->ref2 = total.ref2;
+    return XPB_OK;
+}
+
+void xpb_validation_combine(const xpb_validation_part *parts, int n, const xpb_case *c, const char *precision,
+                            xpb_validation *v)
+{
+    acc total;
+    memset(&total, 0, sizeof total);
+    total.v.worst_index = -1;
+    size_t checked = 0, picked = 0, n_units = 0;
+    uint64_t guards = 0;
+    for (int i = 0; i < n; i++) {
+        acc a = {parts[i].v, parts[i].err2, parts[i].ref2};
+        merge(&total, &a);
+        checked += parts[i].units_checked;
+        picked = parts[i].units_picked;
+        n_units = parts[i].n_units;
+        guards += parts[i].v.guard_violations;
+    }
     *v = total.v;
+    v->guard_violations = guards;
     snprintf(v->tolerance, sizeof v->tolerance, "%s", c->workload->tolerance_text(c, precision));
-    if (n_check < n_units)
-        snprintf(v->method, sizeof v->method, "sampled (%zu of %zu units)", n_check, n_units);
+    if (picked < n_units)
+        snprintf(v->method, sizeof v->method, "sampled (%zu of %zu units)", checked, n_units);
     else
         snprintf(v->method, sizeof v->method, "full");
     v->rel_l2_err = total.ref2 > 0 ? sqrt(total.err2 / total.ref2) : sqrt(total.err2);
     if (v->worst_index < 0)
         v->max_err_over_tol = 0;
     qsort(v->mismatches, (size_t)v->n_mismatches, sizeof v->mismatches[0], cmp_mismatch);
+}
+
+xpb_status xpb_validate_output(const xpb_case *c, const xpb_case_data *d, const char *precision,
+                               const float *out, bool sampled, size_t sample_units, uint64_t seed,
+                               xpb_validation *v, xpb_error *err)
+{
+    memset(v, 0, sizeof *v);
+    xpb_validation_part part;
+    xpb_status st = xpb_validate_units(c, d, precision, out, 0, SIZE_MAX, sampled, sample_units, seed, &part, err);
+    if (st)
+        return st;
+    xpb_validation_combine(&part, 1, c, precision, v);
     return XPB_OK;
 }
 

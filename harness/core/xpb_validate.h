@@ -68,6 +68,28 @@ xpb_status xpb_validate_output(const xpb_case *c, const xpb_case_data *d, const 
                                const float *out, bool sampled, size_t sample_units, uint64_t seed,
                                xpb_validation *v, xpb_error *err);
 
+/* One process's share of a validation (under MPI each process checks its own rank's part of a
+ * group's output): its record, its sums for ||err|| / ||ref||, and how many of the units it
+ * checked. xpb_validation_combine folds the shares of every process into the one verdict. */
+typedef struct xpb_validation_part {
+    xpb_validation v; /* v.guard_violations: the guard bytes this share checked that differ */
+    double err2, ref2;
+    size_t units_checked; /* units of [unit_first, unit_last) checked (of the sample, when sampled) */
+    size_t units_picked;  /* the units the whole validation checks: n_units, or the sample's */
+    size_t n_units;
+} xpb_validation_part;
+
+/* xpb_validate_output's check of units [unit_first, unit_last) only (of the sample's units, when
+ * sampled: the same sample as the whole's, so the shares of a split add up to the whole). out is
+ * the whole array's address; only those units of it are read. */
+xpb_status xpb_validate_units(const xpb_case *c, const xpb_case_data *d, const char *precision, const float *out,
+                              size_t unit_first, size_t unit_last, bool sampled, size_t sample_units, uint64_t seed,
+                              xpb_validation_part *part, xpb_error *err);
+/* The verdict of shares that together covered every unit (in order: the same on every process),
+ * as xpb_validate_output gives it; v->guard_violations is their sum (xpb_validation_finish next). */
+void xpb_validation_combine(const xpb_validation_part *parts, int n, const xpb_case *c, const char *precision,
+                            xpb_validation *v);
+
 /* One element checked outside xpb_validate_output (the stateful workloads' per-op checks): the
  * same counting as a one-shot output (unwritten when out holds the poison, NaN, |out - ref| <=
  * tol). v starts zeroed with worst_index = -1. The _f64 form takes a value the check derived in

@@ -2,21 +2,28 @@
  * launched by an MPI launcher, the one-process identity otherwise. Every MPI call is checked:
  * MPI_COMM_WORLD returns errors (MPI_ERRORS_RETURN) instead of aborting, and a failed call is an
  * error naming the call and MPI's message. */
+#define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
 #include "xpb_mpi.h"
 
+#include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <unistd.h>
+
 #ifdef XPB_HAVE_MPI
 #include <mpi.h>
+#endif
+#ifdef _OPENMP
+#include <omp.h>
 #endif
 
 static struct {
     bool active;
-    int rank, size, local_rank;
-} mpi = {false, 0, 1, 0};
+    int rank, size, local_rank, local_size;
+} mpi = {false, 0, 1, 0, 1};
 
 const char *xpb_mpi_launcher(void)
 {
@@ -31,6 +38,30 @@ bool xpb_mpi_active(void) { return mpi.active; }
 int xpb_mpi_rank(void) { return mpi.rank; }
 int xpb_mpi_size(void) { return mpi.size; }
 int xpb_mpi_local_rank(void) { return mpi.local_rank; }
+int xpb_mpi_local_size(void) { return mpi.local_size; }
+
+int xpb_mpi_threads_for(int online, int mask, int local_size)
+{
+    int share = local_size > 0 ? online / local_size : online;
+    int t = mask > 0 && mask < share ? mask : share;
+    return t > 0 ? t : 1;
+}
+
+int xpb_mpi_share_cores(void)
+{
+#ifdef _OPENMP
+    if (!mpi.active || getenv("OMP_NUM_THREADS"))
+        return 0; /* one process, or the user's own choice */
+    long online = sysconf(_SC_NPROCESSORS_ONLN);
+    cpu_set_t set;
+    int mask = sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set) : 0;
+    int t = xpb_mpi_threads_for(online > 0 ? (int)online : 1, mask, mpi.local_size);
+    omp_set_num_threads(t);
+    return t;
+#else
+    return 0;
+#endif
+}
 
 #ifdef XPB_HAVE_MPI
 
@@ -65,9 +96,12 @@ xpb_status xpb_mpi_start(xpb_error *err)
     MPI_Comm host;
     MPI_TRY(err, MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, mpi.rank, MPI_INFO_NULL, &host));
     int rc2 = MPI_Comm_rank(host, &mpi.local_rank);
+    if (rc2 == MPI_SUCCESS)
+        rc2 = MPI_Comm_size(host, &mpi.local_size);
     (void)MPI_Comm_free(&host);
     if (rc2 != MPI_SUCCESS)
-        return mpi_fail(err, rc2, "MPI_Comm_rank(host)");
+        return mpi_fail(err, rc2, "MPI_Comm_rank/size(host)");
+    (void)xpb_mpi_share_cores();
     return XPB_OK;
 }
 

@@ -29,6 +29,17 @@ bool xpb_mpi_active(void);    /* MPI_Init was called by xpb_mpi_start */
 int xpb_mpi_rank(void);       /* 0 without MPI */
 int xpb_mpi_size(void);       /* 1 without MPI */
 int xpb_mpi_local_rank(void); /* among the processes of this host: which GPU to take */
+int xpb_mpi_local_size(void); /* the processes of this host (1 without MPI) */
+
+/* The host's cores shared among the processes on it: each process's OpenMP threads (make_data,
+ * validation) set to its share, unless OMP_NUM_THREADS says otherwise. Left alone, each of 4
+ * processes on a 64-core host started 64 threads (omp_get_max_threads): 256 threads spinning at
+ * every barrier on 64 cores, the validation and input generation many times slower than one
+ * process's. Called by xpb_mpi_start; returns the threads set (0: none set). */
+int xpb_mpi_share_cores(void);
+/* Its arithmetic: online / local_size, at most the CPUs of this process's affinity mask (mask;
+ * 0 unknown), at least 1. */
+int xpb_mpi_threads_for(int online, int mask, int local_size);
 
 /* Every process's `bytes` from `mine`, in rank order, into `all` (size x bytes). */
 xpb_status xpb_mpi_allgather(const void *mine, size_t bytes, void *all, xpb_error *err);

@@ -9,6 +9,7 @@
 #include "xpb_build_info.h"
 #include "xpb_atomic_file.h"
 #include "xpb_json.h"
+#include "xpb_knob.h"
 #include "xpb_names.h"
 #include "xpb_isolate.h"
 #include "xpb_plugin.h"
@@ -502,6 +503,13 @@ static cJSON *run_json(const xpb_run *run, const xpb_run_meta *m)
     cJSON_AddNumberToObject(c, "min_time_s", m->cfg->min_time);
     cJSON_AddNumberToObject(c, "warmup_s", m->cfg->warmup_time);
     cJSON_AddBoolToObject(c, "graph", m->cfg->graph);
+    bool group = false;
+    for (size_t i = 0; i < run->n_devices; i++)
+        group = group || run->devices[i].n_group > 1;
+    int mode = 0;
+    xpb_error kerr = {{0}};
+    if (group && xpb_knob_get_choice(XPB_KNOB_CUDA_SHARDED_LAUNCH, &mode, &kerr) == XPB_OK) /* a bad value failed the run */
+        cJSON_AddStringToObject(c, "group_launch", mode ? "threads" : "one"); /* who issues a group's launches */
     if (m->cfg->sample_min > 0) /* else each device's default (xpb_runner_batch) */
         cJSON_AddNumberToObject(c, "sample_min_s", m->cfg->sample_min);
     cJSON_AddBoolToObject(c, "validate_only", m->cfg->validate_only);

@@ -257,7 +257,9 @@ static xpb_status timed_launch(void *user, double *seconds, xpb_error *err)
     xpb_status st = b->timer_begin(l->dev->ctx, err);
     if (l->graph && !st)
         st = b->graph_launch(l->dev->ctx, l->graph, err);
-    for (int i = 0; !l->graph && i < l->batch + l->extra && !st; i++)
+    if (!l->graph && b->launch_n && !st)
+        st = b->launch_n(l->dev->ctx, l->k, l->args, l->state, l->batch + l->extra, err);
+    for (int i = 0; !l->graph && !b->launch_n && i < l->batch + l->extra && !st; i++)
         st = l->k->launch(l->dev->ctx, l->args, l->state, err);
     if (!st)
         st = b->timer_end(l->dev->ctx, seconds, err);
@@ -336,9 +338,10 @@ static xpb_status measure_e2e(xpb_case_buffers *cb, launch_ctx *l, int iters, xp
         if (!st)
             st = b->synchronize(cb->dev->ctx, err);
         double t2 = xpb_clock_now();
-        if (!st)
-            st = b->buffer_download(cb->dev->ctx, cb->out[0], G, (char *)cb->out_host + G,
-                                    cb->data->out_bytes[0], err);
+        bool local;
+        size_t lo, hi;
+        if (!st) /* under MPI each process reads its own rank's part, as one process a GPU would */
+            st = xpb_runner_download_mine(cb, &local, &lo, &hi, err);
         double t3 = xpb_clock_now();
         if (!st && (xpb_samples_push(&r->e2e_samples, t3 - t0) || xpb_samples_push(&up, t1 - t0) ||
                     xpb_samples_push(&down, t3 - t2)))
@@ -350,20 +353,6 @@ static xpb_status measure_e2e(xpb_case_buffers *cb, launch_ctx *l, int iters, xp
     xpb_samples_free(&up);
     xpb_samples_free(&down);
     return st;
-}
-
-/* --inject-fault: damage the downloaded copy the way a buggy kernel would. */
-static void inject_fault(int kind, unsigned char *host, size_t out_bytes)
-{
-    float *out = (float *)(host + G);
-    size_t n = out_bytes / sizeof(float), mid = n / 2;
-    uint32_t poison = XPB_POISON_BITS;
-    if (kind == XPB_FAULT_VALUE && n > 0)
-        out[mid] = out[mid] * 1.001f + 0.001f;
-    else if (kind == XPB_FAULT_UNWRITTEN && n > 0)
-        memcpy(&out[mid], &poison, sizeof poison);
-    else if (kind != XPB_FAULT_NONE) /* guard, or nothing else to damage in an empty output */
-        host[G + out_bytes] ^= 0x5A;
 }
 
 /* ---- one case, one device, one kernel ------------------------------------------------------------- */
@@ -523,22 +512,8 @@ static void run_kernel(xpb_device *dev, const xpb_kernel *k, const xpb_case *c,
         st = k->launch(dev->ctx, args, state, &err);
     if (!st)
         st = b->synchronize(dev->ctx, &err);
-    if (!st)
-        st = b->buffer_download(dev->ctx, cb.out[0], 0, cb.out_host, d->out_bytes[0] + 2 * G, &err);
-    if (!st) {
-        inject_fault(cfg->inject_fault, cb.out_host, d->out_bytes[0]);
-        const float *out = (const float *)((char *)cb.out_host + G);
-        st = xpb_validate_output(c, d, k->precision, out, cfg->sampled, cfg->sample_units,
-                                 cfg->seed, &r->validation, &err);
-        uint64_t guards = xpb_guard_violations(cb.out_host, G) +
-                          xpb_guard_violations((char *)cb.out_host + G + d->out_bytes[0], G);
-        xpb_validation_finish(&r->validation, guards);
-        r->validated = st == XPB_OK;
-        if (r->validated)
-            xpb_dump_after_validation(r->dump_note, sizeof r->dump_note, cfg->dump_dir, cfg->dump_fail_dir,
-                                      !r->validation.passed, c, d, k->precision, out, cfg->seed, dev->label,
-                                      k->variant, cfg->dump_count);
-    }
+    if (!st) /* read back (under MPI each process its own rank's part) and checked */
+        st = xpb_runner_validate_launch(&cb, c, k, cfg, r, &err);
     if (!st && !r->validation.passed) {
         r->status = XPB_CASE_FAILED_VALIDATION;
         summarize_failure(r);

@@ -25,6 +25,18 @@ xpb_status xpb_runner_upload_inputs(xpb_case_buffers *cb, const xpb_case *c, xpb
 /* Fills every output, guards included, with the poison pattern. */
 xpb_status xpb_runner_poison_outputs(xpb_case_buffers *cb, xpb_error *err);
 
+/* ---- the validation launch's check (xpb_runner_validate.c) ---- */
+
+/* Reads guard + output 0 + guard back into cb->out_host: the whole, or under MPI (*local) only
+ * this process's rank's bytes [*lo, *hi) of it (xpb_backend_i.buffer_download_local), where every
+ * process has one span; the same choice on every process. */
+xpb_status xpb_runner_download_mine(xpb_case_buffers *cb, bool *local, size_t *lo, size_t *hi, xpb_error *err);
+/* After the validation launch: output 0 read back and checked (--inject-fault applied), guards
+ * included, into r->validation and r->validated; dumped as --dump / a failure asks. Under MPI
+ * each process checks its own rank's part and the verdict is combined (the same everywhere). */
+xpb_status xpb_runner_validate_launch(xpb_case_buffers *cb, const xpb_case *c, const xpb_kernel *k,
+                                      const xpb_run_config *cfg, xpb_result *r, xpb_error *err);
+
 /* ---- the checks after timing (xpb_runner_checks.c; docs/validation.md, "After timing") ---- */
 
 /* Reads output 0 back, guards included, and checks it against d's reference with the checker

@@ -2,6 +2,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include "xpb_watch.h"
 
+#include "xpb_mpi.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -78,6 +80,19 @@ bool xpb_watch_snapshot(const xpb_run *run, int sig, size_t cases_planned, xpb_r
  * held, so the run cannot change a result while it is written, nor go on after. */
 static void interrupted(xpb_watch *w, int sig)
 {
+    if (xpb_mpi_active() && xpb_mpi_rank() > 0) {
+        /* Under MPI rank 0 writes every rank's results. This process ending now would be a rank
+         * gone before MPI_Finalize, on which the launcher ends the job, rank 0 with it, maybe
+         * before rank 0 has written (a cut mpirun sweep left no file): it waits instead, its run
+         * held (the lock), until rank 0 is done and the launcher ends it, or XPB_WATCH_LINGER_S. */
+        pthread_mutex_lock(&run_lock);
+        fprintf(stderr, "xpubench: MPI rank %d: %s: waiting for rank 0 to write the finished cases\n",
+                xpb_mpi_rank(), signal_name(sig));
+        for (int i = 0; i < XPB_WATCH_LINGER_S * 10; i++)
+            (void)poll(NULL, 0, 100); /* SA_RESTART does not restart poll: a later signal shortens one wait */
+        fflush(NULL);
+        _exit(128 + sig);
+    }
     pthread_mutex_lock(&run_lock);
     fprintf(stderr, "\nxpubench: %s: stopping; writing the finished cases\n", signal_name(sig));
     xpb_run snap;

@@ -19,6 +19,11 @@
 #include "xpb_progress.h"
 #include "xpb_result_record.h"
 
+/* Under MPI a process other than rank 0 (which writes the results) waits this long after a stop
+ * signal before it ends, so that its end does not make the launcher end rank 0 before rank 0 has
+ * written (Open MPI's mpirun sends SIGKILL a grace period after its SIGTERM anyway). */
+#define XPB_WATCH_LINGER_S 30
+
 /* Writes what an interrupted run has (a snapshot of its settled results, run->interrupted set);
  * returns the process's exit code. Called on the watcher thread, with the run's lock held. */
 typedef int (*xpb_watch_write_fn)(void *user, xpb_run *snapshot);

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "xpb_clock.h"
+#include "xpb_mpi.h"
 #include "xpb_test.h"
 #include "xpb_validate.h"
 #include "xpb_workload.h"
@@ -97,6 +98,34 @@ static xpb_validation check(const xpb_case *c, const xpb_case_data *d, const flo
     return v;
 }
 
+/* As under MPI (xpb_runner_validate.c): each rank's receive buffer checked as a share of its own
+ * (xpb_validate_units over its units), the shares combined (xpb_validation_combine); the verdict
+ * must be the whole's, element for element counted once. sampled: the same sample split. */
+static void check_split(const xpb_case *c, const xpb_case_data *d, const float *out, int n, bool sampled)
+{
+    xpb_validation whole, v;
+    xpb_error err = {{0}};
+    CHECK(xpb_validate_output(c, d, "fp32", out, sampled, 8, 5, &whole, &err) == XPB_OK);
+    xpb_validation_finish(&whole, 0);
+    size_t unit = c->workload->unit_elements(c), per = d->out_elements / (size_t)n / unit;
+    xpb_validation_part parts[8];
+    for (int r = 0; r < n && r < 8; r++) {
+        CHECK(xpb_validate_units(c, d, "fp32", out, (size_t)r * per, (size_t)(r + 1) * per, sampled, 8, 5, &parts[r],
+                                 &err) == XPB_OK);
+        parts[r].v.guard_violations = r == n - 1; /* one guard byte held by the last rank */
+    }
+    xpb_validation_combine(parts, n, c, "fp32", &v);
+    CHECK(v.guard_violations == 1);
+    xpb_validation_finish(&v, 0);
+    CHECK(v.passed == whole.passed && v.checked == whole.checked && v.unwritten == whole.unwritten &&
+          v.out_of_tolerance == whole.out_of_tolerance && v.n_mismatches == whole.n_mismatches &&
+          strcmp(v.method, whole.method) == 0);
+    if (whole.out_of_tolerance == 1 && whole.unwritten == 0) /* a unique worst (ties go to whichever thread merged first) */
+        CHECK(v.worst_index == whole.worst_index);
+    CHECK(v.n_mismatches == 0 || v.mismatches[0].index == whole.mismatches[0].index);
+    CHECK_NEAR(v.rel_l2_err, whole.rel_l2_err, 1e-12);
+}
+
 /* The case of op at bytes on n ranks with its inputs made in d (seed 3), or NULL (a failed CHECK). */
 static const xpb_case *case_with_data(xpb_case_list *l, const char *op, long long bytes, int n, xpb_case_data *d)
 {
@@ -123,18 +152,22 @@ static void one_op(const char *op, long long bytes, int n, size_t want_unit)
         return;
     xpb_validation v = check(c, &d, out);
     CHECK(v.passed && v.checked == d.out_elements && strcmp(v.method, "full") == 0);
+    check_split(c, &d, out, n, false);
+    check_split(c, &d, out, n, true);
     /* the last rank's receive buffer left as the poison: every element of it unwritten */
     float *bad = malloc(d.out_bytes[0]);
     memcpy(bad, out, d.out_bytes[0]);
     xpb_poison_fill(bad + (size_t)(n - 1) * recv, recv * sizeof *bad);
     v = check(c, &d, bad);
     CHECK(!v.passed && v.unwritten == recv && v.mismatches[0].index == (int64_t)((size_t)(n - 1) * recv));
+    check_split(c, &d, bad, n, false);
     /* one wrong element in rank 1, past its first unit */
     memcpy(bad, out, d.out_bytes[0]);
     size_t at = recv + recv / 2 + 1;
     bad[at] += 1.0f;
     v = check(c, &d, bad);
     CHECK(!v.passed && v.out_of_tolerance == 1 && v.worst_index == (int64_t)at);
+    check_split(c, &d, bad, n, false);
     free(bad);
     free(out);
     xpb_case_data_free(&d);
@@ -190,5 +223,12 @@ int main(int argc, char **argv)
     one_op("all_reduce", 4 * 65537, 2, 1);
     /* a small receive buffer is one unit, as before */
     one_op("sendrecv", 4 * 255, 3, 255);
+    /* each MPI process's OpenMP threads: its share of the host's cores, within its affinity mask */
+    CHECK(xpb_mpi_threads_for(64, 64, 4) == 16);
+    CHECK(xpb_mpi_threads_for(64, 32, 4) == 16); /* bound to a socket of 32, two processes on it */
+    CHECK(xpb_mpi_threads_for(64, 1, 4) == 1);   /* bound to one core */
+    CHECK(xpb_mpi_threads_for(64, 0, 4) == 16);  /* mask unknown */
+    CHECK(xpb_mpi_threads_for(2, 2, 4) == 1);    /* more processes than cores: one each */
+    CHECK(xpb_mpi_threads_for(16, 16, 1) == 16);
     XPB_TEST_END();
 }

@@ -27,8 +27,6 @@
 #include "xpb_knob.h"
 
 #include <mutex>
-#include <thread>
-#include <vector>
 
 #define XPB_SHARDED_SPAN 64      /* bursts in one graph */
 #define XPB_SHARDED_KEYS 4
@@ -146,42 +144,34 @@ static xpb_status enqueue_bursts(const xpb_cuda_ctx *g, const rank_plan *plan, b
 }
 
 /* Bursts first .. first + count - 1 as stream launches, one host thread a rank (nccl-tests' -t:
- * each thread its GPU and its communicator, no NCCL group): one thread issuing every rank's ~5
- * launches a burst was the bound on 4 GPUs (186 us a burst against 93 us of device time). */
+ * each thread its GPU and its communicator, no NCCL group; xpb_cuda_group_each_rank, which the
+ * collectives' threads mode shares): one thread issuing every rank's ~5 launches a burst was the
+ * bound on 4 GPUs (186 us a burst against 93 us of device time). */
+typedef struct threaded_span {
+    const xpb_cuda_ctx *g;
+    const rank_plan *plan;
+    uint32_t first, count;
+    bool prof;
+} threaded_span;
+
+static xpb_status threaded_span_rank(void *user, int l, xpb_error *err)
+{
+    const threaded_span *t = static_cast<const threaded_span *>(user);
+    xpb_status st = XPB_OK;
+    for (uint32_t i = 0; i < t->count && st == XPB_OK; i++) {
+        if ((st = rank_update(t->g, &t->plan[l], l, NULL, t->first + i, t->prof, err)) == XPB_OK &&
+            (st = rank_gather(t->g, &t->plan[l], l, err)) == XPB_OK &&
+            (st = rank_mark(t->g, l, t->prof, XPB_SHARDED_PROF_GATHER, err)) == XPB_OK)
+            st = rank_compact(t->g, &t->plan[l], l, NULL, t->first + i, t->prof, err);
+    }
+    return st;
+}
+
 static xpb_status enqueue_bursts_threaded(const xpb_cuda_ctx *g, const rank_plan *plan, uint32_t first,
                                           uint32_t count, bool prof, xpb_error *err)
 {
-    const int local = xpb_cuda_group_local(g);
-    std::vector<xpb_error> errs((size_t)local);
-    std::vector<xpb_status> sts((size_t)local, XPB_OK);
-    auto span = [&](int l) {
-        xpb_status st = XPB_OK;
-        for (uint32_t i = 0; i < count && st == XPB_OK; i++) {
-            if ((st = rank_update(g, &plan[l], l, NULL, first + i, prof, &errs[(size_t)l])) == XPB_OK &&
-                (st = rank_gather(g, &plan[l], l, &errs[(size_t)l])) == XPB_OK &&
-                (st = rank_mark(g, l, prof, XPB_SHARDED_PROF_GATHER, &errs[(size_t)l])) == XPB_OK)
-                st = rank_compact(g, &plan[l], l, NULL, first + i, prof, &errs[(size_t)l]);
-        }
-        sts[(size_t)l] = st;
-    };
-    std::vector<std::thread> threads;
-    try {
-        for (int l = 1; l < local; l++)
-            threads.emplace_back(span, l);
-    } catch (const std::exception &e) { /* no thread: the ranks started must still be joined */
-        for (std::thread &t : threads)
-            t.join();
-        return xpb_fail(err, XPB_ERR_RUNTIME, "burst/sharded: cannot start a launch thread: %s", e.what());
-    }
-    span(0);
-    for (std::thread &t : threads)
-        t.join();
-    for (int l = 0; l < local; l++)
-        if (sts[(size_t)l] != XPB_OK) {
-            *err = errs[(size_t)l];
-            return sts[(size_t)l];
-        }
-    return XPB_OK;
+    threaded_span t = {g, plan, first, count, prof};
+    return xpb_cuda_group_each_rank(g, threaded_span_rank, &t, err);
 }
 
 /* How spans go out (declared knobs, docs/knobs.md): plain launches from this thread or from one

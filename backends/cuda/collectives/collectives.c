@@ -4,7 +4,10 @@
  * Variants: `nccl` out of place, `nccl-inplace` in place (all_reduce, all_gather, broadcast).
  * all_to_all and sendrecv are grouped ncclSend/ncclRecv pairs, as nccl-tests builds them. fp32
  * (xpb_collective_args). */
+#include <string.h>
+
 #include "cuda_nccl.h"
+#include "xpb_knob.h"
 #include "xpb_mpi.h"
 
 static xpb_status supports(void *ctx, const void *args, xpb_error *why)
@@ -88,6 +91,68 @@ static xpb_status launch(xpb_op op, bool inplace, void *ctx, const void *args, x
     if (!st && end != ncclSuccess)
         st = xpb_nccl_fail(err, end, "ncclGroupEnd", __FILE__, __LINE__);
     return st;
+}
+
+/* One host thread a rank (XPB_CUDA_SHARDED_LAUNCH=threads, nccl-tests' -t): each rank's `count`
+ * launches of a sample from its own thread, on its own communicator, outside any cross-rank NCCL
+ * group (a rank's grouped send/recv pairs in a group of its own, NCCL's groups being per thread).
+ * One thread issuing 4 ranks' calls in a group each launch bound the one-process collectives at
+ * 1-4 MiB (0.89-0.93 of torch's busbw, docs/multi-gpu.md). Under MPI a process has one rank: the
+ * same as `one`. The timer still reads the slowest rank. */
+typedef struct rank_burst {
+    xpb_op op;
+    bool inplace;
+    const xpb_cuda_ctx *g;
+    const xpb_collective_args *a;
+    int count;
+} rank_burst;
+
+static xpb_status rank_launches(void *user, int l, xpb_error *err)
+{
+    const rank_burst *b = user;
+    int n = xpb_cuda_group_size(b->g), r = xpb_cuda_group_first(b->g) + l;
+    bool pairs = b->op == XPB_OP_ALL_TO_ALL || b->op == XPB_OP_SENDRECV; /* several calls a launch */
+    ncclComm_t comm = xpb_cuda_group_comm(b->g, l);
+    cudaStream_t s = xpb_cuda_group_stream(b->g, l);
+    xpb_status st = XPB_OK;
+    for (int i = 0; i < b->count && !st; i++) {
+        if (pairs)
+            XPB_NCCL_CHECK(err, ncclGroupStart());
+        st = issue(b->op, b->a, l, r, n, b->inplace, comm, s, err);
+        ncclResult_t end = pairs ? ncclGroupEnd() : ncclSuccess; /* always closes its group */
+        if (!st && end != ncclSuccess)
+            st = xpb_nccl_fail(err, end, "ncclGroupEnd", __FILE__, __LINE__);
+    }
+    return st;
+}
+
+/* xpb_backend_i.launch_n for the cuda backend: a device group's collective from one thread a rank
+ * in the threads mode; anything else (one device, a group's other kernels, the mode `one`, one
+ * rank in this process) launched count times from this thread. */
+xpb_status xpb_cuda_launch_n(void *ctx, const xpb_kernel *k, const void *args, void *state, int count,
+                             xpb_error *err)
+{
+    int mode = 0;
+    bool ours = k->op == XPB_OP_ALL_REDUCE || k->op == XPB_OP_ALL_GATHER || k->op == XPB_OP_REDUCE_SCATTER ||
+                k->op == XPB_OP_BROADCAST || k->op == XPB_OP_ALL_TO_ALL || k->op == XPB_OP_SENDRECV;
+    bool collective = ours && xpb_cuda_group_size(ctx) > 0 &&
+                      (strcmp(k->variant, "nccl") == 0 || strcmp(k->variant, "nccl-inplace") == 0);
+    xpb_status st = collective ? xpb_knob_get_choice(XPB_KNOB_CUDA_SHARDED_LAUNCH, &mode, err) : XPB_OK;
+    if (st)
+        return st;
+    if (!collective || mode == 0 || xpb_cuda_group_local(ctx) < 2) {
+        for (int i = 0; i < count && !st; i++)
+            st = k->launch(ctx, args, state, err);
+        return st;
+    }
+    xpb_op op = k->op;
+    bool inplace = strcmp(k->variant, "nccl-inplace") == 0;
+    const xpb_collective_args *a = args;
+    if (!a->send.buf || !a->recv.buf || !a->send.buf->rank_ptr || !a->recv.buf->rank_ptr)
+        return xpb_fail(err, XPB_ERR_USAGE, "cuda: a collective's buffers must be device-group buffers");
+    xpb_cuda_group_set_parts(a->recv.buf, a->recv.offset, (size_t)a->recv_count * 4);
+    rank_burst b = {op, inplace, ctx, a, count};
+    return xpb_cuda_group_each_rank(ctx, rank_launches, &b, err);
 }
 
 /* In place: each rank's input copied once into its receive buffer where the op reads it in place,

@@ -20,6 +20,7 @@
 #define _POSIX_C_SOURCE 200809L /* gethostname */
 #include "cuda_nccl.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -509,6 +510,93 @@ xpb_status xpb_cuda_group_buffer_download(xpb_cuda_ctx *g, xpb_buffer *src, size
         done = end - offset;
     }
     return xpb_mpi_agree(st, err);
+}
+
+/* Only this process's runs, no broadcast: under MPI the runner validates each process's part where
+ * it is and combines the verdicts (xpb_runner_validate.c), instead of every process receiving and
+ * checking every rank's output (3 GiB over MPI and 4 GiB checked per process at the 1 GiB
+ * all_gather on 4 GPUs). */
+xpb_status xpb_cuda_buffer_download_local(void *ctx, xpb_buffer *src, size_t offset, void *dst, size_t bytes,
+                                          size_t *lo, size_t *hi, xpb_error *err)
+{
+    xpb_cuda_ctx *g = ctx;
+    *lo = *hi = 0;
+    if (!g->group)
+        return xpb_fail(err, XPB_ERR_UNSUPPORTED, "cuda: a local download is for device groups");
+    if (g->group->local == g->group->n) { /* one process: every part is here */
+        *hi = bytes;
+        return download_local(g, src, offset, dst, bytes, err);
+    }
+    bool any = false;
+    size_t done = 0;
+    while (done < bytes) { /* first pass: where this process's bytes are, and that they are one span */
+        size_t at = offset + done, end;
+        int l = xpb_cuda_group_owner(src, at, offset + bytes, &end) - src->first_rank;
+        if (l >= 0 && l < src->ranks) {
+            if (any && *hi != at - offset)
+                return xpb_fail(err, XPB_ERR_UNSUPPORTED, "cuda: this process's parts of the array are not one span");
+            if (!any)
+                *lo = at - offset;
+            any = true;
+            *hi = end - offset;
+        }
+        done = end - offset;
+    }
+    if (!any)
+        return XPB_OK;
+    return download_local(g, src, offset + *lo, (char *)dst + *lo, *hi - *lo, err);
+}
+
+/* ---- one host thread a rank ---------------------------------------------------------------------- */
+
+typedef struct rank_thread {
+    const xpb_cuda_ctx *g;
+    xpb_status (*fn)(void *user, int l, xpb_error *err);
+    void *user;
+    int l;
+    xpb_status st;
+    xpb_error err;
+} rank_thread;
+
+static void *rank_thread_main(void *arg)
+{
+    rank_thread *t = arg;
+    t->st = xpb_cuda_activate(t->g->group->rank[t->l], &t->err);
+    if (t->st == XPB_OK)
+        t->st = t->fn(t->user, t->l, &t->err);
+    return NULL;
+}
+
+xpb_status xpb_cuda_group_each_rank(const xpb_cuda_ctx *g, xpb_status (*fn)(void *user, int l, xpb_error *err),
+                                    void *user, xpb_error *err)
+{
+    int n = g->group->local;
+    if (n < 1 || n > XPB_MAX_GROUP)
+        return xpb_fail(err, XPB_ERR_USAGE, "cuda: %d local ranks to drive", n);
+    rank_thread t[XPB_MAX_GROUP] = {{0}};
+    pthread_t tid[XPB_MAX_GROUP];
+    bool started[XPB_MAX_GROUP] = {false};
+    xpb_status st = XPB_OK;
+    for (int l = 0; l < n; l++)
+        t[l] = (rank_thread){.g = g, .fn = fn, .user = user, .l = l};
+    for (int l = 1; l < n; l++) {
+        int rc = pthread_create(&tid[l], NULL, rank_thread_main, &t[l]);
+        started[l] = rc == 0;
+        if (rc != 0 && !st) { /* the ranks started still run and are joined below */
+            st = xpb_fail(err, XPB_ERR_RUNTIME, "cuda: cannot start a launch thread for rank %d: %s",
+                          g->group->first + l, strerror(rc));
+        }
+    }
+    rank_thread_main(&t[0]); /* rank 0's launches from this thread */
+    for (int l = 1; l < n; l++)
+        if (started[l])
+            pthread_join(tid[l], NULL);
+    for (int l = 0; l < n && !st; l++)
+        if (t[l].st) {
+            st = t[l].st;
+            *err = t[l].err;
+        }
+    return st;
 }
 
 /* ---- for the group kernels ------------------------------------------------------------------------- */

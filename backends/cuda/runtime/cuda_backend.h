@@ -201,6 +201,18 @@ xpb_status xpb_cuda_buffer_upload_parts(void *ctx, xpb_buffer *dst, size_t offse
                                         size_t part_bytes, xpb_error *err);
 xpb_status xpb_cuda_group_buffer_download(xpb_cuda_ctx *g, xpb_buffer *src, size_t offset, void *dst, size_t bytes,
                                           xpb_error *err);
+/* xpb_backend_i.buffer_download_local: only the bytes this process's ranks hold, and which. */
+xpb_status xpb_cuda_buffer_download_local(void *ctx, xpb_buffer *src, size_t offset, void *dst, size_t bytes,
+                                          size_t *lo, size_t *hi, xpb_error *err);
+/* xpb_backend_i.launch_n (collectives.c): a group's collective from one host thread a rank when
+ * XPB_CUDA_SHARDED_LAUNCH=threads, else k->launch count times. */
+xpb_status xpb_cuda_launch_n(void *ctx, const xpb_kernel *k, const void *args, void *state, int count,
+                             xpb_error *err);
+/* Runs fn(user, l, err) for every local rank l of g at once, one host thread a rank (rank 0's on
+ * this thread), each with its rank's device current; the lowest failing rank's status and
+ * message. The launch mode `threads` of XPB_CUDA_SHARDED_LAUNCH (nccl-tests' -t). */
+xpb_status xpb_cuda_group_each_rank(const xpb_cuda_ctx *g, xpb_status (*fn)(void *user, int l, xpb_error *err),
+                                    void *user, xpb_error *err);
 /* Destroys the CUDA graphs that burst/sharded keeps for the group g (burst_sharded.cu), which
  * hold its communicators: the group's close calls it before ncclCommDestroy. */
 void xpb_cuda_burst_sharded_forget(const xpb_cuda_ctx *g);
