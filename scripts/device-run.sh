@@ -55,6 +55,7 @@
 # and 262144, into $OUT/tuning.json, the file to ship as tuning/<gpu>.json: docs/tuning.md;
 # XPB_TUNE_KNOBS / XPB_TUNE_BACKENDS split the sweep over calls (XPB_TUNE_ARGS: more tune options, e.g. --runs 1), which merge into a tuning.json carried in).
 # shardassign (issue 33: the sharded anneal assign validated at conformance and quick on --devices 0, all and under mpirun, timed at XPB_SHARDASSIGN_SIZE (n=10000000,d=128,m=4096) on 1 GPU and on all, the scaling table last).
+# shardanneal (issue 33: the sharded anneal run validated at conformance on --devices 0, all and under mpirun, timed at XPB_SHARDANNEAL_SIZE (n=1000000,d=128,m=1024,iters=20,queries=0) on one GPU, a group of one and all GPUs, the scaling table last).
 # tcassign (issue 36: the anneal assign variant tc validated at conformance, its ctest cases (its runs
 # against cuda/default's byte for byte, every point through the exact pass, the knob), compute-sanitizer
 # memcheck, racecheck and synccheck over it, then default and tc timed at n=1000000,d=128,m=1024 in one
@@ -580,6 +581,46 @@ for key in sorted(pts):
         print(f"{n}x{d}x{m:<14} {g:>4} {t * 1e3:>10.3f} {flops / t / 1e9:>9.0f} {sp:>9.2f} {sp / g:>10.2f}  {rk}; {val}")
 PY
   cat "$out/shardassign-scaling.txt" >> "$out/bench.txt"
+fi
+if has shardanneal; then # issue 33: the sharded anneal run (docs/multi-gpu.md, "Sharded annealing run")
+  # validated at conformance on --devices 0, all and under mpirun, then timed at XPB_SHARDANNEAL_SIZE
+  # on one GPU (the one-GPU run), a group of one and all GPUs, the scaling table last
+  export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+  np=$(nvidia-smi -L | grep -c "^GPU")
+  for devs in 0 all; do
+    stamp "shardanneal: conformance on --devices $devs, validate-only"
+    timeout 300 $bin run --backend cuda --devices $devs --workload anneal --preset conformance --validate-only \
+        --out "$out/shardanneal-validate-$devs.json" > "$out/shardanneal-validate-$devs.txt" 2>&1 || status=1
+    tail -1 "$out/shardanneal-validate-$devs.txt" | sed "s/^/shardanneal conformance --devices $devs: /" | tee -a "$out/bench.txt"
+    grep -E "failed-validation|error|FAIL|OUTSIDE|DIFFERS" "$out/shardanneal-validate-$devs.txt" | grep -v "^\[" | head -5 | cut -c1-300 | tee -a "$out/bench.txt"
+  done
+  stamp "shardanneal: conformance under mpirun -np $np, validate-only"
+  timeout 300 mpirun -np "$np" $bin run --backend cuda --workload anneal --preset conformance --validate-only \
+      > "$out/shardanneal-validate-mpi.txt" 2>&1 || status=1
+  tail -1 "$out/shardanneal-validate-mpi.txt" | sed "s/^/shardanneal conformance mpirun: /" | tee -a "$out/bench.txt"
+  grep -E "failed-validation|error|FAIL|OUTSIDE|DIFFERS" "$out/shardanneal-validate-mpi.txt" | grep -v "^\[" | head -5 | cut -c1-300 | tee -a "$out/bench.txt"
+  # iters bounds the run (max_iter); no fp64 reference run at this size (past 4.5e10 n m d an
+  # iteration), so the ops are checked and the run is not
+  size=${XPB_SHARDANNEAL_SIZE:-n=1000000,d=128,m=1024,iters=20,queries=0}
+  bench shardanneal-1gpu --backend cuda:0 --workload anneal --variant default --size "$size"
+  bench shardanneal-group1 --backend cuda --devices 0 --workload anneal --size "$size"
+  [ "$np" -gt 1 ] && bench shardanneal-all --backend cuda --devices all --workload anneal --size "$size"
+  python3 - "$out" <<'PY' | tee "$out/shardanneal-scaling.txt" >> "$out/bench.txt"
+import glob, json, sys
+rows = []
+for f in sorted(glob.glob(sys.argv[1] + "/shardanneal-*.json")):
+    if "-validate-" in f:
+        continue
+    for c in json.load(open(f))["cases"]:
+        r = c.get("run") or {}
+        rows.append((f.rsplit("/", 1)[-1][:-5], c["device"], c["status"], r.get("iterations"),
+                     r.get("per_iteration_s"), (c.get("message") or "")[:160]))
+base = next((x[4] for x in rows if x[0] == "shardanneal-1gpu" and x[4]), None)
+print(f"{'file':22} {'device':14} {'status':6} {'iters':>5} {'ms/iter':>9} {'1 GPU / this':>12}")
+for name, dev, st, it, per, msg in rows:
+    sp = f"{base / per:.2f}x" if base and per else "-"
+    print(f"{name:22} {dev:14} {st:6} {it if it is not None else '-':>5} {per * 1e3 if per else float('nan'):>9.3f} {sp:>12}  {msg}")
+PY
 fi
 if has aa; then # issue 9: the same build twice must compare clean; a real slowdown must not
   wl=${XPB_AA_WORKLOADS:-elementwise}

@@ -64,6 +64,7 @@
     X(xpb_cuda_gemm_sharded)                                                                    \
     X(xpb_cuda_gemm_sharded_gather)                                                             \
     X(xpb_cuda_anneal_assign_sharded)                                                           \
+    X(xpb_cuda_anneal_sharded)                                                                  \
     X(xpb_cuda_burst_shard)                                                                     \
     X(xpb_cuda_burst_sharded)
 #else

@@ -28,6 +28,7 @@
 typedef struct dev_state {
     int64_t n, d, m, cap;
     xpb_view x, anchors, chosen, asg[2], dist, counts, mean, var, result, scratch;
+    xpb_view sums; /* a device group's: the moments' per-rank fp64 sums (cap x d) */
 } dev_state;
 
 typedef struct host_copy { /* the first iteration's outputs, kept for the checks */
@@ -54,6 +55,8 @@ static xpb_status alloc_anchor_buffers(xpb_session *s, dev_state *g, xpb_error *
         st = xpb_session_alloc(s, md, &g->var, err);
     if (!st)
         st = xpb_session_alloc(s, XPB_ANNEAL_SCRATCH_BYTES(g->n, g->cap), &g->scratch, err);
+    if (!st && s->ranks)
+        st = xpb_session_alloc(s, (size_t)g->cap * (size_t)g->d * sizeof(double), &g->sums, err);
     return st;
 }
 
@@ -78,7 +81,7 @@ static xpb_status grow(xpb_session *s, dev_state *g, int64_t m, xpb_error *err)
     if (m <= g->cap)
         return XPB_OK;
     xpb_session_free(s, &g->anchors), xpb_session_free(s, &g->counts), xpb_session_free(s, &g->mean);
-    xpb_session_free(s, &g->var), xpb_session_free(s, &g->scratch);
+    xpb_session_free(s, &g->var), xpb_session_free(s, &g->scratch), xpb_session_free(s, &g->sums);
     g->cap = m * 2 < g->n ? m * 2 : (m > g->n ? m : g->n);
     return alloc_anchor_buffers(s, g, err);
 }
@@ -256,10 +259,48 @@ static xpb_status check_changes(run_ctx *r, int it, int cur, float ef, uint32_t 
     return st;
 }
 
+/* The sharded run's op (a device group; docs/multi-gpu.md, "Sharded annealing run") in phase
+ * `phase` on this iteration's buffers. */
+static xpb_status sharded(run_ctx *r, int phase, int cur, float lr_t)
+{
+    dev_state *g = &r->g;
+    xpb_anneal_sharded_args a = {phase, g->x, g->anchors, g->chosen, g->asg[cur], g->asg[cur ^ 1], g->dist,
+                                 g->counts, g->mean, g->var, g->result, g->sums, g->scratch, r->n, r->dim, g->m,
+                                 r->cfg.trim, lr_t};
+    xpb_status st = xpb_session_supports(r->s, XPB_OP_ANNEAL_SHARDED, &a, r->err);
+    return st ? st : xpb_session_launch(r->s, XPB_OP_ANNEAL_SHARDED, &a, r->err);
+}
+
+/* One iteration on a device group: assign, stats and update in one launch of the sharded op
+ * (checked on iteration 0 from rank 0's copies, which every rank shares), maintenance when due
+ * (the host code of one device; it uploads the same anchors and assignments to every rank), then
+ * energy and changes. */
+static xpb_status iteration_group(run_ctx *r, int it, int cur, double t, float *ef, uint32_t *chf)
+{
+    float lr_t = (float)(r->cfg.lr * t / (1.0 + t));
+    xpb_status st = sharded(r, XPB_ANNEAL_SHARDED_STEP, cur, lr_t);
+    if (!st && r->validating && it == 0 && !(st = check_assign(r, cur)) && !(st = check_stats(r)))
+        st = check_update(r, lr_t);
+    if (!st && anneal_maintenance_due(&r->cfg, it))
+        st = maintain(r, cur, t);
+    if (!st)
+        st = sharded(r, XPB_ANNEAL_SHARDED_CHANGES, cur, lr_t);
+    unsigned char res[8];
+    if (!st)
+        st = xpb_session_download(r->s, r->g.result, 0, res, sizeof res, r->err);
+    if (st)
+        return st;
+    memcpy(ef, res, 4);
+    memcpy(chf, res + 4, 4);
+    return r->validating && it <= 1 ? check_changes(r, it, cur, *ef, *chf) : XPB_OK;
+}
+
 /* One iteration `it` at temperature t: assign, stats, update (each checked on iteration 0),
  * maintenance when due, then changes: *ef the energy, *chf the changes read back. */
 static xpb_status iteration(run_ctx *r, int it, int cur, double t, float *ef, uint32_t *chf)
 {
+    if (r->s->ranks)
+        return iteration_group(r, it, cur, t, ef, chf);
     xpb_session *s = r->s;
     dev_state *g = &r->g;
     const int64_t n = r->n, dim = r->dim;
@@ -440,11 +481,11 @@ xpb_status anneal_run(const xpb_case *c, const xpb_case_data *d, xpb_session *s,
     out->upload_bytes = d->in_bytes[0];
 
     xpb_anneal_init_args ia = {g->x, g->anchors, g->chosen, g->scratch, n, dim, g->m};
-    if (!st)
+    if (!st && !s->ranks)
         st = xpb_session_supports(s, XPB_OP_ANNEAL_INIT, &ia, err);
     double t_start = xpb_clock_now(); /* the run's time: from here to the result read back */
-    if (!st)
-        st = xpb_session_launch(s, XPB_OP_ANNEAL_INIT, &ia, err);
+    if (!st) /* a device group: init on every rank over all points (the sharded op's INIT) */
+        st = s->ranks ? sharded(&r, XPB_ANNEAL_SHARDED_INIT, 0, 0.0f) : xpb_session_launch(s, XPB_OP_ANNEAL_INIT, &ia, err);
     if (!st && r.validating)
         st = check_init(&r);
 
@@ -485,7 +526,11 @@ xpb_status anneal_run(const xpb_case *c, const xpb_case_data *d, xpb_session *s,
     /* the retrieval report: held-out queries against the compressed store (retrieval.c) */
     int64_t nq = d->n_in > 1 ? (int64_t)(d->in_bytes[1] / ((size_t)dim * sizeof(float))) : 0;
     anneal_retrieval_report q = {0};
-    if (nq > 0) {
+    if (nq > 0 && s->ranks) { /* the search op runs on one device */
+        xpb_run_report_text(&out->report, "retrieval_note", "retrieval: not measured on a device group (the search "
+                            "op runs on one device: --backend cuda without --devices)", 0);
+        nq = 0;
+    } else if (nq > 0) {
         anneal_retrieval_in ri = {r.x, n, dim, d->in[1], nq, ao->final_anchors, g->m, ao->final_assign, g->x};
         if ((st = anneal_retrieval(s, &ri, &r.chk, inject, &q, err)))
             return finish(ao, false, st, out, err);

@@ -302,6 +302,7 @@ const xpb_workload_i xpb_workload_anneal = {
     .tolerance_text = tolerance_text,
     .run = anneal_run,
     .variant_op = XPB_OP_ANNEAL_ASSIGN,
+    .group_variant_op = XPB_OP_ANNEAL_SHARDED,
     .reads_input = true,
     .dump_run = anneal_dump_run,
     .legacy_fields = legacy_fields,

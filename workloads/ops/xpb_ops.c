@@ -39,6 +39,7 @@ static const xpb_op_info ops[XPB_OP_COUNT] = {
     [XPB_OP_BURST_SHARD] = {XPB_OP_BURST_SHARD, "shard", "burst", true},
     [XPB_OP_BURST_SHARDED] = {XPB_OP_BURST_SHARDED, "sharded", "burst", true},
     [XPB_OP_ANNEAL_ASSIGN_SHARDED] = {XPB_OP_ANNEAL_ASSIGN_SHARDED, "anneal_assign_sharded", "sharded", true},
+    [XPB_OP_ANNEAL_SHARDED] = {XPB_OP_ANNEAL_SHARDED, "sharded", "anneal", true},
 };
 
 const xpb_op_info *xpb_op_get(xpb_op op)

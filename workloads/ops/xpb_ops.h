@@ -66,6 +66,9 @@ typedef enum xpb_op {
     XPB_OP_BURST_SHARDED,
     /* annealing `assign` across a device group, the points split by rank: xpb_anneal_assign_args */
     XPB_OP_ANNEAL_ASSIGN_SHARDED,
+    /* the annealing run across a device group, the points split by rank (the anneal workload's
+     * group op, docs/multi-gpu.md "Sharded annealing run"): xpb_anneal_sharded_args */
+    XPB_OP_ANNEAL_SHARDED,
     XPB_OP_COUNT
 } xpb_op;
 
@@ -210,6 +213,32 @@ typedef struct xpb_anneal_search_args {
     xpb_view scratch;
     int64_t nq, d, m;
 } xpb_anneal_search_args;
+
+/* The annealing run on a device group of P ranks (docs/multi-gpu.md, "Sharded annealing run"):
+ * every buffer exists on every rank, each the whole size; rank r owns the points
+ * [r n / P, (r+1) n / P). One op, three phases, each leaving every buffer the same on every rank:
+ *  INIT:    init (xpb_anneal_init_args' contract) on every rank over all points (the one-GPU
+ *           kernel: deterministic, so the same chosen and anchors on each);
+ *  STEP:    assign on the rank's points (the one-GPU kernels: the same bits per point), their
+ *           assign and dist broadcast from each owner to every rank; stats as the one-GPU op
+ *           defines them, with counts and each anchor's kept key range found on every rank from
+ *           the gathered keys, and the mean's and var's per-anchor fp64 sums taken by each rank
+ *           over its own points, then summed over the group (all_reduce); update on rank 0,
+ *           then its anchors broadcast;
+ *  CHANGES: changes (xpb_anneal_changes_args' contract) on every rank over all points.
+ * sums: m x d fp64 (8 m d bytes); scratch: XPB_ANNEAL_SCRATCH_BYTES(n, m). */
+enum { XPB_ANNEAL_SHARDED_INIT, XPB_ANNEAL_SHARDED_STEP, XPB_ANNEAL_SHARDED_CHANGES };
+typedef struct xpb_anneal_sharded_args {
+    int phase;
+    xpb_view x, anchors, chosen;   /* n x d, m x d fp32, m uint32 (INIT)      */
+    xpb_view assign, prev, dist;   /* n uint32, n uint32 (CHANGES), n fp32    */
+    xpb_view counts, mean, var;    /* m uint32, m x d fp32 each               */
+    xpb_view result;               /* CHANGES: {float energy; uint32 changes} */
+    xpb_view sums, scratch;
+    int64_t n, d, m;
+    double trim;
+    float lr_t;
+} xpb_anneal_sharded_args;
 
 /* ---- burst propagation (docs/workloads.md section 4; driven by workloads/burst/run.c) ----------
  * Layout on the device (the host side is burst_network / burst_state in workloads/burst/burst.h,

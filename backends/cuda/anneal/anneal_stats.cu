@@ -43,24 +43,6 @@
 #define XPB_STATS_KPT 4         /* keys per thread kept in registers by the select kernel */
 #define XPB_STATS_NONE 0xFFFFFFFFu
 
-/* Kept ranks of a group of c points: [*lo, *hi] (0-based, ascending key order). Returns false
- * when every point is kept (no selection needed). */
-__device__ __forceinline__ bool xpb_stats_trim_ranks(uint32_t c, double trim, uint32_t *lo, uint32_t *hi)
-{
-    const int64_t t = (int64_t)floor((double)c * trim);
-    if (t <= 0 || (int64_t)c - 2 * t < 1) {
-        *lo = 0, *hi = c - 1;
-        return false;
-    }
-    *lo = (uint32_t)t, *hi = (uint32_t)((int64_t)c - 1 - t);
-    return true;
-}
-
-__device__ __forceinline__ unsigned long long xpb_stats_key(const float *dist, uint32_t i)
-{
-    return (unsigned long long)__float_as_uint(dist[i]) << 32 | i;
-}
-
 /* Anchor of point i for the chunk walks: XPB_STATS_NONE past the chunk or outside 0..m-1. */
 __device__ __forceinline__ uint32_t xpb_stats_anchor(const uint32_t *assign, int64_t i, int64_t end, int m)
 {
@@ -299,6 +281,45 @@ static xpb_status stats_supports(void *ctx, const void *vargs, xpb_error *why)
     return stats_check(static_cast<const xpb_anneal_stats_args *>(vargs), why);
 }
 
+/* Passes 1-4 and select (the header's 1 and 2) on ctx's stream; the caller has checked the sizes
+ * and activated ctx. */
+xpb_status xpb_cuda_anneal_stats_select_enqueue(const xpb_cuda_ctx *ctx, const uint32_t *asg, const float *df,
+                                                uint32_t *cnt, void *scratch, int64_t n64, int64_t m64, double trim,
+                                                xpb_anneal_stats_groups *out, xpb_error *err)
+{
+    const size_t n = (size_t)n64, m = (size_t)m64;
+    xpb_anneal_carver sc = {static_cast<char *>(scratch), 0};
+    uint32_t *members = static_cast<uint32_t *>(xpb_anneal_carve(&sc, n * 4));
+    uint32_t *start = static_cast<uint32_t *>(xpb_anneal_carve(&sc, m * 4));
+    unsigned long long *cut = static_cast<unsigned long long *>(xpb_anneal_carve(&sc, m * 16));
+    /* T takes the rest: as many chunks as fit, each at least XPB_STATS_CHUNK_MIN points. */
+    const size_t rest = XPB_ANNEAL_SCRATCH_BYTES(n, m) - sc.used; /* >= 4n + 44m + 64 KiB - 768 */
+    const size_t nb_fit = (rest - XPB_ANNEAL_ALIGN) / (m * 4);      /* >= n / m >= 1 */
+    size_t L = (n + nb_fit - 1) / nb_fit;
+    L = L < XPB_STATS_CHUNK_MIN ? XPB_STATS_CHUNK_MIN : L;
+    const size_t nb = (n + L - 1) / L;
+    uint32_t *T = static_cast<uint32_t *>(xpb_anneal_carve(&sc, m * nb * 4));
+    if (sc.used > XPB_ANNEAL_SCRATCH_BYTES(n, m))
+        return xpb_fail(err, XPB_ERR_USAGE, "anneal/stats: scratch layout needs %zu bytes", sc.used);
+    const unsigned chunk_blocks = (unsigned)((nb + XPB_STATS_WARPS - 1) / XPB_STATS_WARPS);
+    const unsigned anchor_blocks = (unsigned)((m + XPB_STATS_WARPS - 1) / XPB_STATS_WARPS);
+    const unsigned grid_m = (unsigned)m;
+
+    XPB_CUDA_CHECK(err, cudaMemsetAsync(T, 0, m * nb * 4, ctx->stream));
+    xpb_stats_chunk_count<<<chunk_blocks, XPB_STATS_THREADS, 0, ctx->stream>>>(asg, T, (int)n, (int)m, (int)nb, (int)L);
+    XPB_CUDA_CHECK_LAUNCH(err, "anneal/stats (chunk count)");
+    xpb_stats_chunk_offsets<<<anchor_blocks, XPB_STATS_THREADS, 0, ctx->stream>>>(T, cnt, (int)m, (int)nb);
+    XPB_CUDA_CHECK_LAUNCH(err, "anneal/stats (chunk offsets)");
+    xpb_stats_scan<<<1, XPB_STATS_SCAN_THREADS, 0, ctx->stream>>>(cnt, start, (int)m);
+    XPB_CUDA_CHECK_LAUNCH(err, "anneal/stats (scan)");
+    xpb_stats_scatter<<<chunk_blocks, XPB_STATS_THREADS, 0, ctx->stream>>>(asg, start, T, members, (int)n, (int)m, (int)nb, (int)L);
+    XPB_CUDA_CHECK_LAUNCH(err, "anneal/stats (scatter)");
+    xpb_stats_select<<<grid_m, XPB_STATS_THREADS, 0, ctx->stream>>>(df, members, cnt, start, cut, trim);
+    XPB_CUDA_CHECK_LAUNCH(err, "anneal/stats (select)");
+    out->members = members, out->start = start, out->cut = cut;
+    return XPB_OK;
+}
+
 static xpb_status stats_launch(void *vctx, const void *vargs, void *state, xpb_error *err)
 {
     (void)state;
@@ -318,41 +339,17 @@ static xpb_status stats_launch(void *vctx, const void *vargs, void *state, xpb_e
         (st = xpb_anneal_view(&a->var, m * d * 4, "anneal/stats: var", &var, err)) != XPB_OK ||
         (st = xpb_anneal_scratch(&a->scratch, a->n, a->m, "anneal/stats: scratch", &sc, err)) != XPB_OK)
         return st;
-    uint32_t *members = static_cast<uint32_t *>(xpb_anneal_carve(&sc, n * 4));
-    uint32_t *start = static_cast<uint32_t *>(xpb_anneal_carve(&sc, m * 4));
-    unsigned long long *cut = static_cast<unsigned long long *>(xpb_anneal_carve(&sc, m * 16));
-    /* T takes the rest: as many chunks as fit, each at least XPB_STATS_CHUNK_MIN points. */
-    const size_t rest = XPB_ANNEAL_SCRATCH_BYTES(n, m) - sc.used; /* >= 4n + 44m + 64 KiB - 768 */
-    const size_t nb_fit = (rest - XPB_ANNEAL_ALIGN) / (m * 4);      /* >= n / m >= 1 */
-    size_t L = (n + nb_fit - 1) / nb_fit;
-    L = L < XPB_STATS_CHUNK_MIN ? XPB_STATS_CHUNK_MIN : L;
-    const size_t nb = (n + L - 1) / L;
-    uint32_t *T = static_cast<uint32_t *>(xpb_anneal_carve(&sc, m * nb * 4));
-    if (sc.used > XPB_ANNEAL_SCRATCH_BYTES(n, m))
-        return xpb_fail(err, XPB_ERR_USAGE, "anneal/stats: scratch layout needs %zu bytes", sc.used);
     if ((st = xpb_cuda_activate(ctx, err)) != XPB_OK)
         return st;
-
-    const uint32_t *asg = static_cast<const uint32_t *>(assign);
     const float *df = static_cast<const float *>(dist);
     uint32_t *cnt = static_cast<uint32_t *>(counts);
-    const unsigned chunk_blocks = (unsigned)((nb + XPB_STATS_WARPS - 1) / XPB_STATS_WARPS);
-    const unsigned anchor_blocks = (unsigned)((m + XPB_STATS_WARPS - 1) / XPB_STATS_WARPS);
+    xpb_anneal_stats_groups g;
+    if ((st = xpb_cuda_anneal_stats_select_enqueue(ctx, static_cast<const uint32_t *>(assign), df, cnt, sc.base, a->n,
+                                                   a->m, a->trim, &g, err)) != XPB_OK)
+        return st;
     const unsigned grid_m = (unsigned)m;
     const int moments_threads = d >= XPB_STATS_THREADS ? XPB_STATS_THREADS : (int)((d + 31) / 32 * 32);
-
-    XPB_CUDA_CHECK(err, cudaMemsetAsync(T, 0, m * nb * 4, ctx->stream));
-    xpb_stats_chunk_count<<<chunk_blocks, XPB_STATS_THREADS, 0, ctx->stream>>>(asg, T, (int)n, (int)m, (int)nb, (int)L);
-    XPB_CUDA_CHECK_LAUNCH(err, "anneal/stats (chunk count)");
-    xpb_stats_chunk_offsets<<<anchor_blocks, XPB_STATS_THREADS, 0, ctx->stream>>>(T, cnt, (int)m, (int)nb);
-    XPB_CUDA_CHECK_LAUNCH(err, "anneal/stats (chunk offsets)");
-    xpb_stats_scan<<<1, XPB_STATS_SCAN_THREADS, 0, ctx->stream>>>(cnt, start, (int)m);
-    XPB_CUDA_CHECK_LAUNCH(err, "anneal/stats (scan)");
-    xpb_stats_scatter<<<chunk_blocks, XPB_STATS_THREADS, 0, ctx->stream>>>(asg, start, T, members, (int)n, (int)m, (int)nb, (int)L);
-    XPB_CUDA_CHECK_LAUNCH(err, "anneal/stats (scatter)");
-    xpb_stats_select<<<grid_m, XPB_STATS_THREADS, 0, ctx->stream>>>(df, members, cnt, start, cut, a->trim);
-    XPB_CUDA_CHECK_LAUNCH(err, "anneal/stats (select)");
-    xpb_stats_moments<<<grid_m, moments_threads, 0, ctx->stream>>>(static_cast<const float *>(x), df, members, cnt, start, cut, static_cast<float *>(mean), static_cast<float *>(var), (int)d, a->trim);
+    xpb_stats_moments<<<grid_m, moments_threads, 0, ctx->stream>>>(static_cast<const float *>(x), df, g.members, cnt, g.start, g.cut, static_cast<float *>(mean), static_cast<float *>(var), (int)d, a->trim);
     XPB_CUDA_CHECK_LAUNCH(err, "anneal/stats (moments)");
     return XPB_OK;
 }

@@ -84,7 +84,40 @@ xpb_status xpb_cuda_anneal_assign_enqueue(const xpb_cuda_ctx *ctx, const float *
 xpb_status xpb_cuda_anneal_assign_norms_enqueue(const xpb_cuda_ctx *ctx, const float *x, const float *anchors,
                                                 float *anorm, int64_t d, int64_t m, xpb_error *err);
 
+/* stats' grouping and selection (anneal_stats.cu, its header's steps 1 and 2), enqueued on ctx's
+ * stream over the n points of assign and dist: counts (m uint32), and carved from scratch (the
+ * base of XPB_ANNEAL_SCRATCH_BYTES(n, m) bytes) each anchor's points in index order (members from
+ * start[a], counts[a] of them) and its kept key range [cut[2a], cut[2a+1]]. The one-GPU stats op
+ * runs it, then its moments; the sharded run (anneal_sharded.cu) runs it on every rank over all
+ * points, then moments over the rank's own points. The caller has checked the sizes and
+ * activated ctx. */
+typedef struct xpb_anneal_stats_groups {
+    uint32_t *members, *start;
+    unsigned long long *cut;
+} xpb_anneal_stats_groups;
+xpb_status xpb_cuda_anneal_stats_select_enqueue(const xpb_cuda_ctx *ctx, const uint32_t *assign, const float *dist,
+                                                uint32_t *counts, void *scratch, int64_t n, int64_t m, double trim,
+                                                xpb_anneal_stats_groups *out, xpb_error *err);
+
 /* ---- device helpers -------------------------------------------------------------------------- */
+
+/* Kept ranks of a group of c points: [*lo, *hi] (0-based, ascending key order). Returns false
+ * when every point is kept (no selection needed). */
+__device__ __forceinline__ bool xpb_stats_trim_ranks(uint32_t c, double trim, uint32_t *lo, uint32_t *hi)
+{
+    const int64_t t = (int64_t)floor((double)c * trim);
+    if (t <= 0 || (int64_t)c - 2 * t < 1) {
+        *lo = 0, *hi = c - 1;
+        return false;
+    }
+    *lo = (uint32_t)t, *hi = (uint32_t)((int64_t)c - 1 - t);
+    return true;
+}
+
+__device__ __forceinline__ unsigned long long xpb_stats_key(const float *dist, uint32_t i)
+{
+    return (unsigned long long)__float_as_uint(dist[i]) << 32 | i;
+}
 
 /* Sum over the warp by an xor butterfly; every lane returns lane 0's result. Every lane of the
  * warp must call it. T: unsigned, unsigned long long or double. */
