@@ -215,13 +215,16 @@ if has sweep; then # issue 33: the collectives' default preset timed on every GP
   np=$(nvidia-smi -L | grep -c "^GPU") lim=${XPB_SWEEP_LIMIT_S:-120} sp=${XPB_SWEEP_PRESET:-default}
   # XPB_SWEEP_THREADS=1: one more one-process run whose ranks' launches go out one host thread a rank
   # (XPB_CUDA_SHARDED_LAUNCH=threads, nccl-tests' -t; results' config.group_launch), as sweep-threads
-  for g in "" ${XPB_SWEEP_GRAPH---graph} ${XPB_SWEEP_THREADS:+threads}; do # XPB_SWEEP_GRAPH= leaves out the --graph run
+  # XPB_SWEEP_PLAIN=0 leaves out the plain one-process run; XPB_SWEEP_FILTER narrows the one-process runs (regex on ids)
+  plain=plain; [ "${XPB_SWEEP_PLAIN:-1}" = 1 ] || plain=
+  for g in $plain ${XPB_SWEEP_GRAPH---graph} ${XPB_SWEEP_THREADS:+threads}; do # XPB_SWEEP_GRAPH= leaves out the --graph run
+    [ "$g" = plain ] && g=
     stamp "sweep: collectives $sp on --devices all ($np GPUs) ${g:-(launches)}"
     t=$(date +%s) f=sweep${g:+-${g#--}} launch=${XPB_CUDA_SHARDED_LAUNCH:-one}
     [ "$g" = threads ] && launch=threads g=
     # each progress line stamped with the seconds since the start: where the time goes, per case
     XPB_CUDA_SHARDED_LAUNCH=$launch timeout -s TERM "$lim" $bin run --backend cuda --devices all --workload collectives \
-        --preset "$sp" $g --out "$out/$f.json" 2>&1 >"$out/$f.txt" \
+        --preset "$sp" --filter "${XPB_SWEEP_FILTER:-.}" $g --out "$out/$f.json" 2>&1 >"$out/$f.txt" \
         | while IFS= read -r line; do echo "$(( $(date +%s%N) / 1000000 - t * 1000 )) ms $line"; done > "$out/$f-progress.txt"
     echo "$f: exit ${PIPESTATUS[0]}, $(( $(date +%s) - t )) s; $(grep 'results:' "$out/$f.txt" | tail -1)" | tee -a "$out/bench.txt"
     sweep_phases "$out/$f.json" | tee -a "$out/bench.txt"
