@@ -20,7 +20,9 @@
  * one device position i of fired_flag is neuron i (xpb_flag_src); on a rank, positions run over
  * the gathered bits of every rank's slot (xpb_bit_src: 8 positions are one byte of a word), the
  * degrees are the rank's shard's, and a second per-chunk sum counts the events of the whole
- * network (its own rows), which the counters report as the burst's events. */
+ * network (its own rows), which the counters report as the burst's events. A rank runs these only
+ * with XPB_CUDA_SHARDED_COMPACT=twopass; by default its compact is one launch
+ * (burst_compact_lookback.cu). */
 #include "cuda_burst.cuh"
 
 #define XPB_COMPACT_THREADS 512

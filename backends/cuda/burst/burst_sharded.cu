@@ -9,11 +9,13 @@
  *   3. all_gather of the slots (NCCL, in place): every rank has every neuron's bit;
  *   4. compact of the gathered bits: the fired list of the whole group ascending (the same on
  *      every rank), its degree scan over the rank's shard, counters[b + 1] with the group's
- *      events (from the whole network's rows) and the rank's own.
+ *      events (from the whole network's rows) and the rank's own: one launch, a single-pass
+ *      look-back scan (burst_compact_lookback.cu) whose flags step 1 zeroes, or burst_compact.cu's
+ *      two (XPB_CUDA_SHARDED_COMPACT=twopass).
  * Only the bits cross GPUs: n / 8 bytes a burst, whatever the rates. Integer sums and the same
  * per-neuron steps as one device, so fired sets and v are one device's bit for bit.
  *
- * Launches: 5 a rank a burst plus the collective. One process driving P GPUs from one thread
+ * Launches: 3 a rank a burst plus the collective (4 with the two-pass compact). One process driving P GPUs from one thread
  * spends more host time issuing them than the GPUs take, so plain launches may go out from one
  * host thread a rank (XPB_CUDA_SHARDED_LAUNCH), and spans of up to XPB_SHARDED_SPAN bursts are
  * captured as one CUDA graph per rank (NCCL's calls captured with them, as nccl-tests -G does),
