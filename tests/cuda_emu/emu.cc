@@ -5,6 +5,7 @@ thread_local emu_dim threadIdx, blockIdx;
 emu_dim blockDim, gridDim;
 alignas(256) unsigned char emu_dyn_smem[EMU_SMEM_OPTIN];
 thread_local emu_block *emu_cur;
+std::function<void(unsigned)> emu_after_block;
 
 void emu_run(unsigned grid, unsigned block, const std::function<void()> &body)
 {
@@ -21,6 +22,8 @@ void emu_run(unsigned grid, unsigned block, const std::function<void()> &body)
             });
         for (auto &th : threads)
             th.join();
+        if (emu_after_block)
+            emu_after_block(b);
     }
 }
 

@@ -1,6 +1,7 @@
 // emu.h - the subset of CUDA that backends/cuda/anneal/anneal_assign.cu and anneal_assign_tc.cu use,
-// on the CPU, so that tests/cuda_emu/anneal_tc_emu.sh can run both kernels' own source without a
-// GPU and compare them (transform.py adapts the source). One block at a time; one std::thread per
+// and backends/cuda/burst/burst_compact.cu and burst_compact_lookback.cu, on the CPU, so that
+// tests/cuda_emu/anneal_tc_emu.sh and burst_compact_emu.sh can run the kernels' own source without
+// a GPU and compare them (transform.py adapts the source). One block at a time; one std::thread per
 // CUDA thread; std::barrier for __syncthreads and for the warp collectives (shuffles, mma.sync);
 // cp.async as a plain copy; mma.sync m16n8k8 TF32 with its operands truncated to TF32 (the low 13
 // bits dropped: what the bound of anneal_assign_tc.cu allows as the worst operand error), the 8
@@ -18,6 +19,7 @@
 #include <cstring>
 #include <functional>
 #include <memory>
+#include <atomic>
 #include <thread>
 #include <vector>
 
@@ -34,6 +36,9 @@ using std::isfinite;
 
 struct float4 {
     float x, y, z, w;
+};
+struct uint4 {
+    uint32_t x, y, z, w;
 };
 static inline float4 make_float4(float a, float b, float c, float d) { return {a, b, c, d}; }
 struct emu_dim {
@@ -57,8 +62,10 @@ struct emu_block {
 };
 extern thread_local emu_block *emu_cur;
 
-// Runs body as grid blocks of `block` threads, one block after the other.
+// Runs body as grid blocks of `block` threads, one block after the other; emu_after_block (when
+// set) runs after each block with its index (a test's hook on the state blocks leave each other).
 void emu_run(unsigned grid, unsigned block, const std::function<void()> &body);
+extern std::function<void(unsigned)> emu_after_block;
 
 static inline void __syncthreads() { emu_cur->bar.arrive_and_wait(); }
 static inline void emu_warp_sync() { emu_cur->warp_bar[threadIdx.x / 32]->arrive_and_wait(); }
@@ -85,6 +92,25 @@ template <class T> static inline T __shfl_sync(unsigned, T v, int src, int width
     return emu_shfl(v, (int)(threadIdx.x % 32 & ~(unsigned)(width - 1)) + src);
 }
 static inline float __ldg(const float *p) { return *p; }
+static inline uint32_t __ldg(const uint32_t *p) { return *p; }
+static inline uint4 __ldg(const uint4 *p) { return *p; }
+static inline unsigned long long __ldg(const unsigned long long *p) { return *p; }
+template <class T> static inline T __shfl_up_sync(unsigned, T v, unsigned delta, int = 32)
+{
+    const int l = (int)(threadIdx.x % 32);
+    const T o = emu_shfl(v, l >= (int)delta ? l - (int)delta : l);
+    return o;
+}
+static inline unsigned __ballot_sync(unsigned, int pred)
+{
+    unsigned m = 0;
+    for (int l = 0; l < 32; l++) /* every lane's predicate, through the shuffle buffer */
+        m |= (unsigned)(emu_shfl((uint32_t)(pred != 0), l) != 0) << l;
+    return m;
+}
+static inline int __popc(uint32_t v) { return __builtin_popcount(v); }
+static inline int __ffs(int v) { return __builtin_ffs(v); }
+static inline void __threadfence() { std::atomic_thread_fence(std::memory_order_seq_cst); }
 static inline float4 __ldg(const float4 *p) { return *p; }
 static inline float __fadd_rn(float a, float b) { return a + b; }
 static inline double __dadd_ru(double a, double b)
@@ -176,7 +202,10 @@ struct xpb_cuda_ctx {
 struct xpb_buffer {
     void *ptr;
     size_t bytes;
+    void **rank_ptr; /* cuda_burst.cuh's rank views: NULL here */
+    int ranks;
 };
+static inline int xpb_cuda_group_size(const xpb_cuda_ctx *) { return 0; }
 #define XPB_CUDA_CHECK(err, expr)                                                               \
     do {                                                                                        \
         if ((expr) != cudaSuccess)                                                              \

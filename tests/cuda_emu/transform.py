@@ -1,22 +1,24 @@
 #!/usr/bin/env python3
-"""transform.py SRC.cu OUT.cc CUDA_ANNEAL_CUH - one of backends/cuda/anneal's kernel files made into
-C++ that g++ compiles against tests/cuda_emu/emu.h (anneal_tc_emu.sh):
-  - cuda_anneal.cuh is inlined without its include of cuda_common.cuh; emu.h stands for both,
-    and for xpb_knob.h;
+"""transform.py SRC.cu OUT.cc HEADER_CUH - one of backends/cuda/anneal's or burst's kernel files made
+into C++ that g++ compiles against tests/cuda_emu/emu.h (anneal_tc_emu.sh, burst_compact_emu.sh):
+  - its family's header (cuda_anneal.cuh, cuda_burst.cuh) is inlined without its include of
+    cuda_common.cuh; emu.h stands for both, and for xpb_knob.h;
   - the bodies of tc's PTX helpers (cp.async, its commit and wait, mma.sync) become emu.h's calls;
   - the sm_80 guards around the kernels' bodies are opened;
   - the dynamic shared memory is emu.h's buffer, static __shared__ arrays become statics;
   - every launch NAME<<<grid, block, ...>>>(args) becomes emu_run(grid, block, [&] { NAME(args); }).
 Any pattern it expects and does not find is an error: the kernels changed shape, so this must too."""
+import os
 import re
 import sys
 
 src, out, cuh = sys.argv[1:4]
 s = open(src).read()
 header = open(cuh).read().replace('#include "cuda_common.cuh"', '')
-if '#include "cuda_anneal.cuh"' not in s:
-    sys.exit(f"{src}: no #include \"cuda_anneal.cuh\"")
-s = s.replace('#include "cuda_anneal.cuh"', '#include "emu.h"\n' + header)
+inc = '#include "' + os.path.basename(cuh) + '"'
+if inc not in s:
+    sys.exit(f"{src}: no {inc}")
+s = s.replace(inc, '#include "emu.h"\n' + header)
 s = s.replace('#include "xpb_knob.h"\n', '')
 
 GUARD = '#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800'

@@ -20,7 +20,9 @@
  * one device position i of fired_flag is neuron i (xpb_flag_src); on a rank, positions run over
  * the gathered bits of every rank's slot (xpb_bit_src: 8 positions are one byte of a word), the
  * degrees are the rank's shard's, and a second per-chunk sum counts the events of the whole
- * network (its own rows), which the counters report as the burst's events. */
+ * network (its own rows), which the counters report as the burst's events. A rank runs these only
+ * with XPB_CUDA_SHARDED_COMPACT=twopass; by default its compact is one launch
+ * (burst_compact_lookback.cu). */
 #include "cuda_burst.cuh"
 
 #define XPB_COMPACT_THREADS 512
@@ -103,27 +105,6 @@ __device__ __forceinline__ unsigned long long xpb_burst_chunk_pairs(const Src &s
     *id0 = first;
     *global = g;
     return pair + ((unsigned long long)__popc(m) << 32);
-}
-
-/* counters[b + 1] = {count, {groups, 1, 1}, events, 0} and degree_scan[count] = events, from the
- * packed total of every chunk; on a group's rank events = `global` and reserved[0] its own. */
-__device__ __forceinline__ void xpb_burst_write_counters(unsigned long long total, bool group,
-                                                         unsigned long long global, uint32_t *__restrict__ counters,
-                                                         uint32_t *__restrict__ degree_scan, uint32_t b)
-{
-    const uint32_t count = (uint32_t)(total >> 32), events = (uint32_t)total;
-    uint32_t groups = events / XPB_BURST_EVENTS_PER_GROUP + (events % XPB_BURST_EVENTS_PER_GROUP != 0);
-    groups = groups < 1 ? 1 : groups > XPB_BURST_MAX_GROUPS ? XPB_BURST_MAX_GROUPS : groups;
-    uint32_t *c = counters + ((size_t)b + 1) * XPB_BURST_COUNTER_WORDS;
-    c[0] = count;
-    c[1] = groups; /* dispatch {groups, 1, 1} */
-    c[2] = 1;
-    c[3] = 1;
-    c[4] = group ? (uint32_t)global : events; /* a group's rank: the whole network's events */
-    c[5] = group ? events : 0u;               /* reserved[0]: the rank's own, for its propagate */
-    c[6] = 0;
-    c[7] = 0;
-    degree_scan[count] = events;
 }
 
 /* Sum of v over the block (every thread calls it; the result in every thread). */

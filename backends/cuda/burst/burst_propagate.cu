@@ -47,9 +47,12 @@ xpb_burst_propagate_kernel(const uint32_t *__restrict__ offsets, const uint32_t 
                            const uint8_t *__restrict__ inhibitory, const uint32_t *__restrict__ fired,
                            const uint32_t *__restrict__ ds, const uint32_t *__restrict__ counters,
                            const uint32_t *__restrict__ bdev, uint32_t boff, uint32_t events_word,
-                           int32_t *__restrict__ input)
+                           int32_t *__restrict__ input, uint32_t *__restrict__ clear, uint32_t clear_words)
 {
     __shared__ uint32_t window[2][2]; /* [tile parity][first, last source] */
+    if (blockIdx.x == 0) /* a group's rank: its compact's look-back state (xpb_burst_dev.clear) */
+        for (uint32_t w = threadIdx.x; w < clear_words; w += XPB_PROP_THREADS)
+            clear[w] = 0;
     const uint32_t b = xpb_burst_index(bdev, boff);
     const uint32_t *c = counters + (size_t)b * XPB_BURST_COUNTER_WORDS;
     const uint32_t nfired = c[0], events = c[events_word]; /* a rank of a group: its own events */
@@ -132,7 +135,7 @@ xpb_status xpb_burst_propagate_enqueue(const xpb_cuda_ctx *ctx, const xpb_burst_
         grid = ctx->max_grid_x;
     xpb_burst_propagate_kernel<<<(unsigned)grid, XPB_PROP_THREADS, 0, ctx->stream>>>(
         d->offsets, d->targets, d->weight, d->psp, d->inhibitory, d->fired, d->degree_scan, d->counters, bdev, boff,
-        d->events_word, d->input);
+        d->events_word, d->input, d->clear, d->clear_words);
     XPB_CUDA_CHECK_LAUNCH(err, "burst/propagate");
     return XPB_OK;
 }

@@ -9,11 +9,13 @@
  *   3. all_gather of the slots (NCCL, in place): every rank has every neuron's bit;
  *   4. compact of the gathered bits: the fired list of the whole group ascending (the same on
  *      every rank), its degree scan over the rank's shard, counters[b + 1] with the group's
- *      events (from the whole network's rows) and the rank's own.
+ *      events (from the whole network's rows) and the rank's own: one launch, a single-pass
+ *      look-back scan (burst_compact_lookback.cu) whose flags step 1 zeroes, or burst_compact.cu's
+ *      two (XPB_CUDA_SHARDED_COMPACT=twopass).
  * Only the bits cross GPUs: n / 8 bytes a burst, whatever the rates. Integer sums and the same
  * per-neuron steps as one device, so fired sets and v are one device's bit for bit.
  *
- * Launches: 5 a rank a burst plus the collective. One process driving P GPUs from one thread
+ * Launches: 3 a rank a burst plus the collective (4 with the two-pass compact). One process driving P GPUs from one thread
  * spends more host time issuing them than the GPUs take, so plain launches may go out from one
  * host thread a rank (XPB_CUDA_SHARDED_LAUNCH), and spans of up to XPB_SHARDED_SPAN bursts are
  * captured as one CUDA graph per rank (NCCL's calls captured with them, as nccl-tests -G does),
@@ -40,10 +42,11 @@ typedef struct rank_plan {
     uint32_t *bits;     /* every rank's slot */
     uint32_t *own_bits; /* this rank's slot  */
     size_t slot_words;
+    bool lookback; /* compact in one launch (burst_compact_lookback.cu), else the two-pass one */
 } rank_plan;
 
-static xpb_status plan_rank(const xpb_burst_args *a, int l, int r, int p, uint64_t entries, rank_plan *q,
-                            xpb_error *err)
+static xpb_status plan_rank(const xpb_burst_args *a, int l, int r, int p, uint64_t entries, bool lookback,
+                            rank_plan *q, xpb_error *err)
 {
     xpb_burst_rank k;
     const xpb_status st = xpb_burst_rank_resolve(a, l, entries, "burst/sharded", &k, err);
@@ -61,6 +64,12 @@ static xpb_status plan_rank(const xpb_burst_args *a, int l, int r, int p, uint64
     q->prop.weight = k.shard_weight;
     q->prop.psp = k.shard_psp;
     q->prop.events_word = 5; /* reserved[0]: the rank's own events */
+    q->lookback = lookback;
+    if (lookback) { /* propagate zeroes the look-back state of the same burst's compact */
+        const xpb_burst_lookback lb = xpb_burst_lookback_layout(k.net.scratch, (uint64_t)p * q->slot_words);
+        q->prop.clear = lb.state;
+        q->prop.clear_words = lb.state_words;
+    }
     q->cmp = q->prop;
     q->dyn = k.net; /* its own neurons: the per-neuron views from lo on */
     q->dyn.threshold += lo, q->dyn.threshold_limit += lo, q->dyn.leak += lo, q->dyn.excitability += lo;
@@ -99,8 +108,8 @@ static xpb_status rank_compact(const xpb_cuda_ctx *g, const rank_plan *q, int l,
     const xpb_cuda_ctx *rank = xpb_cuda_group_rank_ctx(g, l);
     xpb_status st = xpb_cuda_activate(rank, err);
     if (st == XPB_OK)
-        st = xpb_burst_compact_bits_enqueue(rank, &q->cmp, q->bits, xpb_cuda_group_size(g), q->global_offsets, base,
-                                            boff, err);
+        st = (q->lookback ? xpb_burst_compact_lookback_enqueue : xpb_burst_compact_bits_enqueue)(
+            rank, &q->cmp, q->bits, xpb_cuda_group_size(g), q->global_offsets, base, boff, err);
     return st == XPB_OK ? rank_mark(g, l, prof, XPB_SHARDED_PROF_COMPACT, err) : st;
 }
 
@@ -180,17 +189,21 @@ enum { CAPTURE_AGAIN, CAPTURE_FIRST, CAPTURE_NEVER };
 typedef struct launch_mode {
     bool threads;
     int capture;
-    bool prof; /* XPB_CUDA_SHARDED_PROFILE: plain launches with phase marks */
+    bool prof;     /* XPB_CUDA_SHARDED_PROFILE: plain launches with phase marks */
+    bool lookback; /* XPB_CUDA_SHARDED_COMPACT */
 } launch_mode;
 
 static xpb_status launch_mode_read(launch_mode *m, xpb_error *err)
 {
-    int threads = 0, capture = 0;
+    int threads = 0, capture = 0, compact = 0;
     xpb_status st = xpb_knob_get_choice(XPB_KNOB_CUDA_SHARDED_LAUNCH, &threads, err);
     if (st == XPB_OK)
         st = xpb_knob_get_choice(XPB_KNOB_CUDA_SHARDED_CAPTURE, &capture, err);
+    if (st == XPB_OK)
+        st = xpb_knob_get_choice(XPB_KNOB_CUDA_SHARDED_COMPACT, &compact, err);
     m->threads = threads == 1; /* "one|threads" */
     m->capture = capture;      /* "again|first|never", in the enum's order */
+    m->lookback = compact == 0; /* "lookback|twopass" */
     if (st == XPB_OK)
         st = xpb_sharded_prof_enabled(&m->prof, err);
     if (m->prof)
@@ -392,7 +405,7 @@ static xpb_status sharded_launch(void *vctx, const void *vargs, void *state, xpb
             return xpb_fail(err, XPB_ERR_OUT_OF_MEMORY, "burst/sharded: out of host memory");
     }
     for (int l = 0; l < local && st == XPB_OK; l++)
-        st = plan_rank(a, l, first + l, p, entries, &plan[l], err);
+        st = plan_rank(a, l, first + l, p, entries, mode.lookback, &plan[l], err);
     if (st == XPB_OK && !cacheable)
         st = plain_launches(g, plan, a->burst, a->bursts, &mode, err);
     if (!cacheable) {

@@ -59,6 +59,11 @@ typedef struct xpb_burst_dev {
     uint32_t first;
     uint32_t *bits;
     uint32_t events_word;
+    /* propagate zeroes clear[0 .. clear_words) before anything else: on a group's rank, the
+     * look-back state of the same burst's compact (xpb_burst_lookback), which must start zero and
+     * which propagate, earlier on the same stream, resets for free. One device: NULL, 0. */
+    uint32_t *clear;
+    uint32_t clear_words;
 } xpb_burst_dev;
 
 /* The contract's sizes, and what this backend supports: 1 <= n < 2^32 - 1 and synapses < 2^32
@@ -263,6 +268,39 @@ xpb_status xpb_burst_compact_bits_enqueue(const xpb_cuda_ctx *ctx, const xpb_bur
                                           int ranks, const uint32_t *global_offsets, const uint32_t *bdev,
                                           uint32_t boff, xpb_error *err);
 
+/* The single-pass compact of a group's rank (burst_compact_lookback.cu): a tile is
+ * XPB_BURST_LOOKBACK_WORDS words of the gathered bits (one a thread); its state in scratch, after
+ * the 256-byte base word: `state` = {ticket, a flag a tile} (zeroed by the same burst's propagate:
+ * xpb_burst_dev.clear), then, 8-aligned, two 64-bit values a tile for its aggregate and two for its
+ * inclusive prefix. */
+#define XPB_BURST_LOOKBACK_WORDS 512
+typedef struct xpb_burst_lookback {
+    uint32_t *state;                /* [0] ticket, [1 + t] tile t's flag (0 none, 1 aggregate, 2 inclusive) */
+    unsigned long long *agg, *incl; /* [2 t], [2 t + 1]: tile t's packed (count, degrees) and its events */
+    uint32_t tiles, state_words;
+    size_t bytes; /* scratch bytes used, from its start */
+} xpb_burst_lookback;
+
+/* The layout over `words` words of bits (ranks x XPB_BURST_SHARD_WORDS). */
+static inline xpb_burst_lookback xpb_burst_lookback_layout(unsigned char *scratch, uint64_t words)
+{
+    xpb_burst_lookback l;
+    l.tiles = (uint32_t)((words + XPB_BURST_LOOKBACK_WORDS - 1) / XPB_BURST_LOOKBACK_WORDS);
+    l.state_words = l.tiles + 1;
+    l.state = reinterpret_cast<uint32_t *>(scratch + XPB_BURST_BASE_BYTES);
+    const uintptr_t vals = ((uintptr_t)(l.state + l.state_words) + 7u) & ~(uintptr_t)7u; /* views: 4-aligned */
+    l.agg = reinterpret_cast<unsigned long long *>(vals);
+    l.incl = l.agg + 2u * (size_t)l.tiles;
+    l.bytes = (size_t)(vals - (uintptr_t)scratch) + (size_t)l.tiles * 32u;
+    return l;
+}
+
+/* The same outputs as xpb_burst_compact_bits_enqueue, in one launch, with d->clear set as
+ * xpb_burst_lookback_layout says and the burst's propagate enqueued before it on the stream. */
+xpb_status xpb_burst_compact_lookback_enqueue(const xpb_cuda_ctx *ctx, const xpb_burst_dev *d, const uint32_t *bits,
+                                              int ranks, const uint32_t *global_offsets, const uint32_t *bdev,
+                                              uint32_t boff, xpb_error *err);
+
 /* ---- device helpers -------------------------------------------------------------------------- */
 
 __device__ __forceinline__ uint32_t xpb_burst_index(const uint32_t *bdev, uint32_t boff)
@@ -319,6 +357,27 @@ __device__ __forceinline__ unsigned long long xpb_burst_block_scan(unsigned long
     __syncthreads();
     *total = red[nwarps - 1];
     return (warp > 0 ? red[warp - 1] : 0ull) + incl - v;
+}
+
+/* counters[b + 1] = {count, {groups, 1, 1}, events, 0} and degree_scan[count] = events, from the
+ * packed total of every chunk; on a group's rank events = `global` and reserved[0] its own. */
+__device__ __forceinline__ void xpb_burst_write_counters(unsigned long long total, bool group,
+                                                         unsigned long long global, uint32_t *__restrict__ counters,
+                                                         uint32_t *__restrict__ degree_scan, uint32_t b)
+{
+    const uint32_t count = (uint32_t)(total >> 32), events = (uint32_t)total;
+    uint32_t groups = events / XPB_BURST_EVENTS_PER_GROUP + (events % XPB_BURST_EVENTS_PER_GROUP != 0);
+    groups = groups < 1 ? 1 : groups > XPB_BURST_MAX_GROUPS ? XPB_BURST_MAX_GROUPS : groups;
+    uint32_t *c = counters + ((size_t)b + 1) * XPB_BURST_COUNTER_WORDS;
+    c[0] = count;
+    c[1] = groups; /* dispatch {groups, 1, 1} */
+    c[2] = 1;
+    c[3] = 1;
+    c[4] = group ? (uint32_t)global : events; /* a group's rank: the whole network's events */
+    c[5] = group ? events : 0u;               /* reserved[0]: the rank's own, for its propagate */
+    c[6] = 0;
+    c[7] = 0;
+    degree_scan[count] = events;
 }
 
 #endif

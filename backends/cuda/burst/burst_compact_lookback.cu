@@ -1,0 +1,178 @@
+/* burst_compact_lookback.cu - a device group's rank's compact (burst_sharded.cu) in one launch: the
+ * same outputs as xpb_burst_compact_bits_enqueue (burst_compact.cu) from the gathered fired bits of
+ * every rank's slot: the fired list of the whole group ascending, its degree scan over the rank's
+ * shard (d->offsets: shard_offsets), counters[b + 1] = {count, dispatch, the group's events (from
+ * global_offsets: the network's own rows), reserved[0] = the rank's own events}.
+ *
+ * Why: the two-pass compact (count, then write) is ~30 us a burst on every rank whatever the group
+ * size (docs/multi-gpu.md), two launches that each read the bits and the offsets of every fired
+ * neuron, the write launch also adding up every earlier chunk's sum (quadratic in chunks). Here a
+ * block reads them once, and the chunk prefixes come from a single-pass scan with decoupled
+ * look-back (Merrill and Garland, 2016):
+ *   - a tile is XPB_BURST_LOOKBACK_WORDS words of bits, one a thread (16384 positions: 306 tiles at
+ *     5M neurons); its number is a ticket taken at the block's start (an atomic on state[0]), so a
+ *     tile waits only on tiles whose blocks already run: no deadlock whatever the block order;
+ *   - a thread takes its word's set bits in order; each is neuron id0 + bit (slot r of words
+ *     [r W, (r + 1) W) holds neurons from r n / ranks on: xpb_bit_src's ids), with its shard and
+ *     whole-network out-degrees; (count, shard degrees) pack into one 64-bit sum as in
+ *     burst_compact.cu (degree sums stay below 2^32, so the low half never carries);
+ *   - the block scans the packed pairs and sums the events; tile t > 0 publishes its aggregate
+ *     (values, __threadfence, then flag 1), warp 0 walks back 32 tiles a step adding aggregates
+ *     until a tile with its inclusive prefix (flag 2), then publishes its own inclusive prefix;
+ *     values are read with volatile loads after the flag (and a fence), never from a stale L1 line;
+ *   - each thread writes fired[k] and degree_scan[k] of its set bits from its exclusive prefix;
+ *     the last tile writes the counters and degree_scan[count].
+ * The flags and the ticket must be zero at the start: the same burst's propagate zeroes them
+ * (xpb_burst_dev.clear; it runs earlier on the same stream, whatever the launch mode or graph),
+ * so a burst has no memset and no host work. Integer sums in a fixed order per id: the outputs
+ * are the two-pass kernels' bit for bit. XPB_CUDA_SHARDED_COMPACT picks this or the two-pass. */
+#include "cuda_burst.cuh"
+
+#define XPB_LB_THREADS XPB_BURST_LOOKBACK_WORDS
+#define XPB_LB_AGG 1u
+#define XPB_LB_INCL 2u
+
+static_assert(XPB_LB_THREADS % 32 == 0 && XPB_LB_THREADS <= 1024, "a tile is whole warps of one block");
+
+/* The id of the first neuron of word w (slot r = w / slot_words, its neurons from r n / ranks). */
+__device__ __forceinline__ uint32_t xpb_lb_id0(uint32_t w, uint32_t slot_words, uint32_t ranks, uint32_t n)
+{
+    const uint32_t r = w / slot_words;
+    return (uint32_t)((uint64_t)r * n / ranks) + (w - r * slot_words) * 32u;
+}
+
+__device__ __forceinline__ uint32_t xpb_lb_degree(const uint32_t *__restrict__ offsets, uint32_t i)
+{
+    return __ldg(offsets + i + 1) - __ldg(offsets + i);
+}
+
+/* Sum over the warp (every lane calls it and gets it). */
+__device__ __forceinline__ unsigned long long xpb_lb_warp_sum(unsigned long long v)
+{
+#pragma unroll
+    for (int o = 16; o > 0; o >>= 1)
+        v += __shfl_xor_sync(XPB_FULL_MASK, v, o);
+    return v;
+}
+
+/* Warp 0 of tile `tile`: publishes its aggregate (agg_pair, agg_events), finds the sum of every
+ * earlier tile by looking back, publishes its inclusive prefix; returns the earlier tiles' sums
+ * (every lane). */
+__device__ __forceinline__ void xpb_lb_lookback(uint32_t tile, unsigned long long agg_pair,
+                                                unsigned long long agg_events, uint32_t *state,
+                                                unsigned long long *agg, unsigned long long *incl,
+                                                unsigned long long *pre_pair, unsigned long long *pre_events)
+{
+    const uint32_t lane = threadIdx.x & 31u;
+    volatile uint32_t *flag = state + 1;
+    unsigned long long pp = 0, pe = 0;
+    if (tile > 0) {
+        if (lane == 0) {
+            agg[2u * tile] = agg_pair;
+            agg[2u * tile + 1u] = agg_events;
+            __threadfence(); /* the values before the flag, for any block that sees the flag */
+            flag[tile] = XPB_LB_AGG;
+        }
+        for (int64_t end = (int64_t)tile - 1;; end -= 32) {
+            const int64_t j = end - (int64_t)lane; /* lane 0: the nearest earlier tile */
+            uint32_t f = XPB_LB_INCL;               /* before tile 0: an inclusive prefix of 0 */
+            if (j >= 0)
+                do
+                    f = flag[j];
+                while (f == 0u); /* tile j's block runs (it took an earlier ticket): it publishes */
+            __threadfence();     /* its values after its flag */
+            unsigned long long vp = 0, ve = 0;
+            if (j >= 0) {
+                const volatile unsigned long long *v = f == XPB_LB_INCL ? incl : agg;
+                vp = v[2 * j];
+                ve = v[2 * j + 1];
+            }
+            const unsigned inc = __ballot_sync(XPB_FULL_MASK, f == XPB_LB_INCL);
+            const uint32_t stop = inc ? (uint32_t)(__ffs(inc) - 1) : 31u; /* the nearest inclusive one */
+            if (lane > stop)
+                vp = ve = 0;
+            pp += xpb_lb_warp_sum(vp);
+            pe += xpb_lb_warp_sum(ve);
+            if (inc)
+                break;
+        }
+    }
+    if (lane == 0) {
+        incl[2u * tile] = pp + agg_pair;
+        incl[2u * tile + 1u] = pe + agg_events;
+        __threadfence();
+        flag[tile] = XPB_LB_INCL;
+    }
+    *pre_pair = pp;
+    *pre_events = pe;
+}
+
+__global__ void __launch_bounds__(XPB_LB_THREADS)
+xpb_burst_compact_lookback(const uint32_t *__restrict__ bits, uint32_t words, uint32_t slot_words, uint32_t ranks,
+                           uint32_t n, const uint32_t *__restrict__ offsets,
+                           const uint32_t *__restrict__ global_offsets, uint32_t *__restrict__ fired,
+                           uint32_t *__restrict__ degree_scan, uint32_t *__restrict__ counters, uint32_t *state,
+                           unsigned long long *agg, unsigned long long *incl, uint32_t tiles,
+                           const uint32_t *__restrict__ bdev, uint32_t boff)
+{
+    __shared__ unsigned long long red[32];
+    __shared__ unsigned long long before[2]; /* the earlier tiles' packed pairs and events */
+    __shared__ uint32_t ticket;
+    if (threadIdx.x == 0)
+        ticket = atomicAdd(state, 1u);
+    __syncthreads();
+    const uint32_t tile = ticket;
+    const uint32_t w = tile * XPB_LB_THREADS + threadIdx.x;
+    const uint32_t m = w < words ? __ldg(bits + w) : 0u;
+    const uint32_t id0 = m ? xpb_lb_id0(w, slot_words, ranks, n) : 0u;
+    unsigned long long pair = (unsigned long long)__popc(m) << 32, events = 0;
+    for (uint32_t mm = m; mm; mm &= mm - 1u) {
+        const uint32_t i = id0 + (uint32_t)(__ffs(mm) - 1);
+        pair += xpb_lb_degree(offsets, i);
+        events += xpb_lb_degree(global_offsets, i);
+    }
+    unsigned long long tile_pair, tile_events;
+    const unsigned long long ex = xpb_burst_block_scan(pair, red, &tile_pair);
+    xpb_burst_block_scan(events, red, &tile_events);
+    if (threadIdx.x < 32) {
+        unsigned long long pp, pe;
+        xpb_lb_lookback(tile, tile_pair, tile_events, state, agg, incl, &pp, &pe);
+        if (threadIdx.x == 0)
+            before[0] = pp, before[1] = pe;
+    }
+    __syncthreads();
+    const unsigned long long at = before[0] + ex;
+    uint32_t k = (uint32_t)(at >> 32), dsum = (uint32_t)at;
+    for (uint32_t mm = m; mm; mm &= mm - 1u) {
+        const uint32_t i = id0 + (uint32_t)(__ffs(mm) - 1);
+        fired[k] = i;
+        degree_scan[k] = dsum;
+        dsum += xpb_lb_degree(offsets, i); /* read above by this thread: an L1 hit */
+        k++;
+    }
+    if (tile == tiles - 1 && threadIdx.x == 0)
+        xpb_burst_write_counters(before[0] + tile_pair, true, before[1] + tile_events, counters, degree_scan,
+                                 xpb_burst_index(bdev, boff));
+}
+
+xpb_status xpb_burst_compact_lookback_enqueue(const xpb_cuda_ctx *ctx, const xpb_burst_dev *d, const uint32_t *bits,
+                                              int ranks, const uint32_t *global_offsets, const uint32_t *bdev,
+                                              uint32_t boff, xpb_error *err)
+{
+    const uint64_t slot_words = XPB_BURST_SHARD_WORDS(d->n, ranks), words = (uint64_t)ranks * slot_words;
+    const xpb_burst_lookback l = xpb_burst_lookback_layout(d->scratch, words);
+    if (words == 0 || words > UINT32_MAX - XPB_LB_THREADS)
+        return xpb_fail(err, XPB_ERR_UNSUPPORTED, "burst/compact (look-back): %llu words of bits",
+                        (unsigned long long)words);
+    if (l.bytes > XPB_BURST_SCRATCH_BYTES(d->n)) /* never (tiles * 36 bytes << n / 8), but checked */
+        return xpb_fail(err, XPB_ERR_RUNTIME, "burst/compact (look-back): state of %zu bytes past scratch's %zu",
+                        l.bytes, (size_t)XPB_BURST_SCRATCH_BYTES(d->n));
+    if (l.tiles > (uint32_t)ctx->max_grid_x)
+        return xpb_fail(err, XPB_ERR_UNSUPPORTED, "burst/compact (look-back): %u tiles past the grid's %d", l.tiles,
+                        ctx->max_grid_x);
+    xpb_burst_compact_lookback<<<l.tiles, XPB_LB_THREADS, 0, ctx->stream>>>(
+        bits, (uint32_t)words, (uint32_t)slot_words, (uint32_t)ranks, d->n, d->offsets, global_offsets, d->fired,
+        d->degree_scan, d->counters, l.state, l.agg, l.incl, l.tiles, bdev, boff);
+    XPB_CUDA_CHECK_LAUNCH(err, "burst/compact (look-back)");
+    return XPB_OK;
+}
