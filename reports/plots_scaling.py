@@ -1,18 +1,21 @@
-"""Scaling across GPUs: the multi-device workloads (collectives, sharded, burst) against the group size.
+"""Scaling across GPUs: the multi-device workloads (collectives, sharded, burst, anneal) against the group size.
 
-A case of a device group carries its size in params.gpus (docs/multi-gpu.md); a burst case does not
-(the same network runs on one GPU and on a group), so its GPU count comes from its device: "cuda:0"
-one GPU (the single-device kernels), "cuda:0,1,2,3" and "cuda:mpi4" four. For each op, the
+A case of a device group carries its size in params.gpus (docs/multi-gpu.md); a stateful run that
+runs alike on one GPU and on a group (burst, anneal) does not, so its GPU count comes from its
+device: "cuda:0" one GPU (the single-device kernels), "cuda:0,1,2,3" and "cuda:mpi4" four. For each op, the
 cases that differ only in gpus form a series (one per size, variant and host); the figure draws
 each series' throughput against the GPU count, busbw for the collectives (nccl-tests' bus
-bandwidth, comparable at any n), synaptic events/s for burst and GFLOP/s for the sharded GEMM and
-anneal assign. The table gives every point
+bandwidth, comparable at any n), synaptic events/s for burst, iterations/s of the whole run
+(init included) for anneal and GFLOP/s for the sharded GEMM and anneal assign. The table gives every point
 with its speedup over the series' 1-GPU point and the efficiency, speedup / GPUs.
 """
 
 from collections import defaultdict
 
 from figures import Figure, fmt_num, fmt_time, new_figure, status_cell
+
+# stateful workloads whose cases run on one GPU and on a device group under the same ids
+GROUP_RUNS = ("burst", "anneal")
 
 # collectives: only the largest sizes are drawn (the small ones measure latency, not links)
 DRAWN_SIZES = 3
@@ -22,7 +25,7 @@ def _gpus(c):
     """The case's GPU count, or None when it is not a multi-device case."""
     if "gpus" in c.params:
         return int(c.params["gpus"])
-    if c.workload == "burst" and c.backend == "cuda" and ":" in c.device:
+    if c.workload in GROUP_RUNS and c.backend == "cuda" and ":" in c.device:
         name = c.device.split(":", 1)[1]
         return int(name[3:]) if name.startswith("mpi") else len(name.split(","))
     return None
@@ -43,11 +46,14 @@ def _metric(c):
     if c.workload == "burst":
         b = c.outcome.burst if c.outcome else None
         return b.events_per_s if b else None
+    if c.workload == "anneal":
+        o = c.outcome
+        return o.iterations / o.total_s if o and o.iterations and o.total_s else None
     return c.achieved_gflops
 
 
 def _unit(c):
-    return {"collectives": "busbw GB/s", "burst": "events/s"}.get(c.workload, "GFLOP/s")
+    return {"collectives": "busbw GB/s", "burst": "events/s", "anneal": "iterations/s"}.get(c.workload, "GFLOP/s")
 
 
 def scaling(canvas, cases, many_hosts):
