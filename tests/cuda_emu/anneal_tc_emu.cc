@@ -114,19 +114,7 @@ static int run_case(int ci)
 
 int main(int argc, char **argv)
 {
-    const int count = (int)(sizeof cases / sizeof cases[0]);
-    int fails = 0;
-    if (argc < 2)
-        for (int ci = 0; ci < count; ci++)
-            fails += run_case(ci);
-    for (int i = 1; i < argc; i++) {
-        const int ci = atoi(argv[i]);
-        if (ci < 0 || ci >= count) {
-            printf("no case %s (0 .. %d)\n", argv[i], count - 1);
-            return 2;
-        }
-        fails += run_case(ci);
-    }
-    printf(fails ? "FAIL: cuda/tc differs from cuda/default\n" : "ok: cuda/tc equals cuda/default bit for bit\n");
-    return fails != 0;
+    return emu_cases_main(argc, argv, (int)(sizeof cases / sizeof cases[0]), run_case,
+                          "FAIL: cuda/tc differs from cuda/default",
+                          "ok: cuda/tc equals cuda/default bit for bit");
 }

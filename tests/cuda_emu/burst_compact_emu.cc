@@ -119,20 +119,7 @@ static int run_case(int ci)
 
 int main(int argc, char **argv)
 {
-    const int count = (int)(sizeof cases / sizeof cases[0]);
-    int fails = 0;
-    if (argc < 2)
-        for (int ci = 0; ci < count; ci++)
-            fails += run_case(ci);
-    for (int i = 1; i < argc; i++) {
-        const int ci = atoi(argv[i]);
-        if (ci < 0 || ci >= count) {
-            printf("no case %s (0 .. %d)\n", argv[i], count - 1);
-            return 2;
-        }
-        fails += run_case(ci);
-    }
-    printf(fails ? "FAIL: a rank's compact differs from the serial one\n"
-                 : "ok: both compacts of the gathered bits equal the serial one bit for bit\n");
-    return fails != 0;
+    return emu_cases_main(argc, argv, (int)(sizeof cases / sizeof cases[0]), run_case,
+                          "FAIL: a rank's compact differs from the serial one",
+                          "ok: both compacts of the gathered bits equal the serial one bit for bit");
 }

@@ -1,5 +1,7 @@
 // emu.cc - emu.h's launch loop and the globals it declares.
 #include "emu.h"
+#include <cstdio>
+#include <cstdlib>
 
 thread_local emu_dim threadIdx, blockIdx;
 emu_dim blockDim, gridDim;
@@ -25,6 +27,24 @@ void emu_run(unsigned grid, unsigned block, const std::function<void()> &body)
         if (emu_after_block)
             emu_after_block(b);
     }
+}
+
+int emu_cases_main(int argc, char **argv, int count, int (*run_case)(int), const char *fail, const char *pass)
+{
+    int fails = 0;
+    if (argc < 2)
+        for (int ci = 0; ci < count; ci++)
+            fails += run_case(ci);
+    for (int i = 1; i < argc; i++) {
+        const int ci = atoi(argv[i]);
+        if (ci < 0 || ci >= count) {
+            printf("no case %s (0 .. %d)\n", argv[i], count - 1);
+            return 2;
+        }
+        fails += run_case(ci);
+    }
+    printf("%s\n", fails ? fail : pass);
+    return fails != 0;
 }
 
 xpb_status xpb_fail(xpb_error *err, xpb_status st, const char *fmt, ...)

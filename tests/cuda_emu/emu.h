@@ -67,6 +67,10 @@ extern thread_local emu_block *emu_cur;
 void emu_run(unsigned grid, unsigned block, const std::function<void()> &body);
 extern std::function<void(unsigned)> emu_after_block;
 
+// A test's main: runs every case (no arguments) or the cases named by index, prints `fail` or
+// `pass` last; the exit status is 0 when every case ran equal, 1 when one differed, 2 on a bad index.
+int emu_cases_main(int argc, char **argv, int count, int (*run_case)(int), const char *fail, const char *pass);
+
 static inline void __syncthreads() { emu_cur->bar.arrive_and_wait(); }
 static inline void emu_warp_sync() { emu_cur->warp_bar[threadIdx.x / 32]->arrive_and_wait(); }
 template <class T> static inline T emu_shfl(T v, int src_lane)
