@@ -6,8 +6,8 @@
  *     of one warp or block (xpb_rowop_default_shapes).
  *   longer rows: the regs variant's launch (cuda_rowop_regs.cuh, called, not copied: the same
  *     plan, knobs XPB_CUDA_REGS_SHAPE / _SPIN / _GRID and XPB_CUDA_ROW_EXP, shape per op), each
- *     row read once; the streamed shape of cuda_rowop.cuh read every long row twice (H100, 1024 x
- *     262144: default 61-64% of the copy roof on the H200, regs 70-78%; H100 regs 88-91%).
+ *     row read once; the streamed shape of cuda_rowop.cuh reads every long row twice (1024 x
+ *     262144, % of the copy roof: H200 streamed default 61-64%, regs 70-78%; H100 regs 88-91%).
  *     Softmax then runs regs' FastExp form (__expf, inside docs/validation.md's exp bound as for
  *     cuda/regs; XPB_CUDA_ROW_EXP=expf: expf).
  *   On a GPU below compute capability 7.0 (no acquire/release atomics, which regs' exchange
