@@ -77,6 +77,23 @@ xpb_status vkb_rowop_supports(void *ctx, const void *args, int n_params, xpb_err
 /* Records the dispatch of sh over args (xpb_rowop_args); rows = 0 records nothing. */
 xpb_status vkb_rowop_launch(void *ctx, const vkb_shader *sh, int n_params, const void *args,
                             xpb_error *err);
+/* The default variant of op (softmax, rmsnorm, layernorm; its shader sh, n_params per-column
+ * inputs): rows that fit one workgroup by the shader sh; longer rows (more than one chunk of
+ * rowop.c's shape, which the shader would read twice or three times) by variant onchip's
+ * dispatch (rowop_onchip.c), each row read once, where it runs (layernorm needs shaderFloat64;
+ * without it, sh's chunks). prepare() makes onchip's buffers for those rows (else no state). */
+xpb_status vkb_rowop_default_supports(void *ctx, xpb_op op, int n_params, const void *args, xpb_error *why);
+xpb_status vkb_rowop_default_prepare(void *ctx, xpb_op op, int n_params, const void *args, void **state,
+                                     xpb_error *err);
+void vkb_rowop_default_release(void *ctx, void *state);
+xpb_status vkb_rowop_default_launch(void *ctx, xpb_op op, const vkb_shader *sh, int n_params, const void *args,
+                                    void *state, xpb_error *err);
+/* Variant onchip's dispatch of op for the default variant's long rows (rowop_onchip.c): whether
+ * it runs on this device, and its prepare, release and launch. */
+bool vkb_rowop_onchip_runs(const vkb_ctx *c, xpb_op op);
+xpb_status vkb_rowop_onchip_prepare(void *ctx, xpb_op op, const void *args, void **state, xpb_error *err);
+void vkb_rowop_onchip_release(void *ctx, void *state);
+xpb_status vkb_rowop_onchip_launch(void *ctx, xpb_op op, const void *args, void *state, xpb_error *err);
 /* Fills b with a row op's bindings x, its n_params per-column inputs (w, b) and out, in the
  * shaders' binding order; returns how many (the caller appends its own after them). */
 int vkb_rowop_bindings(const xpb_rowop_args *a, int n_params, vkb_binding *b);

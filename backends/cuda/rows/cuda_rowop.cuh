@@ -28,6 +28,8 @@
  *   cols <= 16384        one block per row (128..1024 threads), 16 floats per thread
  *   cols <= 32768        one block of 1024 threads per row, 32 floats per thread
  *   longer               one block of 512 threads per row, two streaming passes over the row
+ *                        (the default variant's long rows on GPUs below compute capability 7.0
+ *                        only: cuda_rowop_default.cuh)
  * float4 loads need cols % 4 == 0 and 16-byte aligned x, out, w, b (then every row start is
  * aligned too); otherwise the same shapes use scalar loads. */
 #ifndef XPB_CUDA_ROWOP_CUH
@@ -430,7 +432,9 @@ static xpb_status xpb_cuda_rowop_resolve(xpb_cuda_ctx *ctx, const void *vargs, c
     return xpb_cuda_activate(ctx, err);
 }
 
-/* The default variant's shapes: the one that fits cols (see the top of this file). */
+/* The default variant's shapes: the one that fits cols (see the top of this file); for rows
+ * longer than XPB_ROWOP_HELD_MAX the default runs cuda/regs' launch instead where it can
+ * (cuda_rowop_default.cuh), the streamed shape below compute capability 7.0. */
 struct xpb_rowop_default_shapes {
     template <class Op>
     static xpb_status enqueue(xpb_cuda_ctx *ctx, const xpb_rowop_ptrs &p, bool vec, const char *name, xpb_error *err)
@@ -469,16 +473,5 @@ static inline xpb_status xpb_rowop_variant_begin(xpb_cuda_ctx *ctx, const void *
     *go = !(a->rows <= 0 || a->cols <= 0 || a->cols > XPB_ROWOP_MAX_COLS);
     return *go ? xpb_cuda_activate(ctx, err) : XPB_OK;
 }
-
-/* The default variant's launch. */
-template <class Op>
-static xpb_status xpb_cuda_rowop_launch(void *vctx, const void *vargs, const char *name, xpb_error *err)
-{
-    return xpb_cuda_rowop_enqueue<Op, xpb_rowop_default_shapes>(vctx, vargs, name, err);
-}
-
-/* Defines `extern "C" const xpb_kernel xpb_cuda_<name>` for row-op policy Op. */
-#define XPB_CUDA_ROWOP_KERNEL(name, xpb_op_value, Op) \
-    XPB_CUDA_TEMPLATE_KERNEL(name, xpb_op_value, xpb_cuda_rowop_launch, Op)
 
 #endif

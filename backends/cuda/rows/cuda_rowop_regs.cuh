@@ -53,8 +53,14 @@
 
 /* The compiled block shapes, X(threads, floats a thread, blocks an SM the registers must allow):
  * the occupancy sweep of docs/performance.md (session 15; each op's policy names its default,
- * `regs_shape`), then the test shape of 512-float chunks. XPB_CUDA_REGS_SHAPE picks one by name
- * ("512x16x3": threads x floats x blocks); a name not compiled is an error. */
+ * `regs_shape`), then two for the H200 (issue 36: 1.4x the H100's bandwidth wants more loads in
+ * flight; the defaults reached 70-78% of its copy roof): 64 floats a thread, 16 float4 loads
+ * issued before any is used, at 2 or 4 blocks an SM (32768 floats an SM, as 512x32x2; sm_90,
+ * ptxas: 94-118 registers of the 128 allowed, no spills in any op, float4 or scalar; 48 floats
+ * a thread at 3 blocks, 36864 an SM, spilled in softmax and layernorm's float4 forms, and 16 at 4
+ * blocks of 512, or 32 at 5 of 256, in every op), then the test shape of 512-float chunks.
+ * XPB_CUDA_REGS_SHAPE picks one by name ("512x16x3": threads x floats x blocks; per op:
+ * xpb_rowop_regs_shape_of); a name not compiled is an error. The tuner sweeps it (xpb_knobs.def). */
 #define XPB_ROWOP_REGS_SHAPES(X) \
     X(512, 16, 2)                \
     X(512, 16, 3)                \
@@ -66,6 +72,8 @@
     X(256, 32, 3)                \
     X(256, 32, 4)                \
     X(128, 32, 8)                \
+    X(256, 64, 2)                \
+    X(128, 64, 4)                \
     X(32, 16, 1)
 
 enum { XPB_REGS_HANDED = 0, XPB_REGS_OWNER = 1, XPB_REGS_COMPLETER = 2 };
@@ -285,6 +293,40 @@ struct xpb_rowop_regs_plan {
     bool fast_exp; /* ops with a FastExp form (softmax: __expf) run it unless XPB_CUDA_ROW_EXP=expf */
 };
 
+/* The shape by name for the op of kernel `name` ("softmax_regs", "softmax": the op is the part
+ * before '_') into want: XPB_CUDA_REGS_SHAPE, either one shape for every op ("256x64x2") or a
+ * list of OP:SHAPE ("softmax:256x64x2,layernorm:128x64x4"; an op not named keeps its own), so
+ * that a tuning may change one op's shape alone (docs/tuning.md); unset, default_shape. An op
+ * that is not a row op, or an item without its ':', is a usage error. */
+static inline xpb_status xpb_rowop_regs_shape_of(const char *name, const char *default_shape, char want[64],
+                                                 xpb_error *err)
+{
+    const char *v = xpb_knob_value(XPB_KNOB_CUDA_REGS_SHAPE);
+    snprintf(want, 64, "%s", default_shape);
+    if (!v || !strchr(v, ':')) {
+        if (v)
+            snprintf(want, 64, "%s", v);
+        return XPB_OK;
+    }
+    const size_t op_len = strcspn(name, "_");
+    for (const char *item = v; *item;) {
+        const size_t len = strcspn(item, ","), key = strcspn(item, ":,");
+        const bool row_op = (key == 7 && (!strncmp(item, "softmax", 7) || !strncmp(item, "rmsnorm", 7))) ||
+                            (key == 9 && !strncmp(item, "layernorm", 9));
+        if (key == len || !row_op)
+            return xpb_fail(err, XPB_ERR_USAGE,
+                            "%s regs: XPB_CUDA_REGS_SHAPE=%s: expected SHAPE or OP:SHAPE[,OP:SHAPE...] with OP "
+                            "softmax, rmsnorm or layernorm",
+                            name, v);
+        if (key == op_len && !strncmp(item, name, op_len))
+            snprintf(want, 64, "%.*s", (int)(len - key - 1), item + key + 1);
+        item += len;
+        if (*item == ',')
+            item++;
+    }
+    return XPB_OK;
+}
+
 static inline xpb_status xpb_rowop_regs_make_plan(const xpb_cuda_ctx *ctx, int64_t rows, int cols, const char *name,
                                                   const char *default_shape, xpb_rowop_regs_plan *plan, xpb_error *err)
 {
@@ -293,9 +335,10 @@ static inline xpb_status xpb_rowop_regs_make_plan(const xpb_cuda_ctx *ctx, int64
                         "%s regs: acquire and release atomics need compute capability 7.0, the GPU has %d.%d", name,
                         ctx->cc_major, ctx->cc_minor);
     /* the shape: XPB_CUDA_REGS_SHAPE, one of the compiled ones by name, else the op's */
-    const char *want = xpb_knob_value(XPB_KNOB_CUDA_REGS_SHAPE);
-    if (!want)
-        want = default_shape;
+    char want[64];
+    xpb_status st = xpb_rowop_regs_shape_of(name, default_shape, want, err);
+    if (st)
+        return st;
     int block = 0, values = 0, minb = 0;
     char names[256] = "";
 #define XPB_REGS_PICK(B, V, M)                                                            \
@@ -311,7 +354,7 @@ static inline xpb_status xpb_rowop_regs_make_plan(const xpb_cuda_ctx *ctx, int64
     const int chunks = (cols + chunk - 1) / chunk;
     int64_t grid = rows * chunks;
     long cap, spin;
-    xpb_status st = xpb_knob_get_long_or(XPB_KNOB_CUDA_REGS_GRID, INT32_MAX, &cap, err);
+    st = xpb_knob_get_long_or(XPB_KNOB_CUDA_REGS_GRID, INT32_MAX, &cap, err);
     if (st || (st = xpb_knob_get_long(XPB_KNOB_CUDA_REGS_SPIN, &spin, err)))
         return st;
     if (grid > cap)

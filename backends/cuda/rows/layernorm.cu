@@ -3,7 +3,7 @@
  *
  * Held rows: exact two-pass statistics over the registers (mean, then the sum of (x - mean)^2),
  * never E[x^2] - E[x]^2. Streamed rows: sums in double around the row's first value (below). */
-#include "cuda_rowop_regs.cuh" /* and cuda_rowop_onchip.cuh */
+#include "cuda_rowop_default.cuh" /* and cuda_rowop_regs.cuh, cuda_rowop_onchip.cuh */
 
 /* Streamed-row statistics: sums of d = x - k and of d^2 in double, around the row's first value
  * k. The mean k + s1/n and the variance s2/n - (s1/n)^2 then carry only their final roundings:

@@ -2,7 +2,7 @@
  *
  * One statistic (the sum of squares), so held and streamed rows differ only in where x comes
  * from on the output pass. sqrtf and the division are IEEE (no rsqrtf, no fast math). */
-#include "cuda_rowop_regs.cuh" /* and cuda_rowop_onchip.cuh */
+#include "cuda_rowop_default.cuh" /* and cuda_rowop_regs.cuh, cuda_rowop_onchip.cuh */
 
 struct xpb_rmsnorm_policy {
     static constexpr bool uses_w = true;

@@ -2,10 +2,11 @@
  *
  * Held rows: max, then e = exp(x - max) kept in registers, sum(e), y = e / sum.
  * Streamed rows: an online (max, sum) pass, then y = exp(x - max) / sum.
- * Full-precision expf and true division, but for cuda/regs, which uses __expf (2 + 1.17|x| ULP,
- * inside the bound's 3 + 2|x| of docs/validation.md): with each row read once, expf's extra
- * instructions cost the long rows 4% of the copy roof (XPB_CUDA_ROW_EXP=expf keeps expf there). */
-#include "cuda_rowop_regs.cuh" /* and cuda_rowop_onchip.cuh */
+ * Full-precision expf and true division, but for cuda/regs and the default's rows over 32768
+ * (regs' launch, cuda_rowop_default.cuh), which use __expf (2 + 1.17|x| ULP, inside the bound's
+ * 3 + 2|x| of docs/validation.md): with each row read once, expf's extra instructions cost the
+ * long rows 4% of the copy roof (XPB_CUDA_ROW_EXP=expf keeps expf there). */
+#include "cuda_rowop_default.cuh" /* and cuda_rowop_regs.cuh, cuda_rowop_onchip.cuh */
 
 /* Online softmax state: running max m and sum s of exp(x - m) over the values seen. */
 struct xpb_softmax_state {

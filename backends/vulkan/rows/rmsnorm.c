@@ -1,5 +1,6 @@
 /* rmsnorm.c - per row: y = x / sqrt(mean(x^2) + eps) * w.
- * Shader: shaders/rows/rmsnorm.comp; launch configuration: rowop.c. */
+ * Shader: shaders/rows/rmsnorm.comp; launch configuration: rowop.c (rows longer than one chunk:
+ * variant onchip's dispatch, rowop_onchip.c). */
 #include "vk_ops.h"
 
 static const uint32_t rmsnorm_spv[] = {
@@ -9,13 +10,17 @@ static const vkb_shader shader = VKB_ROWOP_SHADER("rmsnorm", rmsnorm_spv, 1);
 
 static xpb_status supports(void *ctx, const void *args, xpb_error *why)
 {
-    return vkb_rowop_supports(ctx, args, 1, why);
+    return vkb_rowop_default_supports(ctx, XPB_OP_RMSNORM, 1, args, why);
+}
+
+static xpb_status prepare(void *ctx, const void *args, void **state, xpb_error *err)
+{
+    return vkb_rowop_default_prepare(ctx, XPB_OP_RMSNORM, 1, args, state, err);
 }
 
 static xpb_status launch(void *ctx, const void *args, void *state, xpb_error *err)
 {
-    (void)state;
-    return vkb_rowop_launch(ctx, &shader, 1, args, err);
+    return vkb_rowop_default_launch(ctx, XPB_OP_RMSNORM, &shader, 1, args, state, err);
 }
 
 const xpb_kernel xpb_vulkan_rmsnorm = {
@@ -23,5 +28,7 @@ const xpb_kernel xpb_vulkan_rmsnorm = {
     .variant = "default",
     .precision = "fp32",
     .supports = supports,
+    .prepare = prepare,
+    .release = vkb_rowop_default_release,
     .launch = launch,
 };

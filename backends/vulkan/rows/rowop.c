@@ -8,6 +8,11 @@
  *   power of two with BLOCK * VPT * 4 >= cols. A longer row (> 32768 values by default) is done
  *   in chunks of BLOCK * VPT * 4 with a second read (statistics pass, then write pass).
  *   XPB_VULKAN_ROW_VALUES=V (4..64, a power of two) changes V, for tuning on a new device.
+ *   The default variant (vkb_rowop_default_*) sends such longer rows to variant onchip's dispatch
+ *   instead (rowop_onchip.c: each row read once; H100 1024 x 262144, docs/performance.md session
+ *   15: onchip 84/93/84% of the copy roof where these chunks read a row twice, layernorm three
+ *   times); they stay here only for layernorm on a device without shaderFloat64, which onchip's
+ *   layernorm needs.
  * The grid is capped at maxComputeWorkGroupCount[0] and the shader loops over the rest of the
  * rows. Each pipeline (shader, BLOCK, VPT, VEC4, MODE, NSG, EXP_BUILTIN) is created once per
  * context. */
@@ -98,6 +103,52 @@ xpb_status vkb_rowop_launch(void *ctx, const vkb_shader *sh, int n_params, const
     vkb_spec spec = {6, {r.block, r.vpt, r.vec4, r.mode, r.nsg, exp_builtin}};
     vkb_rowop_push push = {(uint32_t)a->rows, (uint32_t)a->cols, a->eps, 0};
     return vkb_dispatch(c, sh, &spec, b, &push, vkb_group_count(c, r.groups), err);
+}
+
+/* The default variant: whether these rows go to onchip's dispatch (*onchip), from the shape
+ * rowop.c would choose: a row longer than one chunk of it, where onchip runs on the device. */
+static xpb_status default_long(vkb_ctx *c, xpb_op op, int n_params, const void *args, bool *onchip, xpb_error *err)
+{
+    const xpb_rowop_args *a = args;
+    *onchip = false;
+    xpb_status st = vkb_rowop_supports(c, args, n_params, err);
+    if (st || a->rows == 0 || a->cols == 0)
+        return st;
+    row_config r;
+    if ((st = choose(c, (uint64_t)a->rows, (uint64_t)a->cols, &r, err)))
+        return st;
+    *onchip = r.mode == 0 && (uint64_t)r.block * r.vpt * 4 < (uint64_t)a->cols && vkb_rowop_onchip_runs(c, op);
+    return XPB_OK;
+}
+
+xpb_status vkb_rowop_default_supports(void *ctx, xpb_op op, int n_params, const void *args, xpb_error *why)
+{
+    bool onchip;
+    return default_long(ctx, op, n_params, args, &onchip, why);
+}
+
+xpb_status vkb_rowop_default_prepare(void *ctx, xpb_op op, int n_params, const void *args, void **state,
+                                     xpb_error *err)
+{
+    bool onchip;
+    *state = NULL;
+    xpb_status st = default_long(ctx, op, n_params, args, &onchip, err);
+    return st || !onchip ? st : vkb_rowop_onchip_prepare(ctx, op, args, state, err);
+}
+
+void vkb_rowop_default_release(void *ctx, void *state)
+{
+    vkb_rowop_onchip_release(ctx, state);
+}
+
+xpb_status vkb_rowop_default_launch(void *ctx, xpb_op op, const vkb_shader *sh, int n_params, const void *args,
+                                    void *state, xpb_error *err)
+{
+    bool onchip;
+    xpb_status st = default_long(ctx, op, n_params, args, &onchip, err);
+    if (st)
+        return st;
+    return onchip ? vkb_rowop_onchip_launch(ctx, op, args, state, err) : vkb_rowop_launch(ctx, sh, n_params, args, err);
 }
 
 int vkb_rowop_bindings(const xpb_rowop_args *a, int n_params, vkb_binding *b)

@@ -230,6 +230,33 @@ static xpb_status oc_launch(void *ctx, const oc_op *op, const void *args, void *
     return st ? st : vkb_ctx_status(c, err);
 }
 
+/* ---- the default variant's long rows (rowop.c) ------------------------------------------------- */
+
+static const oc_op *oc_op_of(xpb_op op)
+{
+    return op == XPB_OP_SOFTMAX ? &op_softmax : op == XPB_OP_RMSNORM ? &op_rmsnorm : &op_layernorm;
+}
+
+bool vkb_rowop_onchip_runs(const vkb_ctx *c, xpb_op op)
+{
+    return !oc_op_of(op)->f64 || c->caps.float64;
+}
+
+xpb_status vkb_rowop_onchip_prepare(void *ctx, xpb_op op, const void *args, void **state, xpb_error *err)
+{
+    return oc_prepare(ctx, oc_op_of(op), args, state, err);
+}
+
+void vkb_rowop_onchip_release(void *ctx, void *state)
+{
+    oc_release(ctx, state);
+}
+
+xpb_status vkb_rowop_onchip_launch(void *ctx, xpb_op op, const void *args, void *state, xpb_error *err)
+{
+    return oc_launch(ctx, oc_op_of(op), args, state, err);
+}
+
 /* ---- the three kernels ------------------------------------------------------------------------ */
 
 VKB_ROW_VARIANT_KERNEL(softmax, onchip, XPB_OP_SOFTMAX, op_softmax, oc);
