@@ -4,7 +4,8 @@
 #   source .devkit/env.sh && XPB_GIT_COMMIT=<sha> scripts/device-run.sh build,test,ew,gemm
 # PHASES (comma list, default all): build, test, validate (conformance and default presets,
 # every input class, validate-only on cpu, cuda, vulkan), sanitize (compute-sanitizer memcheck
-# and racecheck over the CUDA conformance cases), ew (default elementwise preset on cpu, cuda,
+# and racecheck over the CUDA conformance cases and the group ones: XPB_SANITIZE_SCOPE, _FILTER,
+# _TOOLS, _COMPACTS), ew (default elementwise preset on cpu, cuda,
 # vulkan), rows (the row ops on cuda and vulkan with PyTorch's beside them), gemm (default gemm
 # preset plus 8192^3 on every backend), anneal (the annealing workload validated on every backend,
 # timed at 10K and at the 1M-point assign size, PyTorch peers; XPB_ANNEAL_DEFAULT=1 adds the
@@ -313,20 +314,28 @@ if has validate; then
 fi
 if has sanitize; then
   # XPB_SANITIZE_TOOLS (memcheck racecheck), XPB_SANITIZE_FILTER (every case): a shorter pass
+  # XPB_SANITIZE_SCOPE: single (one GPU's cases), group (--devices all), both (default);
+  # XPB_SANITIZE_COMPACTS: XPB_CUDA_SHARDED_COMPACT values the group pass runs the sharded burst with
   for tool in ${XPB_SANITIZE_TOOLS:-memcheck racecheck}; do
+    [ "${XPB_SANITIZE_SCOPE:-both}" = group ] || {
     stamp "compute-sanitizer --tool $tool over the CUDA conformance cases ${XPB_SANITIZE_FILTER:-}"
     timeout 400 compute-sanitizer --tool $tool --error-exitcode 9 $bin run --backend cuda --preset conformance \
         --filter "${XPB_SANITIZE_FILTER:-.}" --validate-only > "$out/sanitize-$tool.txt" 2>&1 || status=1
     grep -E "ERROR SUMMARY|results:" "$out/sanitize-$tool.txt" | tail -2 | tee -a "$out/bench.txt"
+    }
+    [ "${XPB_SANITIZE_SCOPE:-both}" = single ] && continue
     # the device-group ops (NCCL collectives, sharded GEMM) on a group of this machine's GPUs.
     # --report-api-errors no: ncclCommInitAll probes kernels its library has no image of for this
     # GPU (cudaFuncGetAttributes -> cudaErrorNoKernelImageForDevice, 4 reports, handled by NCCL;
     # 2026-11-25); our own CUDA calls are checked by our code, a failure is the case's error.
-    stamp "compute-sanitizer --tool $tool over the group conformance cases (--devices all)"
-    timeout 400 compute-sanitizer --tool $tool --report-api-errors no --error-exitcode 9 $bin run --backend cuda --devices all \
-        --workload collectives,sharded,burst --filter "${XPB_SANITIZE_FILTER:-.}" --preset conformance --validate-only \
-        > "$out/sanitize-group-$tool.txt" 2>&1 || status=1
-    grep -E "SUMMARY|results:" "$out/sanitize-group-$tool.txt" | tail -2 | tee -a "$out/bench.txt"
+    for cmp in ${XPB_SANITIZE_COMPACTS:-lookback}; do
+      ctag=""; [ "$cmp" = lookback ] || ctag="-compact-$cmp"
+      stamp "compute-sanitizer --tool $tool over the group conformance cases (--devices all), compact $cmp"
+      XPB_CUDA_SHARDED_COMPACT=$cmp timeout 400 compute-sanitizer --tool $tool --report-api-errors no --error-exitcode 9 \
+          $bin run --backend cuda --devices all --workload collectives,sharded,burst,anneal --filter "${XPB_SANITIZE_FILTER:-.}" \
+          --preset conformance --validate-only > "$out/sanitize-group-$tool$ctag.txt" 2>&1 || status=1
+      grep -E "SUMMARY|results:" "$out/sanitize-group-$tool$ctag.txt" | tail -2 | tee -a "$out/bench.txt"
+    done
   done
 fi
 if has rowscheck; then # issue 12: the long-row variants proven before they are timed: their ctest cases
