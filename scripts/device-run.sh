@@ -61,9 +61,7 @@
 # against cuda/default's byte for byte, every point through the exact pass, the knob), compute-sanitizer
 # memcheck, racecheck and synccheck over it, then default and tc timed at n=1000000,d=128,m=1024 in one
 # process, each one's assign time a launch printed; XPB_TCASSIGN_DEFAULT=1 adds the default preset).
-# vkinit (issue 36: the Vulkan anneal init's subgroup and shared paths: their ctest cases and the
-# conformance preset under the validation layer, then XPB_VKINIT_SIZE (1M x 128, m = 1024) timed with each,
-# alternated twice, CUDA beside). vkburst (issue 36: the burst workload validated on cuda and vulkan at conformance, quick and default
+# vkburst (issue 36: the burst workload validated on cuda and vulkan at conformance, quick and default
 # after one warm run, XPB_VALIDATE_WARM=1, so the validated run replays the Vulkan capture and the CUDA
 # graph; then timed at XPB_VKBURST_SIZE (100K x 100 batched): cuda; vulkan replayed (the default),
 # recorded at every launch (XPB_VULKAN_BURST_REPLAY=0: before issue 36), with propagate as a fixed
@@ -790,24 +788,6 @@ if has sass; then
   bench sass-gemm-8192 --backend cuda,vulkan --variant cublas-fp16,coopmat2 --workload gemm \
       --size m=8192,n=8192,k=8192 --validate sampled
 fi
-if has vkinit; then # issue 36: the Vulkan anneal init's two paths (XPB_VULKAN_ANNEAL_INIT), proven then timed
-  stamp "vkinit: ctest anneal_init_paths_vulkan, anneal_init_ties_vulkan, anneal conformance on vulkan (validation layer)"
-  (cd build-device && timeout 300 ctest -R '^anneal_init_(paths|ties)_vulkan$' --output-on-failure) > "$out/vkinit-ctest.txt" 2>&1 \
-      || status=1
-  grep -E "tests passed|Failed" "$out/vkinit-ctest.txt" | tee -a "$out/bench.txt"
-  XPB_VULKAN_VALIDATION=1 timeout 300 $bin run --workload anneal --backend vulkan --preset conformance --validate-only \
-      > "$out/vkinit-conformance.txt" 2>&1 || status=1
-  grep "results:" "$out/vkinit-conformance.txt" | tail -1 | tee -a "$out/bench.txt"
-  # alternated processes, so a drift of the machine falls on both paths alike
-  for rep in 1 2; do
-    for path in subgroup shared; do
-      XPB_VULKAN_ANNEAL_INIT=$path bench "vkinit-$path-$rep" --workload anneal --backend vulkan \
-          --size "${XPB_VKINIT_SIZE:-n=1000000,d=128,m=1024,iters=3}"
-    done
-  done
-  bench vkinit-cuda --workload anneal --backend cuda --size "${XPB_VKINIT_SIZE:-n=1000000,d=128,m=1024,iters=3}"
-  anneal_table "vkinit-*.json"
-fi
 if has tcassign; then # issue 36: anneal assign `tc`, TF32 candidates and default's fp32 answers bit for bit
   stamp "tcassign: cuda/tc at conformance, validate-only; its ctest cases"
   timeout 240 $bin run --backend cuda --workload anneal --variant tc --preset conformance --validate-only \
@@ -853,6 +833,5 @@ if has multi || has sweep; then # the collectives' ratio to torch.distributed, p
 fi
 has shardassign && cat "$out/shardassign-scaling.txt" # the sharded assign's scaling table, last
 has tcassign && grep "^tcassign " "$out/bench.txt"
-has vkinit && grep "^vkinit-" "$out/bench.txt" # the init op of each path beside CUDA's
 has vkburst && cat "$out/vkburst.txt" 2>/dev/null # per burst and device time, CUDA beside the Vulkan forms
 exit $status
