@@ -163,17 +163,34 @@ void burst_network_set_stimulus(burst_network *net, int32_t stim, double p_stim)
     net->params.p_stim = p_stim;
 }
 
+/* In parallel: a count per target, bumped atomically, each thread keeping the largest count it
+ * saw. A thread stops at the first count that breaks the bound (cap), as the serial count stopped,
+ * so no count passes cap by more than the thread count; the fan-in reported then is cap itself,
+ * the count the serial loop stopped at (the running maximum grows one at a time). */
 xpb_status burst_network_check_fanin(burst_network *net, xpb_error *err)
 {
     uint32_t *fanin = calloc((size_t)net->n, sizeof *fanin);
     if (!fanin)
         return xpb_fail(err, XPB_ERR_OUT_OF_MEMORY, "burst: out of memory counting fan-in");
-    int64_t max = 0, limit = ((int64_t)1 << 31) - net->stim; /* fan-in * 65025 must stay below */
-    for (uint64_t e = 0; e < net->synapses && max * BURST_MAX_SYNAPSE_INPUT < limit; e++) {
-        uint32_t c = ++fanin[net->targets[e]];
-        max = c > max ? c : max;
+    int64_t limit = ((int64_t)1 << 31) - net->stim; /* fan-in * 65025 must stay below; >= 1 */
+    int64_t cap = (limit + BURST_MAX_SYNAPSE_INPUT - 1) / BURST_MAX_SYNAPSE_INPUT; /* the least that breaks it */
+    int64_t max = 0;
+#pragma omp parallel reduction(max : max)
+    {
+        bool stop = false;
+#pragma omp for schedule(static)
+        for (uint64_t e = 0; e < net->synapses; e++) {
+            if (stop)
+                continue;
+            uint32_t c;
+#pragma omp atomic capture
+            c = ++fanin[net->targets[e]];
+            max = c > max ? c : max;
+            stop = max >= cap;
+        }
     }
     free(fanin);
+    max = max < cap ? max : cap;
     net->max_fanin = max;
     if (net->stim < 0 || max * BURST_MAX_SYNAPSE_INPUT >= limit)
         return xpb_fail(err, XPB_ERR_USAGE, "burst: a fan-in of %lld synapses: %lld * 65025 + S (%ld) must stay below 2^31",
@@ -249,11 +266,14 @@ static void synapses(burst_network *net, const burst_params *p)
         uint64_t begin = burst_row(net, i), end = burst_row(net, i + 1);
         for (uint64_t e = begin; e < end; e++) {
             uint64_t idx = (uint64_t)i << 32 | (e - begin);
-            net->targets[e] = (uint32_t)(((uint64_t)i + 1 + xpb_rng_hash(s, STREAM_TARGET, idx) % (n - 1)) % n);
-            /* bits 0..31: weight; 32..39: psp; 40..63: strong or weak */
+            /* (i + 1 + h % (n - 1)) % n: the sum is below 2n, so the last % n is a subtraction */
+            uint64_t t = (uint64_t)i + 1 + xpb_rng_hash(s, STREAM_TARGET, idx) % (n - 1);
+            net->targets[e] = (uint32_t)(t >= n ? t - n : t);
+            /* bits 0..31: weight (w < 2^32, so w % wmax is a 32-bit divide); 32..39: psp; 40..63:
+             * strong or weak */
             uint64_t h = xpb_rng_hash(s, STREAM_SYNAPSE, idx), w = h & 0xffffffffu, q = (h >> 32) & 0xffu;
             bool strong = (h >> 40) < strong_floor;
-            net->weight[e] = (uint8_t)(strong ? STRONG_LO + w % (256 - STRONG_LO) : 1 + w % wmax);
+            net->weight[e] = (uint8_t)(strong ? STRONG_LO + w % (256 - STRONG_LO) : 1 + (uint32_t)w % (uint32_t)wmax);
             net->psp[e] = (uint8_t)(strong ? STRONG_LO + q % (256 - STRONG_LO) : WEAK_PSP_LO + q % (256 - WEAK_PSP_LO));
         }
     }
