@@ -1,6 +1,8 @@
 /* reference.c - the serial reference of burst propagation (burst.h), written for clarity against
  * docs/workloads.md section 4 and its pinned details, which it follows step by step; the comments
- * quote the rule each block implements. Compiled with -ffp-contract=off (CMakeLists.txt), so
+ * quote the rule each block implements. Serial in meaning: within a burst the neurons are taken
+ * in parallel (OpenMP) where that cannot change a bit (integer input sums, each neuron's own
+ * state), and the bursts one after another. Compiled with -ffp-contract=off (CMakeLists.txt), so
  * `f = f * scale; v = v + f` stays two roundings and never becomes one fused multiply-add. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -81,33 +83,61 @@ bool burst_dynamics_neuron(const burst_network *net, burst_state *s, uint32_t i,
     return false;
 }
 
+/* The neurons of one burst's dynamics are taken in at most this many blocks, in parallel: each
+ * block writes its fired ids from its own first id on, then the blocks' lists are joined in order,
+ * so the set comes out ascending as a serial pass over the neurons writes it. */
+#define DYNAMICS_BLOCKS 256
+
 int64_t burst_reference_step(const burst_network *net, burst_state *s, uint32_t b, const uint32_t *prev,
                              int64_t nprev, int32_t *input, uint32_t *fired, uint64_t *events)
 {
+    /* Each neuron's input is an integer sum and its dynamics read and write its own state only, so
+     * the loops below run in parallel and still compute exactly the serial meaning. */
+    const int64_t n = net->n;
+    const int64_t blocks = n < DYNAMICS_BLOCKS ? n : DYNAMICS_BLOCKS;
+    int64_t count_of[DYNAMICS_BLOCKS];
+#pragma omp parallel for schedule(static)
+    for (int64_t k = 0; k < blocks; k++) {
+        int64_t lo = n * k / blocks, hi = n * (k + 1) / blocks;
+        memset(input + lo, 0, (size_t)(hi - lo) * sizeof *input);
+    }
     /* 1. propagation: "for every fired source s and each of its synapses (s -> t, w, p, type):
-     * input[t] += (type == inhibitory ? -1 : +1) * w * p, accumulated as int32" */
-    memset(input, 0, (size_t)net->n * sizeof *input);
+     * input[t] += (type == inhibitory ? -1 : +1) * w * p, accumulated as int32" (any order gives
+     * the same sums; no partial sum passes max fan-in * 65025 < 2^31) */
     uint64_t ev = 0;
+#pragma omp parallel for schedule(dynamic, 16) reduction(+ : ev)
     for (int64_t k = 0; k < nprev; k++) {
         uint32_t src = prev[k];
         int32_t sign = net->inhibitory[src] ? -1 : 1;
         uint64_t begin = burst_row(net, src), end = burst_row(net, (int64_t)src + 1);
-        for (uint64_t e = begin; e < end; e++)
-            input[net->targets[e]] += sign * (int32_t)net->weight[e] * (int32_t)net->psp[e];
+        for (uint64_t e = begin; e < end; e++) {
+            int32_t add = sign * (int32_t)net->weight[e] * (int32_t)net->psp[e];
+#pragma omp atomic
+            input[net->targets[e]] += add;
+        }
         ev += end - begin;
     }
     if (events)
         *events = ev;
     /* 2. stimulus: "neuron i gets +S input units in burst b iff pcg_hash(i * 3266489917 +
-     * b * 668265263 + 374761393) < floor(p_stim * 2^32)"; 3. dynamics, in neuron order, so the
-     * fired set comes out ascending */
+     * b * 668265263 + 374761393) < floor(p_stim * 2^32)"; 3. dynamics, per neuron */
+#pragma omp parallel for schedule(dynamic, 1)
+    for (int64_t k = 0; k < blocks; k++) {
+        int64_t lo = n * k / blocks, hi = n * (k + 1) / blocks, c = 0;
+        for (int64_t i = lo; i < hi; i++) {
+            int32_t in = input[i];
+            if (burst_stimulus_draw((uint32_t)i, b) < net->stim_floor)
+                in += net->stim;
+            if (burst_dynamics_neuron(net, s, (uint32_t)i, b, in))
+                fired[lo + c++] = (uint32_t)i;
+        }
+        count_of[k] = c;
+    }
+    /* 4. the fired set, ascending: the blocks' lists in block order */
     int64_t count = 0;
-    for (int64_t i = 0; i < net->n; i++) {
-        int32_t in = input[i];
-        if (burst_stimulus_draw((uint32_t)i, b) < net->stim_floor)
-            in += net->stim;
-        if (burst_dynamics_neuron(net, s, (uint32_t)i, b, in))
-            fired[count++] = (uint32_t)i;
+    for (int64_t k = 0; k < blocks; k++) {
+        memmove(fired + count, fired + n * k / blocks, (size_t)count_of[k] * sizeof *fired);
+        count += count_of[k];
     }
     return count;
 }
