@@ -12,10 +12,14 @@
  * so the whole-run check compares every burst's fired set and the final state. */
 #define BURST_TRACE_MAX 50000000.0
 
-/* What make_data keeps for a case (xpb_case_data.host): the network and the reference run. */
+/* What make_data keeps for a case (xpb_case_data.host): the network and the reference run of
+ * `bursts` bursts, shared by the cases that hold it (workload.c: holders counts them). Read-only
+ * once made. */
 typedef struct burst_host {
     burst_network net;
     burst_run ref;
+    int64_t bursts;
+    int holders;
 } burst_host;
 
 /* The generator's parameters of case c (neurons, fanout, hubs; the rest at their defaults). */
