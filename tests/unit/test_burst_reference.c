@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "burst/burst.h"
+#include "xpb_sha256.h"
 #include "xpb_test.h"
 
 static void test_pcg(void)
@@ -319,7 +320,56 @@ static void test_bad_sizes(void)
     p = burst_params_default(2, 40000);
     CHECK(burst_network_build(&p, &net, &err) == XPB_ERR_USAGE && strstr(err.msg, "fan-in"));
     printf("%s\n", err.msg);
+    /* the fan-in named is where the serial count stopped: the first count that breaks the bound,
+     * ceil((2^31 - S) / 65025) = 33024 for S = 130050, not the 40000 a full count reaches */
+    CHECK(strstr(err.msg, "a fan-in of 33024 synapses") != NULL);
     CHECK(net.targets == NULL);
+}
+
+/* The generator and the reference, bit for bit as they were computed serially (SHA-256 of every
+ * array, computed before they ran in parallel): the network of a case is pinned by the contract,
+ * and neither the thread count nor the order of the work may change a byte of it or of the run. */
+static void put(xpb_sha256 *h, const void *p, size_t n)
+{
+    if (p && n)
+        xpb_sha256_update(h, p, n);
+}
+
+static void test_pinned(int64_t n, int64_t f, int64_t hubs, int64_t bursts, bool trace, const char *want_net,
+                        const char *want_run)
+{
+    burst_params p = burst_params_default(n, f);
+    p.hubs = hubs;
+    burst_network net;
+    burst_run r;
+    xpb_error err = {{0}};
+    CHECK(burst_network_build(&p, &net, &err) == XPB_OK);
+    CHECK(burst_reference_run(&net, bursts, trace, &r, &err) == XPB_OK);
+    size_t nn = (size_t)n, e = (size_t)net.synapses;
+    xpb_sha256 h;
+    unsigned char d[32];
+    char hex[2][65];
+    xpb_sha256_init(&h);
+    put(&h, net.offsets32, (nn + 1) * 4), put(&h, net.targets, e * 4), put(&h, net.weight, e), put(&h, net.psp, e);
+    put(&h, net.inhibitory, nn), put(&h, net.threshold, nn * 4), put(&h, net.threshold_limit, nn * 4);
+    put(&h, net.leak, nn * 4), put(&h, net.excitability, nn * 4), put(&h, net.refractory, nn * 4);
+    put(&h, net.fire_limit, nn * 4), put(&h, net.snooze, nn * 4), put(&h, &net.max_fanin, 8);
+    xpb_sha256_final(&h, d);
+    for (int i = 0; i < 32; i++)
+        snprintf(hex[0] + 2 * i, 3, "%02x", d[i]);
+    xpb_sha256_init(&h);
+    put(&h, r.fired_start, ((size_t)bursts + 1) * 8), put(&h, r.fired, r.fired_start[bursts] * 4);
+    put(&h, r.events, (size_t)bursts * 8), put(&h, r.v, nn * 4), put(&h, r.countdown, nn * 4);
+    put(&h, r.count, nn * 4), put(&h, r.v_trace, r.v_trace ? (size_t)bursts * nn * 4 : 0);
+    xpb_sha256_final(&h, d);
+    for (int i = 0; i < 32; i++)
+        snprintf(hex[1] + 2 * i, 3, "%02x", d[i]);
+    printf("%lld x %lld (%lld hubs), %lld bursts: network %.16s, run %.16s\n", (long long)n, (long long)f,
+           (long long)hubs, (long long)bursts, hex[0], hex[1]);
+    CHECK(strcmp(hex[0], want_net) == 0);
+    CHECK(strcmp(hex[1], want_run) == 0);
+    burst_run_free(&r);
+    burst_network_free(&net);
 }
 
 static void test_params_format(void)
@@ -342,6 +392,12 @@ int main(void)
     test_generator(1000, 10);
     test_generator(10000, 100);
     test_bad_sizes();
+    test_pinned(4097, 33, 4, 25, true, "b2a0e2ad6e9ba4e00fd79181bbc61b6df9738b8f2aa9191b45c9cba23880f8a4",
+                "1a8b06d9cb2d2ad257f953db6c0834333a42de04cca43cd644331487e0ff0fb6");
+    test_pinned(20000, 50, 3, 12, true, "ae5dbea44c0abb359be5b4fb2d8625c09477c0b02c9a2565783c9d8e492248a2",
+                "4f272915696abf083d498206cbcb2b84b726ef6d39f44eba5660dc2a504f0c69");
+    test_pinned(100000, 100, 0, 40, false, "aa62300e2a7b2a531a999289a1f7709b43bae88b7273f5122c8399a13096b644",
+                "2af98602aa96480eccf139243eda4a1fe31ccb7f3d83cb92cfc68772f1744986");
     test_params_format();
     XPB_TEST_END();
 }
