@@ -74,8 +74,9 @@ static void softmax_row(const float *x, size_t cols, bool exact, double *ref, do
     double m = -INFINITY, s = 0, dmax = 0;
     for (size_t j = 0; j < cols; j++)
         m = x[j] > m ? x[j] : m;
-    for (size_t j = 0; j < cols; j++) {
-        s += exp(x[j] - m);
+    for (size_t j = 0; j < cols; j++) { /* e_j kept in ref[j]: exp once per element (most of the time) */
+        ref[j] = exp(x[j] - m);
+        s += ref[j];
         dmax = fmax(dmax, m - x[j]);
     }
     /* e_j = exp(x_j - m): the fp32 subtraction (u|d|) and exp (3+2|d| ulp); the sum adds the
@@ -83,7 +84,7 @@ static void softmax_row(const float *x, size_t cols, bool exact, double *ref, do
     double sum_err = exp_ulps(dmax) + dmax + 1.0 + LAMBDA * sqrt((double)cols);
     for (size_t j = 0; j < cols; j++) {
         double dj = m - x[j];
-        ref[j] = exp(-dj) / s;
+        ref[j] = ref[j] / s; /* exp(-dj) / s: x_j - m = -(m - x_j) exactly, rounding being symmetric */
         tol[j] = (exact ? EXACT_SOFTMAX_ULPS : exp_ulps(dj) + dj + 2.0 + sum_err) * U * ref[j] + FLT_MIN;
     }
 }
