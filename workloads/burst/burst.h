@@ -149,7 +149,8 @@ void burst_state_free(burst_state *s);
  * countdown and count, and returns whether it fires. The contract's steps a-g, fp32 uncontracted. */
 bool burst_dynamics_neuron(const burst_network *net, burst_state *s, uint32_t i, uint32_t b, int32_t input);
 
-/* One burst b (steps 1-4), serially: prev[0..nprev) is burst b-1's fired set; writes burst b's
+/* One burst b (steps 1-4), with the serial meaning (its neurons taken in parallel where that
+ * changes no bit: reference.c): prev[0..nprev) is burst b-1's fired set; writes burst b's
  * ascending into fired (room for n) and returns its size. input: n int32 of scratch. *events, if
  * not NULL, gets the synaptic events of the propagation (the out-degree sum of prev). */
 int64_t burst_reference_step(const burst_network *net, burst_state *s, uint32_t b, const uint32_t *prev,
