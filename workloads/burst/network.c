@@ -40,6 +40,7 @@
 #define STIM_UNITS (2 * BURST_MAX_SYNAPSE_INPUT)
 #define STIM_PER_RATE 0.85       /* p_stim = this * the target rate         */
 #define MAX_SYNAPSES ((uint64_t)1 << 40)
+#define FANIN_PREFETCH 16        /* synapses ahead: their counts are fetched while one is bumped */
 
 enum {
     STREAM_TARGET = 300,
@@ -182,6 +183,8 @@ xpb_status burst_network_check_fanin(burst_network *net, xpb_error *err)
         for (uint64_t e = 0; e < net->synapses; e++) {
             if (stop)
                 continue;
+            if (e + FANIN_PREFETCH < net->synapses) /* the atomic waits out its miss; the next ones need not */
+                __builtin_prefetch(&fanin[net->targets[e + FANIN_PREFETCH]], 1);
             uint32_t c;
 #pragma omp atomic capture
             c = ++fanin[net->targets[e]];
