@@ -313,6 +313,20 @@ static int kept_values(const char *path, const xpb_tune_opts *o, const xpb_knob_
     return n;
 }
 
+/* One knob's outcome on stdout, as soon as its sweep ends. */
+static void print_knob(const xpb_tune_knob *k)
+{
+    const char *def = xpb_knob_decl_of(k->id)->def, *base = k->base[0] ? k->base : def;
+    printf("%-30s %s%s%s\n", xpb_knob_decl_of(k->id)->name, k->skipped[0] ? "not tuned: " : "",
+           k->skipped[0] ? k->skipped : k->chosen >= 0 ? k->cand[k->chosen].value : base,
+           k->skipped[0] ? "" : k->chosen >= 0 ? " (faster than the base)" : " (no candidate faster)");
+    for (int c = 0; c < k->n && !k->skipped[0]; c++)
+        printf("    %-24s %-10s %s\n", k->cand[c].value,
+               k->cand[c].outcome == XPB_TUNE_FASTER ? "faster" : k->cand[c].outcome == XPB_TUNE_REJECTED ? "rejected" : "not faster",
+               k->cand[c].why);
+    fflush(stdout);
+}
+
 static int tune(const tune_args *a, xpb_tune_opts *o)
 {
     xpb_device_info info;
@@ -356,30 +370,25 @@ static int tune(const tune_args *a, xpb_tune_opts *o)
     static xpb_tune_knob knobs[XPB_KNOB_COUNT];
     xpb_tuning_value config[XPB_KNOB_COUNT];
     int n_config = kept_values(dest, o, ids, n_ids, config);
+    /* Knob by knob, the file written after each: a tune cut short (a time limit, ^C) keeps the
+     * knobs it finished, and a later `tune --knobs` of the rest merges into it. */
+    bool saved = false;
     for (int i = 0; i < n_ids && !rc; i++) {
         memset(&knobs[i], 0, sizeof knobs[i]);
         knobs[i].id = ids[i];
         rc = xpb_tune_sweep(o, config, &n_config, &knobs[i]);
+        if (rc == 1 || rc == 0) {
+            cJSON *entry = xpb_tuning_entry_json(&o->fp, config, n_config);
+            add_record(entry, o, knobs, i + 1);
+            if (xpb_tuning_save_entry(dest, entry, &o->fp, &err))
+                rc = xpb_cli_error(XPB_EXIT_UNAVAILABLE, "tune: %s", err.msg);
+            else
+                saved = true;
+        }
+        print_knob(&knobs[i]);
     }
-    if (rc == 1 || rc == 0) {
-        cJSON *entry = xpb_tuning_entry_json(&o->fp, config, n_config);
-        add_record(entry, o, knobs, n_ids);
-        if (xpb_tuning_save_entry(dest, entry, &o->fp, &err))
-            rc = xpb_cli_error(XPB_EXIT_UNAVAILABLE, "tune: %s", err.msg);
-    }
-    for (int i = 0; i < n_ids; i++) {
-        const xpb_tune_knob *k = &knobs[i];
-        const char *def = xpb_knob_decl_of(k->id)->def, *base = k->base[0] ? k->base : def;
-        printf("%-30s %s%s%s\n", xpb_knob_decl_of(k->id)->name, k->skipped[0] ? "not tuned: " : "",
-               k->skipped[0] ? k->skipped : k->chosen >= 0 ? k->cand[k->chosen].value : base,
-               k->skipped[0] ? "" : k->chosen >= 0 ? " (faster than the base)" : " (no candidate faster)");
-        for (int c = 0; c < k->n && !k->skipped[0]; c++)
-            printf("    %-24s %-10s %s\n", k->cand[c].value,
-                   k->cand[c].outcome == XPB_TUNE_FASTER ? "faster" : k->cand[c].outcome == XPB_TUNE_REJECTED ? "rejected" : "not faster",
-                   k->cand[c].why);
-    }
-    if (rc == 0 || rc == 1)
-        fprintf(stderr, "xpubench: tuning written to %s\n", dest);
+    if (saved)
+        fprintf(stderr, "xpubench: tuning written to %s%s\n", dest, rc == 0 || rc == 1 ? "" : " (the knobs swept before the stop)");
     if (temp && rc == 0)
         remove_work(o->work);
     else
