@@ -25,7 +25,9 @@
 # ways beside torch.distributed, the ratio per size printed last), sharded (issue 11: the sharded
 # GEMM validated on --devices 0 and all and under mpirun, timed at XPB_SHARDED_PRESET (default) on
 # 1 GPU and on all beside one GPU's gemm cublas, the scaling table last). XPB_BENCH_ARGS adds `run`
-# options, XPB_BENCH_FILTER restricts the benchmarks (regex on case ids). XPB_DEVICE_CMAKE_ARGS adds
+# options, XPB_BENCH_FILTER restricts the benchmarks (regex on case ids). XPB_DEADLINE_S (seconds
+# from the start): no benchmark starts after it and a running one is cut there, so a call's limit
+# does not kill the script before its archive (set it ~60 s under the call's timeout). XPB_DEVICE_CMAKE_ARGS adds
 # configure options (e.g. -DXPB_BLAS=openblas where the scipy-openblas wheel did not travel).
 # rowscheck (issue 12: the row-variant ctest cases, compute-sanitizer over the CUDA long-row variants).
 # rowsab (issue 12: row-op knobs A/B at 1024 x 262144, XPB_ROWS_AB, alternated processes).
@@ -125,13 +127,19 @@ if has build; then
   build-device/xpubench info >> "$out/bench.txt" 2>&1
 fi
 bin=build-device/xpubench
+# XPB_DEADLINE_S: seconds from the start after which no benchmark starts and a running one is cut,
+# so that the script still reaches its archive and table when the device call's own limit would
+# kill it first (a call killed from outside brings back only a few loose files).
+left_s() { echo $(( ${XPB_DEADLINE_S:-100000} - ($(date +%s) - t0) )); }
 bench() { # bench NAME ARGS...: one results file per benchmark
-  local name=$1 filter=${XPB_BENCH_FILTER:-.}; shift
+  local name=$1 filter=${XPB_BENCH_FILTER:-.} left; shift
+  left=$(left_s)
+  if [ "$left" -le 5 ]; then stamp "benchmark $name skipped: past XPB_DEADLINE_S"; status=1; return; fi
   stamp "benchmark $name: $*"
   # shellcheck disable=SC2086
   # a hung run (NCCL waiting on a rank) must not eat the whole call: XPB_BENCH_TIMEOUT_S
-  timeout "${XPB_BENCH_TIMEOUT_S:-590}" $bin run --filter "$filter" --out "$out/$name.json" "$@" ${XPB_BENCH_ARGS:-} \
-      >> "$out/bench.txt" 2>> "$out/bench-stderr.log" || status=$?
+  timeout "$(( left < ${XPB_BENCH_TIMEOUT_S:-590} ? left : ${XPB_BENCH_TIMEOUT_S:-590} ))" $bin run --filter "$filter" \
+      --out "$out/$name.json" "$@" ${XPB_BENCH_ARGS:-} >> "$out/bench.txt" 2>> "$out/bench-stderr.log" || status=$?
   stamp "benchmark $name done (status so far $status)"
 }
 
