@@ -58,7 +58,7 @@
 # and 262144, into $OUT/tuning.json, the file to ship as tuning/<gpu>.json: docs/tuning.md;
 # XPB_TUNE_KNOBS / XPB_TUNE_BACKENDS split the sweep over calls (XPB_TUNE_ARGS: more tune options, e.g. --runs 1), which merge into a tuning.json carried in).
 # shardassign (issue 33: the sharded anneal assign validated at conformance and quick on --devices 0, all and under mpirun, timed at XPB_SHARDASSIGN_SIZE (n=10000000,d=128,m=4096) on 1 GPU and on all, the scaling table last).
-# shardanneal (issue 33: the sharded anneal run validated at conformance on --devices 0, all and under mpirun, timed at XPB_SHARDANNEAL_SIZE (n=1000000,d=128,m=1024,iters=20,queries=0) on one GPU, a group of one and all GPUs, the scaling table last).
+# shardanneal (issue 33: the sharded anneal run validated at conformance on --devices 0, all and under mpirun, timed at XPB_SHARDANNEAL_SIZE (n=1000000,d=128,m=1024,iters=20,queries=0) on one GPU, a group of one and all GPUs (init split by points), all GPUs with XPB_CUDA_SHARDED_ANNEAL_INIT=replicated (XPB_SHARDANNEAL_AB=0 skips it) and under mpirun, the scaling table and each run's per-op times last).
 # tcassign (issue 36: the anneal assign variant tc validated at conformance, its ctest cases (its runs
 # against cuda/default's byte for byte, every point through the exact pass, the knob), compute-sanitizer
 # memcheck, racecheck and synccheck over it, then default and tc timed at n=1000000,d=128,m=1024 in one
@@ -638,6 +638,15 @@ if has shardanneal; then # issue 33: the sharded anneal run (docs/multi-gpu.md, 
   bench shardanneal-1gpu --backend cuda:0 --workload anneal --variant default --size "$size"
   bench shardanneal-group1 --backend cuda --devices 0 --workload anneal --size "$size"
   [ "$np" -gt 1 ] && bench shardanneal-all --backend cuda --devices all --workload anneal --size "$size"
+  # A/B: the init replicated on every rank (before the split), the same call, the same machine
+  [ "$np" -gt 1 ] && [ "${XPB_SHARDANNEAL_AB:-1}" = 1 ] && XPB_CUDA_SHARDED_ANNEAL_INIT=replicated \
+    bench shardanneal-all-replicated --backend cuda --devices all --workload anneal --size "$size"
+  if [ "$np" -gt 1 ]; then # one process a rank: the split init's steps queued by each process alone
+    stamp "shardanneal: $size under mpirun -np $np"
+    # shellcheck disable=SC2086
+    timeout "${XPB_BENCH_TIMEOUT_S:-590}" mpirun -np "$np" $bin run --backend cuda --workload anneal --size "$size" \
+        --out "$out/shardanneal-mpi.json" ${XPB_BENCH_ARGS:-} > "$out/shardanneal-mpi.txt" 2>&1 || status=1
+  fi
   python3 - "$out" <<'PY' | tee "$out/shardanneal-scaling.txt" >> "$out/bench.txt"
 import glob, json, sys
 rows = []
@@ -654,6 +663,7 @@ for name, dev, st, it, per, msg in rows:
     sp = f"{base / per:.2f}x" if base and per else "-"
     print(f"{name:22} {dev:14} {st:6} {it if it is not None else '-':>5} {per * 1e3 if per else float('nan'):>9.3f} {sp:>12}  {msg}")
 PY
+  anneal_table "shardanneal-[1agm]*.json" # per op (init=ms/launches): the split init against the replicated
 fi
 if has aa; then # issue 9: the same build twice must compare clean; a real slowdown must not
   wl=${XPB_AA_WORKLOADS:-elementwise}

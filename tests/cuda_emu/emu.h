@@ -1,7 +1,7 @@
-// emu.h - the subset of CUDA that backends/cuda/anneal/anneal_assign.cu and anneal_assign_tc.cu use,
-// and backends/cuda/burst/burst_compact.cu and burst_compact_lookback.cu, on the CPU, so that
-// tests/cuda_emu/anneal_tc_emu.sh and burst_compact_emu.sh can run the kernels' own source without
-// a GPU and compare them (transform.py adapts the source). One block at a time; one std::thread per
+// emu.h - the subset of CUDA that backends/cuda/anneal/anneal_assign.cu, anneal_assign_tc.cu and
+// anneal_init.cu use, and backends/cuda/burst/burst_compact.cu and burst_compact_lookback.cu, on
+// the CPU, so that tests/cuda_emu/anneal_tc_emu.sh, anneal_init_emu.sh and burst_compact_emu.sh
+// can run the kernels' own source without a GPU and compare them (transform.py adapts the source). One block at a time; one std::thread per
 // CUDA thread; std::barrier for __syncthreads and for the warp collectives (shuffles, mma.sync);
 // cp.async as a plain copy; mma.sync m16n8k8 TF32 with its operands truncated to TF32 (the low 13
 // bits dropped: what the bound of anneal_assign_tc.cu allows as the worst operand error), the 8
@@ -148,6 +148,13 @@ static inline unsigned long long atomicMin(unsigned long long *p, unsigned long 
     }
     return o;
 }
+static inline unsigned long long atomicMax(unsigned long long *p, unsigned long long v)
+{
+    unsigned long long o = __atomic_load_n(p, __ATOMIC_SEQ_CST);
+    while (v > o && !__atomic_compare_exchange_n(p, &o, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)) {
+    }
+    return o;
+}
 static inline void emu_cp_async(float *dst, const float *src, int bytes, bool fill)
 {
     if (fill)
@@ -195,6 +202,17 @@ template <class F> static inline cudaError_t cudaFuncSetAttribute(F, int, int) {
 static inline cudaError_t cudaDeviceGetAttribute(int *v, int, int)
 {
     *v = EMU_SMEM_OPTIN;
+    return cudaSuccess;
+}
+// anneal_init.cu's grid: the resident blocks of an SM as an H100's 2048 threads allow
+template <class F> static inline cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *n, F, int threads, size_t)
+{
+    *n = 2048 / threads;
+    return cudaSuccess;
+}
+static inline cudaError_t cudaMemsetAsync(void *p, int v, size_t bytes, cudaStream_t)
+{
+    memset(p, v, bytes);
     return cudaSuccess;
 }
 struct xpb_cuda_ctx {

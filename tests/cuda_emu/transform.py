@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """transform.py SRC.cu OUT.cc HEADER_CUH - one of backends/cuda/anneal's or burst's kernel files made
-into C++ that g++ compiles against tests/cuda_emu/emu.h (anneal_tc_emu.sh, burst_compact_emu.sh):
+into C++ that g++ compiles against tests/cuda_emu/emu.h (anneal_tc_emu.sh, anneal_init_emu.sh,
+burst_compact_emu.sh):
   - its family's header (cuda_anneal.cuh, cuda_burst.cuh) is inlined without its include of
     cuda_common.cuh; emu.h stands for both, and for xpb_knob.h;
   - the bodies of tc's PTX helpers (cp.async, its commit and wait, mma.sync) become emu.h's calls;

@@ -484,7 +484,7 @@ xpb_status anneal_run(const xpb_case *c, const xpb_case_data *d, xpb_session *s,
     if (!st && !s->ranks)
         st = xpb_session_supports(s, XPB_OP_ANNEAL_INIT, &ia, err);
     double t_start = xpb_clock_now(); /* the run's time: from here to the result read back */
-    if (!st) /* a device group: init on every rank over all points (the sharded op's INIT) */
+    if (!st) /* a device group: the sharded op's INIT, split by points */
         st = s->ranks ? sharded(&r, XPB_ANNEAL_SHARDED_INIT, 0, 0.0f) : xpb_session_launch(s, XPB_OP_ANNEAL_INIT, &ia, err);
     if (!st && r.validating)
         st = check_init(&r);

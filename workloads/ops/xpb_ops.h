@@ -217,8 +217,10 @@ typedef struct xpb_anneal_search_args {
 /* The annealing run on a device group of P ranks (docs/multi-gpu.md, "Sharded annealing run"):
  * every buffer exists on every rank, each the whole size; rank r owns the points
  * [r n / P, (r+1) n / P). One op, three phases, each leaving every buffer the same on every rank:
- *  INIT:    init (xpb_anneal_init_args' contract) on every rank over all points (the one-GPU
- *           kernel: deterministic, so the same chosen and anchors on each);
+ *  INIT:    init (xpb_anneal_init_args' contract): each step, every rank the one-GPU step
+ *           kernel over its own points and the winner's key max-reduced over the group, so the
+ *           one-GPU chosen and anchors bit for bit on each (XPB_CUDA_SHARDED_ANNEAL_INIT=
+ *           replicated: the one-GPU init on every rank over all points);
  *  STEP:    assign on the rank's points (the one-GPU kernels: the same bits per point), their
  *           assign and dist broadcast from each owner to every rank; stats as the one-GPU op
  *           defines them, with counts and each anchor's kept key range found on every rank from

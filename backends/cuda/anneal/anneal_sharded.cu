@@ -20,10 +20,23 @@
  *     ~1e-16 relative of a rounding boundary;
  *  5. update (the one-GPU kernel) on group rank 0, its anchors ncclBroadcast to every rank: the
  *     anchors are rank 0's bits everywhere even if an all_reduce's result were to differ by rank.
- * INIT and CHANGES run the one-GPU kernels on every rank over all points (deterministic kernels
- * on the same inputs: the same chosen anchors, energy and changes on each); the run reads them
- * from rank 0. Between STEP and CHANGES the host's maintenance (workloads/anneal/run.c) uploads
- * the same anchors and assignments to every rank.
+ * INIT (farthest point, m sequential steps) split by points too: step s on each rank is the
+ * one-GPU step kernel (anneal_init.cu, xpb_cuda_anneal_init_step_enqueue) over the rank's points
+ * only, its largest (bits(mind) << 32 | ~global index) key into slot[s]; then one ncclAllReduce
+ * (uint64 max, 1 element) of slot[s], so that step s + 1 on every rank reads the same winner and
+ * copies its row (every rank holds all of x) into anchors[s + 1]. A point's key is the same on
+ * whichever rank computes it and a max is order-independent, so slot[s] is the one-GPU op's:
+ * anchors and chosen are its bits on every rank. Every step is queued with no host round trip
+ * (each rank's kernel, then the ranks' all_reduces in one NCCL group). XPB_CUDA_SHARDED_ANNEAL_INIT=
+ * replicated keeps the one-GPU init on every rank over all points (A/B runs).
+ * CHANGES runs the one-GPU kernel on every rank over all points (deterministic: the same energy
+ * and changes on each). Not split, because it could not stay bit-identical simply: its energy
+ * is an fp64 sum in the order of the one-GPU grid's partials (every partial strides over all the
+ * points), and per-rank sums all_reduced would add in another order; the count alone would be
+ * exact. It is one read of x an iteration (3.2 ms of a 10-iteration run at 1M x 128, m = 1024,
+ * on one H200), where init is m reads of x (139.5 ms).
+ * The run reads INIT's and CHANGES' results from rank 0. Between STEP and CHANGES the host's
+ * maintenance (workloads/anneal/run.c) uploads the same anchors and assignments to every rank.
  *
  * Built with NCCL only (XPB_HAVE_NCCL), like the other group kernels. */
 #ifdef XPB_HAVE_NCCL
@@ -31,6 +44,7 @@
 
 #include "cuda_anneal.cuh"
 #include "cuda_nccl.h"
+#include "xpb_knob.h"
 
 #define XPB_SHARDED_THREADS 256
 
@@ -310,6 +324,34 @@ static xpb_status step(const xpb_cuda_ctx *ctx, const xpb_anneal_sharded_args *a
     return st;
 }
 
+/* INIT split by points (the header): each rank's plan over its points, then per step every local
+ * rank's kernel and the all_reduce of slot[s] over the group (none after the last step: nothing
+ * reads its slot). One process driving every rank and one process a rank (mpirun) run the same
+ * loop; NCCL orders each all_reduce after the kernel before it on the rank's stream. */
+static xpb_status init_sharded(const xpb_cuda_ctx *ctx, const xpb_anneal_sharded_args *a, xpb_error *err)
+{
+    const int p = xpb_cuda_group_size(ctx), local = xpb_cuda_group_local(ctx);
+    xpb_anneal_init_plan plan[XPB_MAX_GROUP];
+    xpb_status st = each_rank(ctx, a, [&](const xpb_cuda_ctx *rank, const xpb_anneal_sharded_args *la, int r) -> xpb_status {
+        const xpb_anneal_init_args ia = {la->x, la->anchors, la->chosen, la->scratch, a->n, a->d, a->m};
+        return xpb_cuda_anneal_init_plan_make(rank, &ia, xpb_cuda_shard_first(r, p, a->n),
+                                              xpb_cuda_shard_first(r + 1, p, a->n), &plan[r - xpb_cuda_group_first(ctx)],
+                                              err);
+    }, err);
+    for (int s = 0; st == XPB_OK && s < (int)a->m; s++) {
+        for (int l = 0; l < local && st == XPB_OK; l++) {
+            const xpb_cuda_ctx *rank = xpb_cuda_group_rank_ctx(ctx, l);
+            if ((st = xpb_cuda_activate(rank, err)) == XPB_OK)
+                st = xpb_cuda_anneal_init_step_enqueue(rank, &plan[l], s, err);
+        }
+        if (st == XPB_OK && s < (int)a->m - 1)
+            st = nccl_group(ctx, "ncclAllReduce (init's winner)", [&](int l, ncclComm_t comm, cudaStream_t cs) -> ncclResult_t {
+                return ncclAllReduce(plan[l].slot + s, plan[l].slot + s, 1, ncclUint64, ncclMax, comm, cs);
+            }, err);
+    }
+    return st;
+}
+
 static xpb_status sharded_launch(void *vctx, const void *vargs, void *state, xpb_error *err)
 {
     (void)state;
@@ -320,7 +362,14 @@ static xpb_status sharded_launch(void *vctx, const void *vargs, void *state, xpb
         return st;
     if (a->phase == XPB_ANNEAL_SHARDED_STEP)
         return step(ctx, a, err);
-    /* INIT, CHANGES: the one-GPU kernel on every rank over all points */
+    if (a->phase == XPB_ANNEAL_SHARDED_INIT) {
+        int replicated = 0; /* XPB_CUDA_SHARDED_ANNEAL_INIT: "sharded|replicated" */
+        if ((st = xpb_knob_get_choice(XPB_KNOB_CUDA_SHARDED_ANNEAL_INIT, &replicated, err)) != XPB_OK)
+            return st;
+        if (!replicated)
+            return init_sharded(ctx, a, err);
+    }
+    /* CHANGES, and INIT replicated: the one-GPU kernel on every rank over all points */
     return each_rank(ctx, a, [&](const xpb_cuda_ctx *rank, const xpb_anneal_sharded_args *la, int) -> xpb_status {
         void *rc = const_cast<xpb_cuda_ctx *>(rank);
         if (a->phase == XPB_ANNEAL_SHARDED_INIT) {

@@ -84,6 +84,34 @@ xpb_status xpb_cuda_anneal_assign_enqueue(const xpb_cuda_ctx *ctx, const float *
 xpb_status xpb_cuda_anneal_assign_norms_enqueue(const xpb_cuda_ctx *ctx, const float *x, const float *anchors,
                                                 float *anorm, int64_t d, int64_t m, xpb_error *err);
 
+/* init (anneal_init.cu) as steps over a range of the points, so that a device group can split
+ * it: one plan per device (the one GPU, or one rank), then step s = 0 .. m-1 of every plan in
+ * turn. A step reads slot[s - 1] (the winner's key, ~index in its low half) and writes
+ * anchors[s], chosen[s], mind over [lo, hi) and the largest key of [lo, hi) into slot[s] by an
+ * integer atomicMax; the one-GPU op's plan is [0, n). Between step s and s + 1 of a group, slot[s]
+ * must become the max over the ranks' slot[s] on every rank (an all_reduce max): keys are built
+ * from the global index, so that max is the one-GPU slot[s], and every anchor and chosen id the
+ * one-GPU op's bit for bit. */
+typedef struct xpb_anneal_init_plan {
+    const float *x;           /* all n points, n x d: every rank holds them all */
+    float *anchors, *mind;    /* m x d; n floats of scratch, [lo, hi) used */
+    uint32_t *chosen;         /* m */
+    unsigned long long *slot; /* m keys of scratch, zeroed by xpb_cuda_anneal_init_plan_make */
+    int lo, hi, d, m;
+    unsigned grid; /* blocks of a step before the last (which copies a row and needs one) */
+    bool vec;      /* the float4 distance: d % 4 == 0 and x 16-byte aligned */
+} xpb_anneal_init_plan;
+
+/* Resolves a's views (init's contract, scratch carved as the one-GPU op does), activates ctx,
+ * sizes the grid for [lo, hi) (0 <= lo <= hi <= n; an empty range still takes one block, for
+ * the copy) and zeroes slot on ctx's stream. */
+xpb_status xpb_cuda_anneal_init_plan_make(const xpb_cuda_ctx *ctx, const xpb_anneal_init_args *a, int64_t lo,
+                                          int64_t hi, xpb_anneal_init_plan *out, xpb_error *err);
+
+/* Enqueues step s (0 <= s < m) of plan p on ctx's stream (ctx active). */
+xpb_status xpb_cuda_anneal_init_step_enqueue(const xpb_cuda_ctx *ctx, const xpb_anneal_init_plan *p, int s,
+                                             xpb_error *err);
+
 /* stats' grouping and selection (anneal_stats.cu, its header's steps 1 and 2), enqueued on ctx's
  * stream over the n points of assign and dist: counts (m uint32), and carved from scratch (the
  * base of XPB_ANNEAL_SCRATCH_BYTES(n, m) bytes) each anchor's points in index order (members from
