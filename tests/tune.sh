@@ -83,6 +83,20 @@ assert [c["value"] for c in s["candidates"]] == ["2048", "8192"], s
 for c in s["candidates"]:
     assert c["cases"] == 1 and "ops" not in c and c["outcome"] in ("faster", "not faster", "rejected"), c
 PY
+# a text knob's value its reader refuses (here an OP:VALUE item, which VULKAN_TILED does not take):
+# that candidate rejected with the reader's message, the sweep going on; the item's op recorded
+"$bin" tune --backend vulkan --preset conformance --filter 'gemm/m=64,n=64,k=64,axpby=1/' --knobs VULKAN_TILED \
+  --candidates 'VULKAN_TILED=gemm:bogus|64x64x16/4x4' --runs 1 --tuning "$work/cand-text.json" \
+  > /dev/null 2> "$work/cand-text.err"; rc=$?
+[ $rc -eq 0 ] || { no "tune --candidates of a text knob: exit $rc"; tail -5 "$work/cand-text.err"; }
+python3 - "$work/cand-text.json" <<'PY' || no "the refused text value is not a rejected candidate"
+import json, sys
+s = json.load(open(sys.argv[1]))["entries"][0]["tuned"]["sweep"][0]
+bad, good = s["candidates"]
+assert bad["value"] == "gemm:bogus" and bad["outcome"] == "rejected" and "gemm:bogus" in bad["why"], bad
+assert bad["ops"] == "gemm" and bad["cases"] == s["cases"] == 1, s
+assert good["outcome"] in ("faster", "not faster") and "ops" not in good, good
+PY
 
 # 3. run finds it; the values are forced for a known record (the sweep on lavapipe is noise)
 python3 - "$file" <<'PY'
