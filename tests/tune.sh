@@ -9,7 +9,10 @@
 #   5. a corrupt and a foreign-device tuning file in the cache: one warning, the defaults, exit 0;
 #      named with --tuning: corrupt is exit 2, foreign a warning and the defaults;
 #   6. a shipped tuning (XPB_TUNING_DIR) is matched by device name;
-#   7. docs/tuning.md's table is `xpubench tune --list --markdown`.
+#   7. docs/tuning.md's table is `xpubench tune --list --markdown`;
+#   8. --candidates: a malformed one, an unknown or untunable knob, a value the knob refuses, a knob
+#      not swept: exit 2 and one line; on lavapipe, a sweep of two values from the command line
+#      records them (candidates_from, each candidate's cases).
 # Exit 77 (skip) for 2-6 when the Vulkan backend is unavailable.
 set -u
 bin=$1 src=$2 work=$3
@@ -30,6 +33,17 @@ out=$("$bin" tune --backend cpu --preset conformance 2>&1); rc=$?
 [ -z "$(ls -A "$XDG_CACHE_HOME" 2>/dev/null)" ] || no "tune on cpu wrote a file"
 "$bin" tune --backend cpu --knobs XPB_VULKAN_ROW_L2_CHUNK >/dev/null 2>&1; [ $? -eq 2 ] || no "tune --knobs of another backend is not exit 2"
 
+# 8. --candidates usage errors: exit 2, one line, nothing run or written
+for bad in 'VULKAN_ROW_L2_CHUNK' '=1024' 'NO_SUCH_KNOB=1' 'VULKAN_VALIDATION=1' 'VULKAN_ROW_L2_CHUNK=abc' \
+           'VULKAN_ROW_L2_CHUNK=1024||2048' 'VULKAN_ROW_L2_CHUNK=1024|1024' 'VULKAN_TILED_LANES=warp|sideways'; do
+  "$bin" tune --backend vulkan --candidates "$bad" > "$work/cand.out" 2> "$work/cand.err"; rc=$?
+  [ $rc -eq 2 ] && [ "$(wc -l < "$work/cand.err")" -eq 1 ] && [ ! -s "$work/cand.out" ] \
+    || { no "tune --candidates '$bad': exit $rc (want 2, one line)"; cat "$work/cand.err"; }
+done
+"$bin" tune --backend cpu --candidates VULKAN_ROW_L2_CHUNK=1024 2> "$work/cand.err"; rc=$?
+[ $rc -eq 2 ] && grep -q "not swept" "$work/cand.err" || no "tune --candidates of another backend's knob: exit $rc"
+[ -z "$(ls -A "$XDG_CACHE_HOME" 2>/dev/null)" ] || no "a refused --candidates wrote a file"
+
 if ! "$bin" run --backend vulkan --preset conformance --filter 'copy/n=1/' --validate-only >/dev/null 2>&1; then
   echo "skip: the Vulkan backend is unavailable (checks 2-6)"; [ $fail -eq 0 ] && exit 77 || exit 1
 fi
@@ -49,8 +63,39 @@ assert e["backend"] == "vulkan" and {"name", "compute_units", "peak_gbps", "driv
 assert isinstance(e["knobs"], dict)
 s = e["tuned"]["sweep"][0]
 assert s["knob"] == "XPB_VULKAN_ROW_L2_CHUNK" and s["base"] == "4096" and len(s["candidates"]) == 4, s
+assert s["candidates_from"] == "xpb_knobs.def", s
 for c in s["candidates"]:
     assert c["outcome"] in ("faster", "not faster", "rejected"), c
+PY
+
+# 8. --candidates on lavapipe: a knob not in --knobs is refused; two values from the command line
+"$bin" tune --backend vulkan "${sel[@]}" --knobs VULKAN_ROW_L2_FUSE --candidates VULKAN_ROW_L2_CHUNK=1024 \
+  > /dev/null 2> "$work/cand.err"; rc=$?
+[ $rc -eq 2 ] && grep -q "not in --knobs" "$work/cand.err" || no "tune --candidates of a knob not in --knobs: exit $rc"
+"$bin" tune --backend vulkan "${sel[@]}" --knobs VULKAN_ROW_L2_CHUNK --candidates 'XPB_VULKAN_ROW_L2_CHUNK=2048|8192' \
+  --runs 1 --tuning "$work/cand.json" > "$work/cand.txt" 2> "$work/cand.err"; rc=$?
+[ $rc -eq 0 ] || { no "tune --candidates on vulkan: exit $rc"; tail -5 "$work/cand.err"; }
+python3 - "$work/cand.json" <<'PY' || no "the --candidates sweep's record is not as docs/tuning.md says"
+import json, sys
+s = json.load(open(sys.argv[1]))["entries"][0]["tuned"]["sweep"][0]
+assert s["knob"] == "XPB_VULKAN_ROW_L2_CHUNK" and s["candidates_from"] == "command line" and s["cases"] == 1, s
+assert [c["value"] for c in s["candidates"]] == ["2048", "8192"], s
+for c in s["candidates"]:
+    assert c["cases"] == 1 and "ops" not in c and c["outcome"] in ("faster", "not faster", "rejected"), c
+PY
+# a text knob's value its reader refuses (here an OP:VALUE item, which VULKAN_TILED does not take):
+# that candidate rejected with the reader's message, the sweep going on; the item's op recorded
+"$bin" tune --backend vulkan --preset conformance --filter 'gemm/m=64,n=64,k=64,axpby=1/' --knobs VULKAN_TILED \
+  --candidates 'VULKAN_TILED=gemm:bogus|64x64x16/4x4' --runs 1 --tuning "$work/cand-text.json" \
+  > /dev/null 2> "$work/cand-text.err"; rc=$?
+[ $rc -eq 0 ] || { no "tune --candidates of a text knob: exit $rc"; tail -5 "$work/cand-text.err"; }
+python3 - "$work/cand-text.json" <<'PY' || no "the refused text value is not a rejected candidate"
+import json, sys
+s = json.load(open(sys.argv[1]))["entries"][0]["tuned"]["sweep"][0]
+bad, good = s["candidates"]
+assert bad["value"] == "gemm:bogus" and bad["outcome"] == "rejected" and "gemm:bogus" in bad["why"], bad
+assert bad["ops"] == "gemm" and bad["cases"] == s["cases"] == 1, s
+assert good["outcome"] in ("faster", "not faster") and "ops" not in good, good
 PY
 
 # 3. run finds it; the values are forced for a known record (the sweep on lavapipe is noise)

@@ -27,6 +27,7 @@ typedef struct tune_args {
     int runs, rounds;
     double threshold;
     bool list, markdown;
+    const char *candidates[XPB_KNOB_COUNT]; /* --candidates KNOB=V1|V2: "V1|V2" by knob, validated */
 } tune_args;
 
 static void usage(FILE *f)
@@ -41,6 +42,8 @@ static void usage(FILE *f)
             "                      as run: default on a hardware GPU, quick on a software device)\n"
             "  --filter REGEX      only cases whose id matches (e.g. 'cols=(32768|262144)')\n"
             "  --knobs LIST        only these knobs (XPB_VULKAN_ROW_L2_CHUNK,VULKAN_ROW_L2_VALUES)\n"
+            "  --candidates KNOB=V1|V2|...  these values instead of the knob's candidates (repeatable;\n"
+            "                      each checked as the knob's values are; the knob must be swept)\n"
             "  --tuning FILE       write (and merge) into FILE instead of the user's cache\n"
             "                      (~/.cache/xpubench/tuning/<device>.json)\n"
             "  --runs N            processes a side, each --rounds rounds, pooled (default 2, at most 8)\n"
@@ -52,13 +55,57 @@ static void usage(FILE *f)
             "  --list [--markdown] the tunable knobs: ops, variants and candidates\n");
 }
 
+/* --candidates KNOB=V1|V2|...: a tunable knob and a list of distinct values it accepts, at most
+ * XPB_KNOB_MAX_CANDIDATES, into a->candidates; a usage error otherwise (one line, before anything
+ * runs). A TEXT knob's form is its reader's to check, on the device: there, a value the reader
+ * refuses is a rejected candidate. */
+static int parse_candidates(const char *arg, tune_args *a)
+{
+    const char *eq = strchr(arg, '=');
+    char name[128];
+    if (!eq || eq == arg || !eq[1])
+        return xpb_cli_error(XPB_EXIT_USAGE, "tune: bad --candidates '%s' (expected KNOB=V1|V2|...)", arg);
+    snprintf(name, sizeof name, "%.*s", (int)(eq - arg), arg);
+    xpb_knob_id id = xpb_knob_find(name);
+    if (id == XPB_KNOB_COUNT || !xpb_knob_tune_of(id))
+        return xpb_cli_error(XPB_EXIT_USAGE, "tune: --candidates: %s is not a tunable knob (xpubench tune --list)", name);
+    if (a->candidates[id])
+        return xpb_cli_error(XPB_EXIT_USAGE, "tune: --candidates: %s given twice", xpb_knob_decl_of(id)->name);
+    const char *list = eq + 1;
+    char seen[XPB_KNOB_MAX_CANDIDATES][XPB_KNOB_VALUE_LEN];
+    int n = 0;
+    for (const char *v = list;; v++) {
+        size_t len = strcspn(v, "|");
+        char value[XPB_KNOB_VALUE_LEN];
+        xpb_error err = {{0}};
+        snprintf(value, sizeof value, "%.*s", (int)(len < sizeof value ? len : sizeof value - 1), v);
+        if (len >= sizeof value || !len || strcmp(value, "*") == 0 || xpb_knob_check_value(id, value, &err))
+            return xpb_cli_error(XPB_EXIT_USAGE, "tune: --candidates: %s", err.msg[0] ? err.msg
+                                 : "an empty, '*' or too long value: list the values, V1|V2|...");
+        for (int i = 0; i < n; i++)
+            if (strcmp(seen[i], value) == 0)
+                return xpb_cli_error(XPB_EXIT_USAGE, "tune: --candidates: %s lists %s twice",
+                                     xpb_knob_decl_of(id)->name, value);
+        if (n == XPB_KNOB_MAX_CANDIDATES)
+            return xpb_cli_error(XPB_EXIT_USAGE, "tune: --candidates: more than %d values for %s",
+                                 XPB_KNOB_MAX_CANDIDATES, xpb_knob_decl_of(id)->name);
+        snprintf(seen[n++], XPB_KNOB_VALUE_LEN, "%s", value);
+        v += len;
+        if (!*v)
+            break;
+    }
+    a->candidates[id] = list;
+    return 0;
+}
+
 static int parse_args(int argc, char **argv, tune_args *a)
 {
-    enum { O_BACKEND = 256, O_PRESET, O_FILTER, O_KNOBS, O_TUNING, O_RUNS, O_ROUNDS, O_THRESHOLD, O_VALIDATE,
-           O_WORK, O_LIST, O_MARKDOWN, O_HELP };
+    enum { O_BACKEND = 256, O_PRESET, O_FILTER, O_KNOBS, O_CANDIDATES, O_TUNING, O_RUNS, O_ROUNDS, O_THRESHOLD,
+           O_VALIDATE, O_WORK, O_LIST, O_MARKDOWN, O_HELP };
     static const struct option opts[] = {
         {"backend", required_argument, 0, O_BACKEND}, {"preset", required_argument, 0, O_PRESET},
         {"filter", required_argument, 0, O_FILTER},   {"knobs", required_argument, 0, O_KNOBS},
+        {"candidates", required_argument, 0, O_CANDIDATES},
         {"tuning", required_argument, 0, O_TUNING},   {"runs", required_argument, 0, O_RUNS},
         {"rounds", required_argument, 0, O_ROUNDS},   {"threshold", required_argument, 0, O_THRESHOLD},
         {"validate", required_argument, 0, O_VALIDATE}, {"work", required_argument, 0, O_WORK},
@@ -74,6 +121,12 @@ static int parse_args(int argc, char **argv, tune_args *a)
         case O_PRESET: a->preset = optarg; break;
         case O_FILTER: a->filter = optarg; break;
         case O_KNOBS: a->knobs = optarg; break;
+        case O_CANDIDATES: {
+            int rc = parse_candidates(optarg, a);
+            if (rc)
+                return rc;
+            break;
+        }
         case O_TUNING: a->tuning = optarg; break;
         case O_WORK: a->work = optarg; break;
         case O_LIST: a->list = true; break;
@@ -105,6 +158,9 @@ static int parse_args(int argc, char **argv, tune_args *a)
     }
     if (optind < argc)
         return xpb_cli_error(XPB_EXIT_USAGE, "tune: unexpected argument '%s'", argv[optind]);
+    for (int i = 0; i < XPB_KNOB_COUNT && a->list; i++)
+        if (a->candidates[i])
+            return xpb_cli_error(XPB_EXIT_USAGE, "tune: --candidates goes with a sweep, not --list");
     if (a->markdown && !a->list)
         return xpb_cli_error(XPB_EXIT_USAGE, "tune: --markdown goes with --list");
     if (!a->list && !a->backend)
@@ -248,7 +304,7 @@ static void add_record(cJSON *entry, const xpb_tune_opts *o, const xpb_tune_knob
         if (xpb_knob_env((xpb_knob_id)i) && xpb_knob_decl_of((xpb_knob_id)i)->type != XPB_KNOB_TYPE_ENV)
             cJSON_AddStringToObject(env, xpb_knob_decl_of((xpb_knob_id)i)->name, xpb_knob_env((xpb_knob_id)i));
     cJSON *sweep = cJSON_AddArrayToObject(t, "sweep");
-    static const char *const outcome[] = {"faster", "not faster", "rejected"};
+    static const char *const outcome[] = {"faster", "not faster", "rejected", "not run"};
     for (int i = 0; i < n; i++) {
         const xpb_knob_decl *d = xpb_knob_decl_of(k[i].id);
         cJSON *s = cJSON_CreateObject();
@@ -256,6 +312,8 @@ static void add_record(cJSON *entry, const xpb_tune_opts *o, const xpb_tune_knob
         cJSON_AddStringToObject(s, "base", k[i].base[0] ? k[i].base : d->def);
         cJSON_AddStringToObject(s, "chosen", k[i].chosen >= 0 ? k[i].cand[k[i].chosen].value : k[i].base[0] ? k[i].base : d->def);
         cJSON_AddNumberToObject(s, "cases", k[i].cases > 0 ? k[i].cases : 0);
+        /* where the candidates came from: the knob's XPB_KNOB_TUNE row, or --candidates */
+        cJSON_AddStringToObject(s, "candidates_from", o->candidates[k[i].id] ? "command line" : "xpb_knobs.def");
         if (k[i].skipped[0])
             cJSON_AddStringToObject(s, "skipped", k[i].skipped);
         cJSON *cs = cJSON_AddArrayToObject(s, "candidates");
@@ -264,6 +322,11 @@ static void add_record(cJSON *entry, const xpb_tune_opts *o, const xpb_tune_knob
             cJSON *x = cJSON_CreateObject();
             cJSON_AddStringToObject(x, "value", cd->value);
             cJSON_AddStringToObject(x, "outcome", outcome[cd->outcome]);
+            /* the cases its runs were timed on: a per-op value's ops' alone (the other ops' cases
+             * run the base's values, unchanged by construction: docs/tuning.md) */
+            cJSON_AddNumberToObject(x, "cases", cd->cases);
+            if (cd->ops[0])
+                cJSON_AddStringToObject(x, "ops", cd->ops);
             if (isfinite(cd->geomean))
                 cJSON_AddNumberToObject(x, "time_ratio", cd->geomean);
             cJSON_AddStringToObject(x, "why", cd->why);
@@ -322,7 +385,10 @@ static void print_knob(const xpb_tune_knob *k)
            k->skipped[0] ? "" : k->chosen >= 0 ? " (faster than the base)" : " (no candidate faster)");
     for (int c = 0; c < k->n && !k->skipped[0]; c++)
         printf("    %-24s %-10s %s\n", k->cand[c].value,
-               k->cand[c].outcome == XPB_TUNE_FASTER ? "faster" : k->cand[c].outcome == XPB_TUNE_REJECTED ? "rejected" : "not faster",
+               k->cand[c].outcome == XPB_TUNE_FASTER     ? "faster"
+               : k->cand[c].outcome == XPB_TUNE_REJECTED ? "rejected"
+               : k->cand[c].outcome == XPB_TUNE_NOT_RUN  ? "not run"
+                                                         : "not faster",
                k->cand[c].why);
     fflush(stdout);
 }
@@ -334,6 +400,18 @@ static int tune(const tune_args *a, xpb_tune_opts *o)
     int n_ids = 0, rc;
     if ((rc = resolve_device(a->backend, o, &info)) || (rc = select_knobs(o->backend->name, a->knobs, ids, &n_ids)))
         return rc;
+    for (int i = 0; i < XPB_KNOB_COUNT; i++) { /* --candidates only of a knob this tune sweeps */
+        bool swept = false;
+        for (int j = 0; j < n_ids; j++)
+            swept |= ids[j] == (xpb_knob_id)i;
+        if (a->candidates[i] && !swept)
+            return xpb_cli_error(XPB_EXIT_USAGE, "tune: --candidates: %s is not swept here (%s)",
+                                 xpb_knob_decl_of((xpb_knob_id)i)->name,
+                                 strcmp(xpb_knob_decl_of((xpb_knob_id)i)->backend, o->backend->name) != 0
+                                     ? "another backend's knob"
+                                 : xpb_knob_env((xpb_knob_id)i) ? "set in the environment"
+                                                                : "not in --knobs");
+    }
     regex_t re;
     if (a->filter && regcomp(&re, a->filter, REG_EXTENDED | REG_NOSUB) != 0)
         return xpb_cli_error(XPB_EXIT_USAGE, "tune: bad --filter regex '%s'", a->filter);
@@ -413,6 +491,7 @@ int xpb_cmd_tune(int argc, char **argv)
     o.validate = a.validate;
     o.runs = a.runs;
     o.rounds = a.rounds;
+    memcpy(o.candidates, a.candidates, sizeof o.candidates);
     xpb_self_path(o.self, sizeof o.self);
     return tune(&a, &o);
 }

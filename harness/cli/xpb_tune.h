@@ -1,7 +1,8 @@
 /* xpb_tune.h - `xpubench tune` (docs/tuning.md): each tunable knob of a backend swept over its
  * candidates on this device, every candidate run through `xpubench run` (validated, then timed in
  * rounds, as a plain run), and kept only when compare's statistics call it faster than the
- * values it would replace. cmd_tune.c: the command; xpb_tune_sweep.c: one knob's sweep. */
+ * values it would replace. cmd_tune.c: the command; xpb_tune_sweep.c: one knob's sweep;
+ * xpb_tune_ops.c: the cases a candidate is timed on (a per-op value: its ops' alone). */
 #ifndef XPB_TUNE_H
 #define XPB_TUNE_H
 
@@ -23,16 +24,21 @@ typedef struct xpb_tune_opts {
     xpb_compare_opts compare;
     char self[1024];        /* this binary */
     char work[1024];        /* the folder of the runs' files */
+    const char *candidates[XPB_KNOB_COUNT]; /* --candidates KNOB=V1|V2: "V1|V2" in place of the
+                                             * knob's XPB_KNOB_TUNE row's, validated; NULL: the row's */
 } xpb_tune_opts;
 
 typedef enum xpb_tune_outcome {
     XPB_TUNE_FASTER,     /* faster outside the noise on some case, slower on none: may win */
     XPB_TUNE_NOT_FASTER, /* validated, but not faster by compare's verdicts */
     XPB_TUNE_REJECTED,   /* failed validation, errored or unsupported where the base ran */
+    XPB_TUNE_NOT_RUN,    /* a per-op value none of whose ops' cases is swept (--filter) */
 } xpb_tune_outcome;
 
 typedef struct xpb_tune_candidate {
     char value[XPB_KNOB_VALUE_LEN];
+    char ops[160];                      /* a per-op value's ops ("softmax"), "": every op of the knob */
+    int cases;                          /* the cases its runs were timed on (a per-op value: its ops') */
     xpb_tune_outcome outcome;
     size_t verdicts[XPB_VERDICT_COUNT]; /* cases by compare's verdict against the base */
     double geomean;                     /* geometric mean of new/base median ratios; NaN: none */
@@ -50,16 +56,21 @@ typedef struct xpb_tune_knob {
 } xpb_tune_knob;
 
 /* Judges candidate c (its runs' pooled results `next`) against the base's by compare's verdicts
- * (docs/tuning.md, "Selection"): XPB_TUNE_FASTER only when faster outside the noise on some case,
- * slower on none and the geometric mean of the time ratios below 1; XPB_TUNE_REJECTED when a case
- * the base ran ok is not ok; c->verdicts, c->geomean and c->why filled. */
+ * (docs/tuning.md, "Selection") on the base's cases of the ops `ops` ("softmax|rmsnorm"; NULL or
+ * "": every case; a per-op candidate ran only its ops' cases, the others are unchanged by
+ * construction): XPB_TUNE_FASTER only when faster outside the noise on some case, slower on none
+ * and the geometric mean of the time ratios below 1; XPB_TUNE_REJECTED when a case the base ran
+ * ok is not ok; c->verdicts, c->geomean and c->why filled. */
 void xpb_tune_judge(const xpb_compare_opts *opts, const xpb_results_file *base, const xpb_results_file *next,
-                    xpb_tune_candidate *c);
+                    const char *ops, xpb_tune_candidate *c);
 
 /* Sweeps k->id on o's device: the base is config[0..*n_config) (the tuning so far) and each
- * candidate that value in its place, o->runs processes a side, interleaved. A winner replaces or
- * joins the knob's value in config. Returns 0, 1 when the base itself fails validation, or the
- * exit code to stop with (2: a run refused its arguments; 128 + N: interrupted). */
+ * candidate (o->candidates' for the knob, else its XPB_KNOB_TUNE row's) that value in its place,
+ * o->runs processes a side, interleaved; the base runs every case of the knob's ops, a per-op
+ * candidate only its ops' (xpb_tune_ops.h). A winner replaces or joins the knob's value in
+ * config. Returns 0, 1 when the base itself fails validation, or the exit code to stop with (2: a
+ * base run refused its arguments; 128 + N: interrupted); a candidate's run that exits 2 (a value
+ * its reader refuses) rejects that candidate. */
 int xpb_tune_sweep(const xpb_tune_opts *o, xpb_tuning_value *config, int *n_config, xpb_tune_knob *k);
 
 #endif

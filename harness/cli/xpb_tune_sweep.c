@@ -1,10 +1,9 @@
-/* xpb_tune_sweep.c - one knob's sweep for `xpubench tune` (xpb_tune.h): the cases it applies to,
- * the base and candidate runs (each a child `xpubench run --tuning` of a one-entry tuning file, so
+/* xpb_tune_sweep.c - one knob's sweep for `xpubench tune` (xpb_tune.h): the cases it applies to
+ * (xpb_tune_ops.h: a per-op candidate's runs only its ops'), the base and candidate runs (each a child `xpubench run --tuning` of a one-entry tuning file, so
  * that validation, timing and the knobs' tuned layer are a plain run's), and the decision by
  * compare's verdicts on the pooled runs. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
-#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,58 +12,9 @@
 #include "xpb_results_loaded.h"
 #include "xpb_spawn.h"
 #include "xpb_tune.h"
+#include "xpb_tune_ops.h"
 
 #define MAX_FILTER 65536
-
-/* Appends s to dst[*o..n) with the characters special to a POSIX extended regex escaped. */
-static void append_escaped(char *dst, size_t n, size_t *o, const char *s)
-{
-    for (; *s && *o + 3 < n; s++) {
-        if (strchr(".[]()*+?{}|^$\\", *s))
-            dst[(*o)++] = '\\';
-        dst[(*o)++] = *s;
-    }
-    dst[*o] = '\0';
-}
-
-/* The ids of the cases of o's preset that k applies to (its ops) and o->filter keeps, as the
- * regex ^(id|id|...)$ into dst; returns how many (0: none, or -1 when dst is too small). */
-static int case_filter(const xpb_tune_opts *o, const xpb_knob_tune *t, char *dst, size_t n)
-{
-    regex_t re;
-    if (o->filter && regcomp(&re, o->filter, REG_EXTENDED | REG_NOSUB) != 0)
-        return 0; /* checked by cmd_tune */
-    char ops[160];
-    snprintf(ops, sizeof ops, "|%s|", t->ops);
-    size_t used = (size_t)snprintf(dst, n, "^(");
-    int count = 0;
-    for (const xpb_workload_i *const *w = xpb_workloads(); *w; w++) {
-        xpb_case_list l = {0};
-        xpb_error err = {{0}};
-        xpb_sizes sizes;
-        memset(&sizes, 0, sizeof sizes);
-        if ((*w)->group || (*w)->add_cases(o->preset, &sizes, &l, &err) != XPB_OK) {
-            xpb_case_list_free(&l);
-            continue;
-        }
-        for (size_t i = 0; i < l.count; i++) {
-            char op[64];
-            snprintf(op, sizeof op, "|%s|", xpb_op_get(l.items[i].op)->name);
-            if (!strstr(ops, op) || (o->filter && regexec(&re, l.items[i].id, 0, NULL, 0) != 0))
-                continue;
-            if (count++)
-                dst[used++] = '|';
-            append_escaped(dst, n, &used, l.items[i].id);
-        }
-        xpb_case_list_free(&l);
-    }
-    if (o->filter)
-        regfree(&re);
-    if (used + 3 >= n)
-        return -1;
-    snprintf(dst + used, n - used, ")$");
-    return count;
-}
 
 /* A one-entry tuning file for the runs: config with knob id at value (NULL: left out). */
 static xpb_status write_config(const xpb_tune_opts *o, const char *path, const xpb_tuning_value *config, int n,
@@ -132,7 +82,7 @@ static bool load_pooled(char out[][1100], int n, xpb_results_file *f, char *why,
 }
 
 void xpb_tune_judge(const xpb_compare_opts *opts, const xpb_results_file *base, const xpb_results_file *next,
-                    xpb_tune_candidate *c)
+                    const char *ops, xpb_tune_candidate *c)
 {
     xpb_comparison cmp;
     xpb_error err = {{0}};
@@ -147,6 +97,8 @@ void xpb_tune_judge(const xpb_compare_opts *opts, const xpb_results_file *base, 
     c->outcome = XPB_TUNE_NOT_FASTER;
     for (size_t i = 0; i < cmp.n_rows; i++) {
         const xpb_compare_row *r = &cmp.rows[i];
+        if (!xpb_tune_op_listed(ops, r->base ? r->base->op : r->next->op))
+            continue; /* another op's case: the candidate did not run it, and does not change it */
         bool base_ok = r->base && strcmp(r->base->status, "ok") == 0;
         if (base_ok && (!r->next || strcmp(r->next->status, "ok") != 0)) {
             c->outcome = XPB_TUNE_REJECTED;
@@ -177,22 +129,41 @@ static void run_failed(xpb_tune_candidate *c, int rc, const char *log)
 {
     c->outcome = XPB_TUNE_REJECTED;
     snprintf(c->why, sizeof c->why, "the run exited %d (%.240s): %s", rc, log,
-             rc == 1 ? "a case failed validation" : "a case errored or the run could not start");
+             rc == 1   ? "a case failed validation"
+             : rc == 2 ? "a usage error (a value the knob's reader does not accept?)"
+                       : "a case errored or the run could not start");
+}
+
+/* The candidate values of k: o->candidates' (--candidates) or the XPB_KNOB_TUNE row's, without the
+ * value the base already has; into k->cand[0..k->n). */
+static void list_candidates(const xpb_tune_opts *o, const xpb_knob_tune *t, const char *current, xpb_tune_knob *k)
+{
+    char all[XPB_KNOB_MAX_CANDIDATES][XPB_KNOB_VALUE_LEN];
+    xpb_knob_tune row = *t;
+    if (o->candidates[k->id])
+        row.candidates = o->candidates[k->id];
+    int na = xpb_knob_candidates(&row, all);
+    k->n = 0;
+    for (int i = 0; i < na; i++)
+        if (strcmp(all[i], current) != 0)
+            snprintf(k->cand[k->n++].value, XPB_KNOB_VALUE_LEN, "%.*s", XPB_KNOB_VALUE_LEN - 1, all[i]);
 }
 
 int xpb_tune_sweep(const xpb_tune_opts *o, xpb_tuning_value *config, int *n_config, xpb_tune_knob *k)
 {
     const xpb_knob_tune *t = xpb_knob_tune_of(k->id);
     const xpb_knob_decl *d = xpb_knob_decl_of(k->id);
-    static char filter[MAX_FILTER];
+    /* the cases: the knob's ops' for the base and a value of every op, a per-op value's own */
+    static char filter[MAX_FILTER], own[XPB_KNOB_MAX_CANDIDATES][MAX_FILTER];
+    const char *filters[XPB_KNOB_MAX_CANDIDATES];
     k->chosen = -1;
-    k->cases = case_filter(o, t, filter, sizeof filter);
+    k->cases = xpb_tune_case_filter(o->preset, o->filter, t->ops, filter, sizeof filter);
     if (k->cases <= 0) {
         snprintf(k->skipped, sizeof k->skipped, k->cases < 0 ? "too many cases (narrow them with --filter)"
                  : "no case of preset %s is one of its ops (%s)%s", o->preset, t->ops, o->filter ? " and --filter" : "");
         return 0;
     }
-    char variants[128], all[XPB_KNOB_MAX_CANDIDATES][XPB_KNOB_VALUE_LEN];
+    char variants[128];
     snprintf(variants, sizeof variants, "%s", t->variants);
     for (char *p = variants; (p = strchr(p, '|'));)
         *p = ',';
@@ -200,20 +171,37 @@ int xpb_tune_sweep(const xpb_tune_opts *o, xpb_tuning_value *config, int *n_conf
     for (int i = 0; i < *n_config; i++)
         if (config[i].id == k->id)
             snprintf(k->base, sizeof k->base, "%s", config[i].value);
-    const char *current = k->base[0] ? k->base : d->def;
-    int na = xpb_knob_candidates(t, all);
-    k->n = 0;
-    for (int i = 0; i < na; i++)
-        if (strcmp(all[i], current) != 0)
-            snprintf(k->cand[k->n++].value, XPB_KNOB_VALUE_LEN, "%.*s", XPB_KNOB_VALUE_LEN - 1, all[i]);
+    list_candidates(o, t, k->base[0] ? k->base : d->def, k);
+    for (int c = 0; c < k->n; c++) {
+        xpb_tune_candidate *cd = &k->cand[c];
+        filters[c] = filter;
+        cd->cases = k->cases;
+        /* per op only against the defaults: a candidate replaces the base's value whole, so with
+         * a base value set (a tuning so far) it may change the other ops' cases too */
+        if (!k->base[0] && xpb_tune_value_ops(t->ops, cd->value, cd->ops, sizeof cd->ops) > 0) {
+            int m = xpb_tune_case_filter(o->preset, o->filter, cd->ops, own[c], sizeof own[c]);
+            if (m >= 0) /* a subset of filter's cases: it fits */
+                cd->cases = m, filters[c] = own[c];
+            else
+                cd->ops[0] = '\0';
+        }
+        if (cd->cases == 0) {
+            cd->outcome = XPB_TUNE_NOT_RUN;
+            cd->geomean = NAN;
+            snprintf(cd->why, sizeof cd->why, "not run: none of the cases swept is of its ops (%s)", cd->ops);
+        }
+    }
     /* the runs, interleaved: base, every candidate, base, ... (a drift hits every side alike) */
     static char out[XPB_KNOB_MAX_CANDIDATES + 1][8][1100];
     char cfg[1100], log[1100];
     snprintf(log, sizeof log, "%s/%s.log", o->work, d->name);
-    int rc = 0;
+    int stop = 0; /* interrupted (128 + N), or a base run refused its arguments (2): every run would */
     int base_rc = 0, cand_rc[XPB_KNOB_MAX_CANDIDATES] = {0};
-    for (int r = 0; r < o->runs && rc < 128; r++) {
-        for (int c = -1; c < k->n && rc < 128 && rc != 2; c++) {
+    for (int r = 0; r < o->runs && !stop; r++) {
+        for (int c = -1; c < k->n && !stop; c++) {
+            /* a candidate not run, or whose value a run refused (exit 2): not run again */
+            if (c >= 0 && (k->cand[c].outcome == XPB_TUNE_NOT_RUN || cand_rc[c] == 2))
+                continue;
             const char *value = c < 0 ? (k->base[0] ? k->base : NULL) : k->cand[c].value;
             snprintf(cfg, sizeof cfg, "%s/%s-%d.tuning.json", o->work, d->name, c + 1);
             snprintf(out[c + 1][r], sizeof out[0][0], "%s/%s-%d-%d.json", o->work, d->name, c + 1, r);
@@ -222,18 +210,23 @@ int xpb_tune_sweep(const xpb_tune_opts *o, xpb_tuning_value *config, int *n_conf
                 fprintf(stderr, "xpubench: tune: %s\n", err.msg);
                 return 3;
             }
-            fprintf(stderr, "xpubench: tune: %s=%s%s, run %d of %d\n", d->name, value ? value : d->def,
+            fprintf(stderr, "xpubench: tune: %s=%s%s, run %d of %d", d->name, value ? value : d->def,
                     c < 0 ? " (base)" : "", r + 1, o->runs);
-            rc = child_run(o, cfg, filter, variants, out[c + 1][r], log);
+            if (c >= 0 && k->cand[c].ops[0])
+                fprintf(stderr, " (%d case(s) of %s)", k->cand[c].cases, k->cand[c].ops);
+            fprintf(stderr, "\n");
+            int rc = child_run(o, cfg, c < 0 ? filter : filters[c], variants, out[c + 1][r], log);
+            if (rc >= 128 || (c < 0 && rc == 2))
+                stop = rc;
             if (c < 0 && rc && !base_rc)
                 base_rc = rc;
             if (c >= 0 && rc && !cand_rc[c])
                 cand_rc[c] = rc;
         }
     }
-    if (rc >= 128 || rc == 2) {
-        fprintf(stderr, "xpubench: tune: a run of %s exited %d (%s): stopping\n", d->name, rc, log);
-        return rc;
+    if (stop) {
+        fprintf(stderr, "xpubench: tune: a run of %s exited %d (%s): stopping\n", d->name, stop, log);
+        return stop;
     }
     xpb_results_file base;
     char why[600];
@@ -251,12 +244,14 @@ int xpb_tune_sweep(const xpb_tune_opts *o, xpb_tuning_value *config, int *n_conf
                  variants);
     for (int c = 0; c < k->n && timed; c++) {
         xpb_tune_candidate *cd = &k->cand[c];
+        if (cd->outcome == XPB_TUNE_NOT_RUN)
+            continue;
         xpb_results_file next;
-        if (cand_rc[c] == 1 || !load_pooled(out[c + 1], o->runs, &next, cd->why, sizeof cd->why)) {
+        if (cand_rc[c] == 1 || cand_rc[c] == 2 || !load_pooled(out[c + 1], o->runs, &next, cd->why, sizeof cd->why)) {
             run_failed(cd, cand_rc[c], log);
             continue;
         }
-        xpb_tune_judge(&o->compare, &base, &next, cd);
+        xpb_tune_judge(&o->compare, &base, &next, cd->ops, cd);
         if (cd->outcome == XPB_TUNE_FASTER && (k->chosen < 0 || cd->geomean < k->cand[k->chosen].geomean))
             k->chosen = c;
         xpb_results_file_free(&next);

@@ -383,7 +383,7 @@ static void test_npy(void)
 
 /* ---- xpubench tune: when a candidate wins ------------------------------------------------------ */
 
-/* A results file of two timed cases (20 samples each, 2% noise; 6 rounds, 1% noise between their
+/* A results file of two timed cases, a softmax and an rmsnorm (20 samples each, 2% noise; 6 rounds, 1% noise between their
  * medians): medians base * shift[0] and base * shift[1], the second case's status `second`. */
 static bool tune_file(const double shift[2], const char *second, uint64_t seed, xpb_results_file *f)
 {
@@ -393,9 +393,9 @@ static bool tune_file(const double shift[2], const char *second, uint64_t seed, 
     for (int k = 0; k < 2; k++) {
         const char *status = k ? second : "ok";
         snprintf(buf + strlen(buf), cap - strlen(buf),
-                 "%s{\"id\": \"elementwise/softmax/rows=%d,cols=65537/fp32\", \"backend\": \"vulkan\","
+                 "%s{\"id\": \"elementwise/%s/rows=%d,cols=65537/fp32\", \"op\": \"%s\", \"backend\": \"vulkan\","
                  " \"device\": \"vulkan:0\", \"variant\": \"l2\", \"status\": \"%s\"",
-                 k ? ", " : "", k + 1, status);
+                 k ? ", " : "", k ? "rmsnorm" : "softmax", k + 1, k ? "rmsnorm" : "softmax", status);
         if (!strcmp(status, "ok")) {
             snprintf(buf + strlen(buf), cap - strlen(buf), ", \"timing\": {\"kernel\": {\"median_s\": %.9g, \"samples_s\": ",
                      1e-4 * shift[k]);
@@ -416,7 +416,8 @@ static bool tune_file(const double shift[2], const char *second, uint64_t seed, 
     return ok;
 }
 
-static xpb_tune_outcome tune_outcome(const double next_shift[2], const char *second, uint64_t seed)
+static xpb_tune_outcome tune_outcome_of(const double next_shift[2], const char *second, uint64_t seed,
+                                        const char *ops)
 {
     static const double same[2] = {1, 1};
     const xpb_compare_opts o = XPB_COMPARE_OPTS_DEFAULT;
@@ -429,11 +430,16 @@ static xpb_tune_outcome tune_outcome(const double next_shift[2], const char *sec
         xpb_results_file_free(&base);
         return (xpb_tune_outcome)-1;
     }
-    xpb_tune_judge(&o, &base, &next, &c);
+    xpb_tune_judge(&o, &base, &next, ops, &c);
     if (getenv("XPB_TEST_VERBOSE"))
         fprintf(stderr, "  tune judge: outcome %d: %s\n", (int)c.outcome, c.why);
     xpb_results_file_free(&base), xpb_results_file_free(&next);
     return c.outcome;
+}
+
+static xpb_tune_outcome tune_outcome(const double next_shift[2], const char *second, uint64_t seed)
+{
+    return tune_outcome_of(next_shift, second, seed, NULL);
 }
 
 static void test_tune_judge(void)
@@ -448,6 +454,13 @@ static void test_tune_judge(void)
     CHECK(tune_outcome(one_faster, "ok", 32) == XPB_TUNE_FASTER); /* faster on one, the same on the other */
     CHECK(tune_outcome(mixed, "ok", 33) == XPB_TUNE_NOT_FASTER);  /* faster on one, slower on the other */
     CHECK(tune_outcome(faster, "failed-validation", 34) == XPB_TUNE_REJECTED); /* wrong somewhere: never */
+    /* a per-op candidate (ops "softmax") is judged on the softmax case alone: the rmsnorm case's
+     * slowdown or failure is not its (it ran with the defaults, or not at all) */
+    CHECK(tune_outcome_of(mixed, "ok", 35, "softmax") == XPB_TUNE_FASTER);
+    CHECK(tune_outcome_of(faster, "failed-validation", 36, "softmax") == XPB_TUNE_FASTER);
+    CHECK(tune_outcome_of(mixed, "ok", 37, "rmsnorm") == XPB_TUNE_NOT_FASTER);
+    CHECK(tune_outcome_of(faster, "failed-validation", 38, "rmsnorm|layernorm") == XPB_TUNE_REJECTED);
+    CHECK(tune_outcome_of(mixed, "ok", 39, "softmax|rmsnorm|layernorm") == XPB_TUNE_NOT_FASTER);
 }
 
 int main(void)
