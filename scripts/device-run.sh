@@ -63,6 +63,8 @@
 # against cuda/default's byte for byte, every point through the exact pass, the knob), compute-sanitizer
 # memcheck, racecheck and synccheck over it, then default and tc timed at n=1000000,d=128,m=1024 in one
 # process, each one's assign time a launch printed; XPB_TCASSIGN_DEFAULT=1 adds the default preset).
+# rowsprof (issue 36: Nsight Compute over one launch of each CUDA row op at 1024 x 262144,
+# XPB_ROWSPROF_VARIANT (regs), and of the copy: DRAM throughput, occupancy, warp states, the lines in bench.txt).
 # vkburst (issue 36: the burst workload validated on cuda and vulkan at conformance, quick and default
 # after one warm run, XPB_VALIDATE_WARM=1, so the validated run replays the Vulkan capture and the CUDA
 # graph; then timed at XPB_VKBURST_SIZE (100K x 100 batched): cuda; vulkan replayed (the default),
@@ -498,6 +500,31 @@ for x in r[:12]: print("burstprof", x.get("Name","")[:60], "n", x.get("Instances
     done
   else
     echo "burstprof: no nsys on this machine" | tee -a "$out/bench.txt"
+  fi
+fi
+if has rowsprof; then # issue 36: why the long rows stop short of the copy roof on this GPU: Nsight Compute
+  # over one launch of each CUDA row op's kernel at 1024 x 262144 (XPB_ROWSPROF_VARIANT, default regs)
+  # and of the copy's, the same sections for each: DRAM throughput, occupancy, warp states
+  ncu=$(command -v ncu || ls /usr/local/cuda/bin/ncu /opt/nvidia/nsight-compute/*/ncu /usr/local/cuda/nsight-compute*/ncu 2>/dev/null | head -1)
+  if [ -n "$ncu" ]; then
+    for c in "copy/n=268435456/:xpb_eltwise_kernel" "softmax/rows=1024,cols=262144/:xpb_rowop" \
+             "rmsnorm/rows=1024,cols=262144/:xpb_rowop" "layernorm/rows=1024,cols=262144/:xpb_rowop"; do
+      case_re=${c%%:*} kern=${c##*:} tag=${case_re%%/*}
+      [ "$(left_s)" -gt 30 ] || { stamp "rowsprof: deadline, $tag not profiled"; continue; }
+      stamp "rowsprof: $ncu over $tag (${XPB_ROWSPROF_VARIANT:-regs})"
+      v=${XPB_ROWSPROF_VARIANT:-regs}; [ "$tag" = copy ] && v=default
+      # the validated launch (--validate-only: no timed ones), replayed by ncu once a section
+      # group with the memory it writes restored and the caches flushed (ncu's defaults)
+      timeout 120 "$ncu" --kernel-name "regex:$kern" --launch-skip 0 --launch-count 1 \
+          --section SpeedOfLight --section MemoryWorkloadAnalysis --section Occupancy \
+          --section LaunchStats --section WarpStateStats \
+          $bin run --backend cuda --variant "$v" --workload elementwise --preset default \
+          --filter "$tag/${case_re#*/}" --validate sampled --validate-only > "$out/rowsprof-$tag.txt" 2>&1 || status=1
+      grep -E "^ +(Duration|DRAM Throughput|Memory Throughput|Achieved Occupancy|Theoretical Occupancy|Registers Per Thread|Block Size|Grid Size|Waves Per SM|Warp Cycles Per Issued Instruction|Avg. Active Threads Per Warp) " \
+          "$out/rowsprof-$tag.txt" | sed "s/^ */rowsprof $tag: /" | tr -s " " | tee -a "$out/bench.txt"
+    done
+  else
+    echo "rowsprof: no ncu (Nsight Compute) on this machine" | tee -a "$out/bench.txt"
   fi
 fi
 if has multi; then # issue 11: device groups on every GPU here (nvidia-h200-x2), NCCL, torch.distributed beside
