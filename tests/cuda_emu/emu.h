@@ -1,7 +1,8 @@
 // emu.h - the subset of CUDA that backends/cuda/anneal/anneal_assign.cu, anneal_assign_tc.cu and
-// anneal_init.cu use, and backends/cuda/burst/burst_compact.cu and burst_compact_lookback.cu, on
-// the CPU, so that tests/cuda_emu/anneal_tc_emu.sh, anneal_init_emu.sh and burst_compact_emu.sh
-// can run the kernels' own source without a GPU and compare them (transform.py adapts the source). One block at a time; one std::thread per
+// anneal_init.cu use, backends/cuda/burst/burst_compact.cu and burst_compact_lookback.cu, and the
+// row ops' cuda/regs kernel (backends/cuda/rows), on the CPU, so that tests/cuda_emu/anneal_tc_emu.sh,
+// anneal_init_emu.sh, burst_compact_emu.sh and rows_regs_emu.sh can run the kernels' own source
+// without a GPU and compare them (transform.py, rows_transform.py adapt the source). One block at a time; one std::thread per
 // CUDA thread; std::barrier for __syncthreads and for the warp collectives (shuffles, mma.sync);
 // cp.async as a plain copy; mma.sync m16n8k8 TF32 with its operands truncated to TF32 (the low 13
 // bits dropped: what the bound of anneal_assign_tc.cu allows as the worst operand error), the 8
@@ -116,6 +117,14 @@ static inline int __popc(uint32_t v) { return __builtin_popcount(v); }
 static inline int __ffs(int v) { return __builtin_ffs(v); }
 static inline void __threadfence() { std::atomic_thread_fence(std::memory_order_seq_cst); }
 static inline float4 __ldg(const float4 *p) { return *p; }
+// the row ops' (rows_regs_emu): cache hints as plain accesses, a warp's sync as its barrier
+static inline unsigned __ldcg(const unsigned *p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
+static inline void __stwb(float4 *p, float4 v) { *p = v; }
+static inline void __syncwarp(unsigned = XPB_FULL_MASK) { emu_warp_sync(); }
+static inline void __nanosleep(unsigned) { std::this_thread::yield(); }
+static inline float emu_expf(float x) { return expf(x); } // libm declares a __expf of its own
+#define __expf emu_expf
+static inline int min(int a, int b) { return a < b ? a : b; }
 static inline float __fadd_rn(float a, float b) { return a + b; }
 static inline double __dadd_ru(double a, double b)
 {
@@ -210,6 +219,11 @@ template <class F> static inline cudaError_t cudaOccupancyMaxActiveBlocksPerMult
     *n = 2048 / threads;
     return cudaSuccess;
 }
+#define cudaErrorMemoryAllocation 2
+static inline const char *cudaGetErrorString(cudaError_t) { return "emulated"; }
+static inline cudaError_t cudaMalloc(void **p, size_t bytes) { return (*p = aligned_alloc(256, (bytes + 255) / 256 * 256)) ? 0 : 2; }
+static inline cudaError_t cudaFree(void *p) { free(p); return cudaSuccess; }
+static inline cudaError_t cudaStreamSynchronize(cudaStream_t) { return cudaSuccess; }
 static inline cudaError_t cudaMemsetAsync(void *p, int v, size_t bytes, cudaStream_t)
 {
     memset(p, v, bytes);
@@ -250,6 +264,7 @@ static inline xpb_status xpb_cuda_view_f32(const xpb_view *v, int64_t count, con
     *out = reinterpret_cast<float *>(static_cast<char *>(v->buf->ptr) + v->offset);
     return XPB_OK;
 }
+#ifndef EMU_CUDA_COMMON // rows_regs_emu: cuda_common.cuh's own, inlined by rows_transform.py
 struct xpb_sum_op {
     float operator()(float a, float b) const { return a + b; }
 };
@@ -274,6 +289,8 @@ template <typename T, typename Merge> static inline T xpb_block_allreduce(T v, M
     v = lane < nwarps ? red[lane] : ident;
     return xpb_warp_allreduce<32>(v, merge);
 }
+#endif
+#ifndef EMU_REAL_KNOBS // rows_regs_emu: xpb_knob.h's declarations, the test's definitions
 // the knob tc reads, from the environment like xpb_knob_get_choice
 enum { XPB_KNOB_CUDA_ASSIGN_TC_RECHECK };
 static inline xpb_status xpb_knob_get_choice(int, int *out, xpb_error *err)
@@ -282,3 +299,4 @@ static inline xpb_status xpb_knob_get_choice(int, int *out, xpb_error *err)
     *out = !v || !*v || !strcmp(v, "near") ? 0 : !strcmp(v, "all") ? 1 : !strcmp(v, "exact") ? 2 : -1;
     return *out < 0 ? xpb_fail(err, XPB_ERR_USAGE, "XPB_CUDA_ASSIGN_TC_RECHECK=%s: near, all or exact", v) : XPB_OK;
 }
+#endif
