@@ -5,17 +5,11 @@
 # reference, nothing written past the rows, every chunk claimed once. No GPU, no CUDA toolkit
 # needed: a C++20 compiler and python3.
 set -eu
-cxx=$1 src=$2 work=$3
-shift 3
-here=$src/tests/cuda_emu
+src=$2 work=$3
 py=$src/.venv/bin/python
 [ -x "$py" ] || py=python3
 mkdir -p "$work"
-"$py" "$here/rows_transform.py" "$src" "$work/rows_gen.h"
-# no contraction: the kernels' float sums in their own order, as the GPU adds them without fma
-flags=(-std=c++20 -O2 -ffp-contract=off -pthread -I"$here" -I"$work" -I"$src/harness/core" -I"$src/workloads/ops")
-"$cxx" "${flags[@]}" -w -c "$here/emu.cc" -o "$work/emu.o" &
-"$cxx" "${flags[@]}" -w -c "$here/rows_regs_emu.cc" -o "$work/rows_regs_emu.o" &
-wait %1 && wait %2
-"$cxx" -pthread "$work/emu.o" "$work/rows_regs_emu.o" -o "$work/rows_regs_emu"
+"$py" "$src/tests/cuda_emu/rows_transform.py" "$src" "$work/rows_gen.h"
+"$(dirname "$0")/emu_build.sh" "$1" "$src" "$work" rows_regs_emu --generated
+shift 3
 exec "$work/rows_regs_emu" "$@"
