@@ -254,6 +254,7 @@ if has sweep; then # issue 33: the collectives' default preset timed on every GP
     sweep_phases "$out/$f.json" | tee -a "$out/bench.txt"
   done
   if [ "${XPB_SWEEP_MPI:-1}" = 1 ]; then # XPB_SWEEP_MPI=0 leaves out mpirun and torch (the full preset's 10 minutes)
+  if [ "${XPB_SWEEP_MPIRUN:-1}" = 1 ]; then # XPB_SWEEP_MPIRUN=0 leaves out mpirun only (torch still runs)
   stamp "sweep: collectives $sp under mpirun -np $np"
   t=$(date +%s)
   # mpirun's SIGTERM reaches the ranks, then SIGKILL after odls_base_sigkill_timeout (1 s by default):
@@ -262,6 +263,7 @@ if has sweep; then # issue 33: the collectives' default preset timed on every GP
       --workload collectives --preset "$sp" --out "$out/sweep-mpi.json" > "$out/sweep-mpi.txt" 2>&1
   echo "sweep-mpi: exit $?, $(( $(date +%s) - t )) s; $(grep 'results:' "$out/sweep-mpi.txt" | tail -1)" | tee -a "$out/bench.txt"
   sweep_phases "$out/sweep-mpi.json" | tee -a "$out/bench.txt"
+  fi
   stamp "sweep: torch.distributed beside them"
   files=()
   for f in sweep sweep-graph sweep-threads sweep-mpi; do [ -s "$out/$f.json" ] && files+=("$out/$f.json"); done

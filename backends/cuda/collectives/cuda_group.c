@@ -20,13 +20,13 @@
 #define _POSIX_C_SOURCE 200809L /* gethostname */
 #include "cuda_nccl.h"
 
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "xpb_mpi.h"
+#include "xpb_team.h"
 
 struct xpb_cuda_group {
     int n;     /* ranks over every process */
@@ -36,6 +36,7 @@ struct xpb_cuda_group {
     ncclComm_t comm[XPB_MAX_GROUP];
     double sum_s[XPB_MAX_GROUP]; /* by group rank: timed seconds since the last group_rank_seconds */
     int timed;
+    xpb_team *team; /* one host thread a local rank, started at the first xpb_cuda_group_each_rank */
 };
 
 /* ---- errors ---------------------------------------------------------------------------------- */
@@ -54,6 +55,8 @@ static void destroy(xpb_cuda_ctx *g)
     xpb_cuda_group *grp = g->group;
     if (grp)
         xpb_cuda_burst_sharded_forget(g); /* its graphs hold the communicators */
+    if (grp)
+        xpb_team_close(grp->team);
     for (int r = 0; grp && r < grp->local; r++) {
         if (grp->comm[r])
             (void)ncclCommDestroy(grp->comm[r]);
@@ -549,54 +552,41 @@ xpb_status xpb_cuda_buffer_download_local(void *ctx, xpb_buffer *src, size_t off
 
 /* ---- one host thread a rank ---------------------------------------------------------------------- */
 
-typedef struct rank_thread {
+/* How long a rank's thread polls for the next job before it sleeps: a sample's launches follow the
+ * last within microseconds, and a sleeping thread takes microseconds to wake, inside the ranks'
+ * timed interval. */
+#define XPB_GROUP_TEAM_SPIN_US 2000
+
+typedef struct rank_job {
     const xpb_cuda_ctx *g;
     xpb_status (*fn)(void *user, int l, xpb_error *err);
     void *user;
-    int l;
-    xpb_status st;
-    xpb_error err;
-} rank_thread;
+} rank_job;
 
-static void *rank_thread_main(void *arg)
+static xpb_status rank_part(void *user, int l, xpb_error *err)
 {
-    rank_thread *t = arg;
-    t->st = xpb_cuda_activate(t->g->group->rank[t->l], &t->err);
-    if (t->st == XPB_OK)
-        t->st = t->fn(t->user, t->l, &t->err);
-    return NULL;
+    const rank_job *j = user;
+    xpb_status st = xpb_cuda_activate(j->g->group->rank[l], err);
+    return st ? st : j->fn(j->user, l, err);
 }
 
+/* The threads are started once a group (xpb_team.h) and kept until it closes: starting three of
+ * them for every sample put tens of microseconds between the ranks' first launches, inside every
+ * rank's timed interval (docs/multi-gpu.md). Rank 0's part runs on this thread. */
 xpb_status xpb_cuda_group_each_rank(const xpb_cuda_ctx *g, xpb_status (*fn)(void *user, int l, xpb_error *err),
                                     void *user, xpb_error *err)
 {
-    int n = g->group->local;
+    xpb_cuda_group *grp = g->group;
+    int n = grp->local;
     if (n < 1 || n > XPB_MAX_GROUP)
         return xpb_fail(err, XPB_ERR_USAGE, "cuda: %d local ranks to drive", n);
-    rank_thread t[XPB_MAX_GROUP] = {{0}};
-    pthread_t tid[XPB_MAX_GROUP];
-    bool started[XPB_MAX_GROUP] = {false};
-    xpb_status st = XPB_OK;
-    for (int l = 0; l < n; l++)
-        t[l] = (rank_thread){.g = g, .fn = fn, .user = user, .l = l};
-    for (int l = 1; l < n; l++) {
-        int rc = pthread_create(&tid[l], NULL, rank_thread_main, &t[l]);
-        started[l] = rc == 0;
-        if (rc != 0 && !st) { /* the ranks started still run and are joined below */
-            st = xpb_fail(err, XPB_ERR_RUNTIME, "cuda: cannot start a launch thread for rank %d: %s",
-                          g->group->first + l, strerror(rc));
-        }
+    if (!grp->team) {
+        xpb_status st = xpb_team_open(n, XPB_GROUP_TEAM_SPIN_US, &grp->team, err);
+        if (st)
+            return st;
     }
-    rank_thread_main(&t[0]); /* rank 0's launches from this thread */
-    for (int l = 1; l < n; l++)
-        if (started[l])
-            pthread_join(tid[l], NULL);
-    for (int l = 0; l < n && !st; l++)
-        if (t[l].st) {
-            st = t[l].st;
-            *err = t[l].err;
-        }
-    return st;
+    rank_job j = {g, fn, user};
+    return xpb_team_run(grp->team, rank_part, &j, err);
 }
 
 /* ---- for the group kernels ------------------------------------------------------------------------- */

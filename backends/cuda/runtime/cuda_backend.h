@@ -209,7 +209,8 @@ xpb_status xpb_cuda_buffer_download_local(void *ctx, xpb_buffer *src, size_t off
 xpb_status xpb_cuda_launch_n(void *ctx, const xpb_kernel *k, const void *args, void *state, int count,
                              xpb_error *err);
 /* Runs fn(user, l, err) for every local rank l of g at once, one host thread a rank (rank 0's on
- * this thread), each with its rank's device current; the lowest failing rank's status and
+ * this thread; the others started at the group's first call and kept until it closes,
+ * xpb_team.h), each with its rank's device current; the lowest failing rank's status and
  * message. The launch mode `threads` of XPB_CUDA_SHARDED_LAUNCH (nccl-tests' -t). */
 xpb_status xpb_cuda_group_each_rank(const xpb_cuda_ctx *g, xpb_status (*fn)(void *user, int l, xpb_error *err),
                                     void *user, xpb_error *err);
