@@ -237,15 +237,16 @@ if has sweep; then # issue 33: the collectives' default preset timed on every GP
   # finished cases, marked partial), then torch.distributed's busbw beside each, same call
   export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
   np=$(nvidia-smi -L | grep -c "^GPU") lim=${XPB_SWEEP_LIMIT_S:-120} sp=${XPB_SWEEP_PRESET:-default}
-  # XPB_SWEEP_THREADS=1: one more one-process run whose ranks' launches go out one host thread a rank
-  # (XPB_CUDA_SHARDED_LAUNCH=threads, nccl-tests' -t; results' config.group_launch), as sweep-threads
+  # XPB_SWEEP_ONE=1: one more one-process run whose ranks' launches all go out from one host thread
+  # (XPB_CUDA_SHARDED_LAUNCH=one, in NCCL groups; results' config.group_launch), as sweep-one; the
+  # default launch is one thread a rank (threads, nccl-tests' -t)
   # XPB_SWEEP_PLAIN=0 leaves out the plain one-process run; XPB_SWEEP_FILTER narrows the one-process runs (regex on ids)
   plain=plain; [ "${XPB_SWEEP_PLAIN:-1}" = 1 ] || plain=
-  for g in $plain ${XPB_SWEEP_GRAPH---graph} ${XPB_SWEEP_THREADS:+threads}; do # XPB_SWEEP_GRAPH= leaves out the --graph run
+  for g in $plain ${XPB_SWEEP_GRAPH---graph} ${XPB_SWEEP_ONE:+one}; do # XPB_SWEEP_GRAPH= leaves out the --graph run
     [ "$g" = plain ] && g=
     stamp "sweep: collectives $sp on --devices all ($np GPUs) ${g:-(launches)}"
-    t=$(date +%s) f=sweep${g:+-${g#--}} launch=${XPB_CUDA_SHARDED_LAUNCH:-one}
-    [ "$g" = threads ] && launch=threads g=
+    t=$(date +%s) f=sweep${g:+-${g#--}} launch=${XPB_CUDA_SHARDED_LAUNCH:-threads}
+    [ "$g" = one ] && launch=one g=
     # each progress line stamped with the seconds since the start: where the time goes, per case
     XPB_CUDA_SHARDED_LAUNCH=$launch timeout -s TERM "$lim" $bin run --backend cuda --devices all --workload collectives \
         --preset "$sp" --filter "${XPB_SWEEP_FILTER:-.}" $g --out "$out/$f.json" 2>&1 >"$out/$f.txt" \
@@ -266,7 +267,7 @@ if has sweep; then # issue 33: the collectives' default preset timed on every GP
   fi
   stamp "sweep: torch.distributed beside them"
   files=()
-  for f in sweep sweep-graph sweep-threads sweep-mpi; do [ -s "$out/$f.json" ] && files+=("$out/$f.json"); done
+  for f in sweep sweep-graph sweep-one sweep-mpi; do [ -s "$out/$f.json" ] && files+=("$out/$f.json"); done
   timeout 150 python3 scripts/torch-peer-collectives.py --preset "$sp" --json "$out/torch-collectives.json" \
       "${files[@]}" > "$out/torch-collectives.txt" 2>&1 || status=1
   cat "$out/torch-collectives.txt" >> "$out/bench.txt"
@@ -472,8 +473,8 @@ if has shardburst; then # issue 33: sharded burst bit-exact on groups of 1, 2 an
     bench "shardburst-$tag-1gpu" --backend cuda:0 --workload burst --size "$sz" --min-time 0.02
     for devs in ${XPB_SHARDBURST_TIME_GROUPS:-$groups}; do
       # XPB_SHARDBURST_MODES: LAUNCH:CAPTURE pairs of XPB_CUDA_SHARDED_LAUNCH / _CAPTURE (docs/knobs.md), one run each
-      for mode in ${XPB_SHARDBURST_MODES:-one:again}; do
-        mtag=""; [ "$mode" = one:again ] || mtag="-${mode/:/-}"
+      for mode in ${XPB_SHARDBURST_MODES:-threads:auto}; do
+        mtag=""; [ "$mode" = threads:auto ] || mtag="-${mode/:/-}"
         XPB_CUDA_SHARDED_LAUNCH=${mode%:*} XPB_CUDA_SHARDED_CAPTURE=${mode#*:} \
           bench "shardburst-$tag-$devs$mtag" --backend cuda --devices $devs --workload burst --size "$sz" --min-time 0.02
       done

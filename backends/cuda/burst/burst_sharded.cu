@@ -185,7 +185,7 @@ static xpb_status enqueue_bursts_threaded(const xpb_cuda_ctx *g, const rank_plan
 
 /* How spans go out (declared knobs, docs/knobs.md): plain launches from this thread or from one
  * thread a rank; graphs captured when a key is seen again, on first sight, or never. */
-enum { CAPTURE_AGAIN, CAPTURE_FIRST, CAPTURE_NEVER };
+enum { CAPTURE_AUTO, CAPTURE_AGAIN, CAPTURE_FIRST, CAPTURE_NEVER }; /* the knob's words, in order */
 typedef struct launch_mode {
     bool threads;
     int capture;
@@ -193,7 +193,7 @@ typedef struct launch_mode {
     bool lookback; /* XPB_CUDA_SHARDED_COMPACT */
 } launch_mode;
 
-static xpb_status launch_mode_read(launch_mode *m, xpb_error *err)
+static xpb_status launch_mode_read(const xpb_cuda_ctx *g, launch_mode *m, xpb_error *err)
 {
     int threads = 0, capture = 0, compact = 0;
     xpb_status st = xpb_knob_get_choice(XPB_KNOB_CUDA_SHARDED_LAUNCH, &threads, err);
@@ -202,7 +202,13 @@ static xpb_status launch_mode_read(launch_mode *m, xpb_error *err)
     if (st == XPB_OK)
         st = xpb_knob_get_choice(XPB_KNOB_CUDA_SHARDED_COMPACT, &compact, err);
     m->threads = threads == 1; /* "one|threads" */
-    m->capture = capture;      /* "again|first|never", in the enum's order */
+    m->capture = capture;      /* "auto|again|first|never", in the enum's order */
+    /* auto: with two or more ranks here launched one thread a rank, plain launches (4 x H200, 5M x
+     * 100 batched: 76.8 us a burst, where graphs captured again replayed at 170.5 us from this
+     * thread, docs/multi-gpu.md); else captured when seen again (one thread for every rank, and one
+     * rank a process under MPI, as measured before) */
+    if (m->capture == CAPTURE_AUTO)
+        m->capture = m->threads && xpb_cuda_group_local(g) > 1 ? CAPTURE_NEVER : CAPTURE_AGAIN;
     m->lookback = compact == 0; /* "lookback|twopass" */
     if (st == XPB_OK)
         st = xpb_sharded_prof_enabled(&m->prof, err);
@@ -387,7 +393,7 @@ static xpb_status sharded_launch(void *vctx, const void *vargs, void *state, xpb
     xpb_status st = sharded_check(g, a, err);
     launch_mode mode;
     if (st == XPB_OK)
-        st = launch_mode_read(&mode, err);
+        st = launch_mode_read(g, &mode, err);
     const int p = xpb_cuda_group_size(g), local = xpb_cuda_group_local(g), first = xpb_cuda_group_first(g);
     const uint64_t entries = (uint64_t)a->burst + a->bursts + 1;
     /* each neuron's state is on its owner's copy: downloads read each range from there */
