@@ -12,7 +12,10 @@
 #   7. docs/tuning.md's table is `xpubench tune --list --markdown`;
 #   8. --candidates: a malformed one, an unknown or untunable knob, a value the knob refuses, a knob
 #      not swept: exit 2 and one line; on lavapipe, a sweep of two values from the command line
-#      records them (candidates_from, each candidate's cases).
+#      records them (candidates_from, each candidate's cases);
+#   9. order effects (docs/tuning.md, "Order effects"): a bad --warmup-runs is exit 2; the sweep of
+#      2 runs one warm-up first, then the base first in run 1 and last in run 2; --warmup-runs 0
+#      runs none; the record has warmup_runs, and base_drift only with the warning and the base kept.
 # Exit 77 (skip) for 2-6 when the Vulkan backend is unavailable.
 set -u
 bin=$1 src=$2 work=$3
@@ -43,6 +46,12 @@ done
 "$bin" tune --backend cpu --candidates VULKAN_ROW_L2_CHUNK=1024 2> "$work/cand.err"; rc=$?
 [ $rc -eq 2 ] && grep -q "not swept" "$work/cand.err" || no "tune --candidates of another backend's knob: exit $rc"
 [ -z "$(ls -A "$XDG_CACHE_HOME" 2>/dev/null)" ] || no "a refused --candidates wrote a file"
+# 9. --warmup-runs: 0..8
+for bad in -1 9 x ''; do
+  "$bin" tune --backend vulkan --warmup-runs "$bad" > /dev/null 2> "$work/warm.err"; rc=$?
+  [ $rc -eq 2 ] && [ "$(wc -l < "$work/warm.err")" -eq 1 ] || { no "tune --warmup-runs '$bad': exit $rc (want 2, one line)"; cat "$work/warm.err"; }
+done
+"$bin" tune --help | grep -q -- "--warmup-runs N" || no "tune --help does not name --warmup-runs"
 
 if ! "$bin" run --backend vulkan --preset conformance --filter 'copy/n=1/' --validate-only >/dev/null 2>&1; then
   echo "skip: the Vulkan backend is unavailable (checks 2-6)"; [ $fail -eq 0 ] && exit 77 || exit 1
@@ -67,6 +76,32 @@ assert s["candidates_from"] == "xpb_knobs.def", s
 for c in s["candidates"]:
     assert c["outcome"] in ("faster", "not faster", "rejected"), c
 PY
+# 9. the warm-up, then alternating order: base first in run 1, last in run 2
+python3 - "$work/tune.err" <<'PY' || { no "the sweep's warm-up and order are not as docs/tuning.md says"; cat "$work/tune.err"; }
+import re, sys
+lines = [l for l in open(sys.argv[1]) if re.search(r"warm-up \d|, run \d of \d", l)]
+assert len(lines) == 1 + 2 * 5, lines                       # a warm-up, then 2 runs of base + 4
+assert "warm-up 1 of 1: XPB_VULKAN_ROW_L2_CHUNK=4096 (base)" in lines[0], lines
+run1 = [l for l in lines if "run 1 of 2" in l]; run2 = [l for l in lines if "run 2 of 2" in l]
+assert lines[1:] == run1 + run2, lines
+assert "(base)" in run1[0] and "(base)" in run2[-1] and sum("(base)" in l for l in run1 + run2) == 2, lines
+value = lambda l: re.search(r"=(\S+)", l).group(1)
+assert [value(l) for l in run2[:-1]] == [value(l) for l in run1[1:]][::-1], lines  # candidates backwards
+PY
+python3 - "$file" "$work/tune.err" "$work/tune.txt" <<'PY' || no "the record's warmup_runs / base_drift are not as docs/tuning.md says"
+import json, sys
+t = json.load(open(sys.argv[1]))["entries"][0]["tuned"]
+s = t["sweep"][0]
+assert t["warmup_runs"] == 1 and t["runs"] == 2, t
+err, out = open(sys.argv[2]).read(), open(sys.argv[3]).read()
+if "base_drift" in s:  # lavapipe on a loaded machine can drift: then nothing is chosen, and it says so
+    b = s["base_drift"]
+    assert b["outcome"] in ("faster", "slower") and "no candidate chosen" in b["why"], b
+    assert s["chosen"] == s["base"] and "the base drifted" in err and "the base drifted" in out, s
+    print("note: the base drifted on this machine (a loaded lavapipe): %s" % b["why"])
+else:
+    assert "the base drifted" not in err, err
+PY
 
 # 8. --candidates on lavapipe: a knob not in --knobs is refused; two values from the command line
 "$bin" tune --backend vulkan "${sel[@]}" --knobs VULKAN_ROW_L2_FUSE --candidates VULKAN_ROW_L2_CHUNK=1024 \
@@ -86,9 +121,11 @@ PY
 # a text knob's value its reader refuses (here an OP:VALUE item, which VULKAN_TILED does not take):
 # that candidate rejected with the reader's message, the sweep going on; the item's op recorded
 "$bin" tune --backend vulkan --preset conformance --filter 'gemm/m=64,n=64,k=64,axpby=1/' --knobs VULKAN_TILED \
-  --candidates 'VULKAN_TILED=gemm:bogus|64x64x16/4x4' --runs 1 --tuning "$work/cand-text.json" \
+  --candidates 'VULKAN_TILED=gemm:bogus|64x64x16/4x4' --runs 1 --warmup-runs 0 --tuning "$work/cand-text.json" \
   > /dev/null 2> "$work/cand-text.err"; rc=$?
 [ $rc -eq 0 ] || { no "tune --candidates of a text knob: exit $rc"; tail -5 "$work/cand-text.err"; }
+grep -q "warm-up" "$work/cand-text.err" && no "tune --warmup-runs 0 ran a warm-up"
+grep -q "run 1 of 1" "$work/cand-text.err" || no "tune --warmup-runs 0: no timed run"
 python3 - "$work/cand-text.json" <<'PY' || no "the refused text value is not a rejected candidate"
 import json, sys
 s = json.load(open(sys.argv[1]))["entries"][0]["tuned"]["sweep"][0]

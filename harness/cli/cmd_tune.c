@@ -24,7 +24,7 @@
 
 typedef struct tune_args {
     const char *backend, *preset, *filter, *knobs, *tuning, *validate, *work;
-    int runs, rounds;
+    int runs, rounds, warmup_runs;
     double threshold;
     bool list, markdown;
     const char *candidates[XPB_KNOB_COUNT]; /* --candidates KNOB=V1|V2: "V1|V2" by knob, validated */
@@ -48,6 +48,8 @@ static void usage(FILE *f)
             "                      (~/.cache/xpubench/tuning/<device>.json)\n"
             "  --runs N            processes a side, each --rounds rounds, pooled (default 2, at most 8)\n"
             "  --rounds N          rounds a run (default 5: compare's least for a verdict)\n"
+            "  --warmup-runs N     discarded runs of the base (1 round each) before the first timed run,\n"
+            "                      which otherwise reads an idle GPU (default 1; 0: none; at most 8)\n"
             "  --threshold T       the least change that counts, as compare's (default 0.05)\n"
             "  --validate MODE     full or sampled, passed to the runs\n"
             "  --work DIR          keep the runs' tuning, results and log files in DIR (default: a\n"
@@ -100,14 +102,15 @@ static int parse_candidates(const char *arg, tune_args *a)
 
 static int parse_args(int argc, char **argv, tune_args *a)
 {
-    enum { O_BACKEND = 256, O_PRESET, O_FILTER, O_KNOBS, O_CANDIDATES, O_TUNING, O_RUNS, O_ROUNDS, O_THRESHOLD,
-           O_VALIDATE, O_WORK, O_LIST, O_MARKDOWN, O_HELP };
+    enum { O_BACKEND = 256, O_PRESET, O_FILTER, O_KNOBS, O_CANDIDATES, O_TUNING, O_RUNS, O_ROUNDS, O_WARMUP_RUNS,
+           O_THRESHOLD, O_VALIDATE, O_WORK, O_LIST, O_MARKDOWN, O_HELP };
     static const struct option opts[] = {
         {"backend", required_argument, 0, O_BACKEND}, {"preset", required_argument, 0, O_PRESET},
         {"filter", required_argument, 0, O_FILTER},   {"knobs", required_argument, 0, O_KNOBS},
         {"candidates", required_argument, 0, O_CANDIDATES},
         {"tuning", required_argument, 0, O_TUNING},   {"runs", required_argument, 0, O_RUNS},
         {"rounds", required_argument, 0, O_ROUNDS},   {"threshold", required_argument, 0, O_THRESHOLD},
+        {"warmup-runs", required_argument, 0, O_WARMUP_RUNS},
         {"validate", required_argument, 0, O_VALIDATE}, {"work", required_argument, 0, O_WORK},
         {"list", no_argument, 0, O_LIST},             {"markdown", no_argument, 0, O_MARKDOWN},
         {"help", no_argument, 0, O_HELP},             {0, 0, 0, 0}};
@@ -137,12 +140,13 @@ static int parse_args(int argc, char **argv, tune_args *a)
             a->validate = optarg;
             break;
         case O_RUNS:
-        case O_ROUNDS: {
+        case O_ROUNDS:
+        case O_WARMUP_RUNS: {
             long v = strtol(optarg, &end, 10);
-            long hi = c == O_RUNS ? MAX_RUNS : 100;
-            if (end == optarg || *end || v < 1 || v > hi)
-                return xpb_cli_error(XPB_EXIT_USAGE, "tune: bad %s '%s' (1..%ld)", argv[optind - 1], optarg, hi);
-            *(c == O_RUNS ? &a->runs : &a->rounds) = (int)v;
+            long lo = c == O_WARMUP_RUNS ? 0 : 1, hi = c == O_ROUNDS ? 100 : MAX_RUNS;
+            if (end == optarg || *end || v < lo || v > hi)
+                return xpb_cli_error(XPB_EXIT_USAGE, "tune: bad %s '%s' (%ld..%ld)", argv[optind - 1], optarg, lo, hi);
+            *(c == O_RUNS ? &a->runs : c == O_ROUNDS ? &a->rounds : &a->warmup_runs) = (int)v;
             break;
         }
         case O_THRESHOLD:
@@ -297,6 +301,7 @@ static void add_record(cJSON *entry, const xpb_tune_opts *o, const xpb_tune_knob
     cJSON_AddStringToObject(t, "filter", o->filter ? o->filter : "");
     cJSON_AddNumberToObject(t, "runs", o->runs);
     cJSON_AddNumberToObject(t, "rounds", o->rounds);
+    cJSON_AddNumberToObject(t, "warmup_runs", o->warmup_runs);
     cJSON_AddNumberToObject(t, "threshold", o->compare.threshold);
     cJSON_AddStringToObject(t, "method", XPB_COMPARE_METHOD);
     cJSON *env = cJSON_AddObjectToObject(t, "environment"); /* declared knobs set while tuning */
@@ -316,6 +321,13 @@ static void add_record(cJSON *entry, const xpb_tune_opts *o, const xpb_tune_knob
         cJSON_AddStringToObject(s, "candidates_from", o->candidates[k[i].id] ? "command line" : "xpb_knobs.def");
         if (k[i].skipped[0])
             cJSON_AddStringToObject(s, "skipped", k[i].skipped);
+        if (k[i].drift.found) { /* the base's A/A check failed: nothing chosen (xpb_tune_order.h) */
+            cJSON *b = cJSON_AddObjectToObject(s, "base_drift");
+            cJSON_AddStringToObject(b, "outcome", xpb_verdict_name(k[i].drift.outcome));
+            if (isfinite(k[i].drift.time_ratio))
+                cJSON_AddNumberToObject(b, "time_ratio", k[i].drift.time_ratio);
+            cJSON_AddStringToObject(b, "why", k[i].drift.why);
+        }
         cJSON *cs = cJSON_AddArrayToObject(s, "candidates");
         for (int c = 0; c < k[i].n && !k[i].skipped[0]; c++) {
             const xpb_tune_candidate *cd = &k[i].cand[c];
@@ -382,7 +394,10 @@ static void print_knob(const xpb_tune_knob *k)
     const char *def = xpb_knob_decl_of(k->id)->def, *base = k->base[0] ? k->base : def;
     printf("%-30s %s%s%s\n", xpb_knob_decl_of(k->id)->name, k->skipped[0] ? "not tuned: " : "",
            k->skipped[0] ? k->skipped : k->chosen >= 0 ? k->cand[k->chosen].value : base,
-           k->skipped[0] ? "" : k->chosen >= 0 ? " (faster than the base)" : " (no candidate faster)");
+           k->skipped[0]    ? ""
+           : k->chosen >= 0 ? " (faster than the base)"
+           : k->drift.found ? " (the base drifted: no candidate chosen)"
+                            : " (no candidate faster)");
     for (int c = 0; c < k->n && !k->skipped[0]; c++)
         printf("    %-24s %-10s %s\n", k->cand[c].value,
                k->cand[c].outcome == XPB_TUNE_FASTER     ? "faster"
@@ -451,10 +466,11 @@ static int tune(const tune_args *a, xpb_tune_opts *o)
     /* Knob by knob, the file written after each: a tune cut short (a time limit, ^C) keeps the
      * knobs it finished, and a later `tune --knobs` of the rest merges into it. */
     bool saved = false;
+    int warmups = o->warmup_runs; /* before the tune's first timed run: the first knob that runs */
     for (int i = 0; i < n_ids && !rc; i++) {
         memset(&knobs[i], 0, sizeof knobs[i]);
         knobs[i].id = ids[i];
-        rc = xpb_tune_sweep(o, config, &n_config, &knobs[i]);
+        rc = xpb_tune_sweep(o, config, &n_config, &knobs[i], &warmups);
         if (rc == 1 || rc == 0) {
             cJSON *entry = xpb_tuning_entry_json(&o->fp, config, n_config);
             add_record(entry, o, knobs, i + 1);
@@ -476,7 +492,7 @@ static int tune(const tune_args *a, xpb_tune_opts *o)
 
 int xpb_cmd_tune(int argc, char **argv)
 {
-    tune_args a = {.preset = XPB_PRESET_AUTO, .runs = 2, .rounds = 5, .threshold = -1};
+    tune_args a = {.preset = XPB_PRESET_AUTO, .runs = 2, .rounds = 5, .warmup_runs = 1, .threshold = -1};
     int rc = parse_args(argc, argv, &a);
     if (rc)
         return rc < 0 ? XPB_EXIT_OK : rc;
@@ -491,6 +507,7 @@ int xpb_cmd_tune(int argc, char **argv)
     o.validate = a.validate;
     o.runs = a.runs;
     o.rounds = a.rounds;
+    o.warmup_runs = a.warmup_runs;
     memcpy(o.candidates, a.candidates, sizeof o.candidates);
     xpb_self_path(o.self, sizeof o.self);
     return tune(&a, &o);

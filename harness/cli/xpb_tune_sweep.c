@@ -1,7 +1,8 @@
 /* xpb_tune_sweep.c - one knob's sweep for `xpubench tune` (xpb_tune.h): the cases it applies to
  * (xpb_tune_ops.h: a per-op candidate's runs only its ops'), the base and candidate runs (each a child `xpubench run --tuning` of a one-entry tuning file, so
- * that validation, timing and the knobs' tuned layer are a plain run's), and the decision by
- * compare's verdicts on the pooled runs. */
+ * that validation, timing and the knobs' tuned layer are a plain run's; their order, the
+ * warm-up and the base's A/A check: xpb_tune_order.h), and the decision by compare's verdicts
+ * on the pooled runs. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdio.h>
@@ -13,6 +14,7 @@
 #include "xpb_spawn.h"
 #include "xpb_tune.h"
 #include "xpb_tune_ops.h"
+#include "xpb_tune_order.h"
 
 #define MAX_FILTER 65536
 
@@ -35,10 +37,10 @@ static xpb_status write_config(const xpb_tune_opts *o, const char *path, const x
 
 /* One child run: `xpubench run` of the cases on the device with the tuning file cfg. */
 static int child_run(const xpb_tune_opts *o, const char *cfg, const char *filter, const char *variants,
-                     const char *out, const char *log)
+                     int n_rounds, const char *out, const char *log)
 {
     char rounds[16];
-    snprintf(rounds, sizeof rounds, "%d", o->rounds);
+    snprintf(rounds, sizeof rounds, "%d", n_rounds);
     char *argv[24];
     int a = 0;
     argv[a++] = (char *)o->self;
@@ -124,6 +126,57 @@ void xpb_tune_judge(const xpb_compare_opts *opts, const xpb_results_file *base, 
     xpb_comparison_free(&cmp);
 }
 
+int xpb_tune_choose(const xpb_tune_knob *k)
+{
+    int best = -1;
+    for (int c = 0; c < k->n && !k->drift.found; c++)
+        if (k->cand[c].outcome == XPB_TUNE_FASTER && (best < 0 || k->cand[c].geomean < k->cand[best].geomean))
+            best = c;
+    return best;
+}
+
+/* The tune's warm-up: *warmups runs of the base's tuning file cfg (label names it), one round
+ * each, their results deleted unread; then *warmups is 0. The first timed run of a tune reads a
+ * GPU idle until then and a first process: on an H200 the base, run first, read 14-24% slower
+ * than every candidate, one of them the base's own value on two ops of three. Later knobs follow
+ * runs back to back, so once a tune is enough. Returns 128 + N when interrupted, else 0 (a run that fails here fails timed too). */
+static int warm_up(const xpb_tune_opts *o, const char *cfg, const char *filter, const char *variants,
+                   const char *label, const char *log, int *warmups)
+{
+    for (int i = 0; i < *warmups; i++) {
+        char out[1100];
+        snprintf(out, sizeof out, "%s/warm-up-%d.json", o->work, i + 1);
+        fprintf(stderr, "xpubench: tune: warm-up %d of %d: %s, 1 round, discarded\n", i + 1, *warmups, label);
+        int rc = child_run(o, cfg, filter, variants, 1, out, log);
+        unlink(out);
+        if (rc >= 128)
+            return rc;
+    }
+    *warmups = 0;
+    return 0;
+}
+
+/* The base's A/A check (xpb_tune_order.h) on its runs' files out[0..o->runs): the first against
+ * the last; a drift into k->drift and one warning line. */
+static void check_drift(const xpb_tune_opts *o, char out[][1100], const char *name, xpb_tune_knob *k)
+{
+    xpb_results_file first, last;
+    char why[600];
+    if (!load_pooled(out, 1, &first, why, sizeof why)) {
+        fprintf(stderr, "xpubench: warning: tune: %s: no A/A check of the base: %s\n", name, why);
+        return;
+    }
+    if (!load_pooled(out + o->runs - 1, 1, &last, why, sizeof why)) {
+        fprintf(stderr, "xpubench: warning: tune: %s: no A/A check of the base: %s\n", name, why);
+        xpb_results_file_free(&first);
+        return;
+    }
+    if (xpb_tune_base_drift(&o->compare, &first, &last, o->runs, &k->drift))
+        fprintf(stderr, "xpubench: warning: tune: %s: the base drifted: %s\n", name, k->drift.why);
+    xpb_results_file_free(&first);
+    xpb_results_file_free(&last);
+}
+
 /* The failure of a run (exit rc, log) as a candidate's reason. */
 static void run_failed(xpb_tune_candidate *c, int rc, const char *log)
 {
@@ -149,7 +202,8 @@ static void list_candidates(const xpb_tune_opts *o, const xpb_knob_tune *t, cons
             snprintf(k->cand[k->n++].value, XPB_KNOB_VALUE_LEN, "%.*s", XPB_KNOB_VALUE_LEN - 1, all[i]);
 }
 
-int xpb_tune_sweep(const xpb_tune_opts *o, xpb_tuning_value *config, int *n_config, xpb_tune_knob *k)
+int xpb_tune_sweep(const xpb_tune_opts *o, xpb_tuning_value *config, int *n_config, xpb_tune_knob *k,
+                   int *warmups)
 {
     const xpb_knob_tune *t = xpb_knob_tune_of(k->id);
     const xpb_knob_decl *d = xpb_knob_decl_of(k->id);
@@ -191,14 +245,27 @@ int xpb_tune_sweep(const xpb_tune_opts *o, xpb_tuning_value *config, int *n_conf
             snprintf(cd->why, sizeof cd->why, "not run: none of the cases swept is of its ops (%s)", cd->ops);
         }
     }
-    /* the runs, interleaved: base, every candidate, base, ... (a drift hits every side alike) */
+    /* the runs, interleaved in alternating order: base, c0..cn, then cn..c0, base, ... (a drift
+     * hits every side alike, and each side runs early and late: xpb_tune_order.h) */
     static char out[XPB_KNOB_MAX_CANDIDATES + 1][8][1100];
     char cfg[1100], log[1100];
     snprintf(log, sizeof log, "%s/%s.log", o->work, d->name);
     int stop = 0; /* interrupted (128 + N), or a base run refused its arguments (2): every run would */
     int base_rc = 0, cand_rc[XPB_KNOB_MAX_CANDIDATES] = {0};
+    if (*warmups > 0) {
+        char label[XPB_KNOB_VALUE_LEN + 160];
+        xpb_error err = {{0}};
+        snprintf(cfg, sizeof cfg, "%s/%s-0.tuning.json", o->work, d->name);
+        snprintf(label, sizeof label, "%s=%s (base)", d->name, k->base[0] ? k->base : d->def);
+        if (write_config(o, cfg, config, *n_config, k->id, k->base[0] ? k->base : NULL, &err)) {
+            fprintf(stderr, "xpubench: tune: %s\n", err.msg);
+            return 3;
+        }
+        stop = warm_up(o, cfg, filter, variants, label, log, warmups);
+    }
     for (int r = 0; r < o->runs && !stop; r++) {
-        for (int c = -1; c < k->n && !stop; c++) {
+        for (int pos = 0; pos <= k->n && !stop; pos++) {
+            int c = xpb_tune_order_side(r, pos, k->n);
             /* a candidate not run, or whose value a run refused (exit 2): not run again */
             if (c >= 0 && (k->cand[c].outcome == XPB_TUNE_NOT_RUN || cand_rc[c] == 2))
                 continue;
@@ -215,7 +282,7 @@ int xpb_tune_sweep(const xpb_tune_opts *o, xpb_tuning_value *config, int *n_conf
             if (c >= 0 && k->cand[c].ops[0])
                 fprintf(stderr, " (%d case(s) of %s)", k->cand[c].cases, k->cand[c].ops);
             fprintf(stderr, "\n");
-            int rc = child_run(o, cfg, c < 0 ? filter : filters[c], variants, out[c + 1][r], log);
+            int rc = child_run(o, cfg, c < 0 ? filter : filters[c], variants, o->rounds, out[c + 1][r], log);
             if (rc >= 128 || (c < 0 && rc == 2))
                 stop = rc;
             if (c < 0 && rc && !base_rc)
@@ -242,6 +309,8 @@ int xpb_tune_sweep(const xpb_tune_opts *o, xpb_tuning_value *config, int *n_conf
     if (!timed)
         snprintf(k->skipped, sizeof k->skipped, "no case timed with the base values (variants %s unsupported here?)",
                  variants);
+    if (timed && o->runs >= 2)
+        check_drift(o, out[0], d->name, k);
     for (int c = 0; c < k->n && timed; c++) {
         xpb_tune_candidate *cd = &k->cand[c];
         if (cd->outcome == XPB_TUNE_NOT_RUN)
@@ -252,11 +321,10 @@ int xpb_tune_sweep(const xpb_tune_opts *o, xpb_tuning_value *config, int *n_conf
             continue;
         }
         xpb_tune_judge(&o->compare, &base, &next, cd->ops, cd);
-        if (cd->outcome == XPB_TUNE_FASTER && (k->chosen < 0 || cd->geomean < k->cand[k->chosen].geomean))
-            k->chosen = c;
         xpb_results_file_free(&next);
     }
     xpb_results_file_free(&base);
+    k->chosen = xpb_tune_choose(k);
     if (k->chosen >= 0) { /* the winner replaces the knob's value in the tuning so far */
         int i = 0;
         while (i < *n_config && config[i].id != k->id)
