@@ -155,6 +155,13 @@ static void merge(acc *t, const acc *a)
     t->ref2 += a->ref2;
 }
 
+size_t xpb_validate_sample_count(size_t sample_units, size_t unit_elements)
+{
+    size_t cap = unit_elements ? XPB_VALIDATE_SAMPLED_ELEMENTS / unit_elements : sample_units;
+    cap = cap < 16 ? 16 : cap;
+    return sample_units < cap ? sample_units : cap;
+}
+
 /* Which units to check: all, or first + last + a seeded random sample. */
 static size_t pick_units(size_t n_units, bool sampled, size_t k, uint64_t seed, size_t **list)
 {
@@ -185,6 +192,8 @@ xpb_status xpb_validate_units(const xpb_case *c, const xpb_case_data *d, const c
     }
     size_t unit = c->workload->unit_elements(c);
     size_t n_units = unit ? d->out_elements / unit : 0;
+    if (!forced) /* a workload's own sample keeps its own budget (GEMM: ~2^30 multiply-adds) */
+        sample_units = xpb_validate_sample_count(sample_units, unit);
     unit_last = unit_last < n_units ? unit_last : n_units;
     unit_first = unit_first < unit_last ? unit_first : unit_last;
     size_t *units;

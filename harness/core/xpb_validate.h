@@ -62,8 +62,16 @@ void xpb_poison_fill(void *p, size_t bytes);
 /* Counts guard bytes that differ from the poison pattern. */
 uint64_t xpb_guard_violations(const void *guard, size_t bytes);
 
+/* The random units a sampled validation checks beside the first and the last: sample_units, but
+ * no more than XPB_VALIDATE_SAMPLED_ELEMENTS elements' worth of units of unit_elements each (at
+ * least 16): 4096 rows of 262144 would be the whole of a 1024-row case, whose fp64 reference took
+ * 3 s of a 4 s case on a 16-core host, a tune's candidate runs included. */
+#define XPB_VALIDATE_SAMPLED_ELEMENTS ((size_t)1 << 24)
+size_t xpb_validate_sample_count(size_t sample_units, size_t unit_elements);
+
 /* Compares out[0 .. d->out_elements) with the workload's reference. sampled: check the first,
- * the last and up to sample_units random units instead of all (method recorded in v). */
+ * the last and up to xpb_validate_sample_count(sample_units, unit) random units instead of all
+ * (method recorded in v). */
 xpb_status xpb_validate_output(const xpb_case *c, const xpb_case_data *d, const char *precision,
                                const float *out, bool sampled, size_t sample_units, uint64_t seed,
                                xpb_validation *v, xpb_error *err);

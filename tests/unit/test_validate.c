@@ -80,6 +80,13 @@ int main(void)
     CHECK(!v.passed && v.checked == 18);
     CHECK(strncmp(v.method, "sampled", 7) == 0);
 
+    /* the sample's units: at most 2^24 elements' worth, at least 16 */
+    CHECK(xpb_validate_sample_count(4096, 1) == 4096);
+    CHECK(xpb_validate_sample_count(16, 262144) == 16);
+    CHECK(xpb_validate_sample_count(4096, 262144) == 64);
+    CHECK(xpb_validate_sample_count(4096, (size_t)1 << 30) == 16);
+    CHECK(xpb_validate_sample_count(4096, 0) == 4096);
+
     /* more than XPB_MAX_MISMATCHES bad elements: the first ones by index are kept */
     for (int i = 0; i < N; i++)
         out[i] = -1.0f;
