@@ -19,5 +19,13 @@ int main(void)
     CHECK(xpb_runner_batch(&group, 0, 8e-3) == 20);    /* a 1 GiB all_reduce: still 20 */
     CHECK(xpb_runner_batch(&one, 1e-2, 1e-3) == 10);   /* --sample-min 0.01 */
     CHECK(xpb_runner_batch(&group, 1e-2, 1e-4) == 100);
+    /* refined from a sample of the batch: 45 group launches in 0.54 ms (12 us each) -> 167 */
+    CHECK(xpb_runner_batch_refine(&group, 0, 45, 0.54e-3) == 167);
+    CHECK(xpb_runner_batch_refine(&group, 0, 45, 2.5e-3) == 45);  /* the sample met its target */
+    CHECK(xpb_runner_batch_refine(&one, 0, 7, 7 * 30e-6) == 7);    /* no overlap: the same batch */
+    CHECK(xpb_runner_batch_refine(&one, 0, 20, 20e-6) == 200);     /* 1 us launches, not 10 */
+    CHECK(xpb_runner_batch_refine(&one, 0, 1000, 1e-4) == 1000);   /* the cap holds */
+    CHECK(xpb_runner_batch_refine(&one, 0, 5, 0) == 5);            /* no time: unchanged */
+    CHECK(xpb_runner_batch_refine(&one, 1e-2, 10, 1e-3) == 100);   /* --sample-min 0.01 */
     XPB_TEST_END();
 }
