@@ -8,6 +8,7 @@
 #include <string.h>
 
 #define Z95 1.959963984540054
+#define PI 3.14159265358979323846
 
 const char *xpb_verdict_name(xpb_verdict v)
 {
@@ -268,20 +269,75 @@ static double max_of(const double *v, size_t n)
     return m;
 }
 
-double xpb_process_sigma(xpb_units u)
+/* The log of each run's median of a side's units into m (room for u.n_runs); returns how many
+ * runs gave units (0 for a side without a record of its runs). */
+static size_t log_run_medians(xpb_units u, double *m)
 {
-    if (u.n_runs < 2 || !u.run_units)
-        return NAN;
-    double *m = malloc(u.n_runs * sizeof *m);
+    size_t at = 0, k = 0;
+    if (!u.run_units)
+        return 0;
+    for (size_t r = 0; r < u.n_runs && at + u.run_units[r] <= u.n; at += u.run_units[r++]) {
+        double med = u.run_units[r] ? xpb_median_of(u.v + at, u.run_units[r]) : NAN;
+        if (med > 0)
+            m[k++] = log(med);
+    }
+    return k;
+}
+
+double xpb_process_sigma(xpb_units b, xpb_units n, size_t *runs_base, size_t *runs_new, size_t *df)
+{
+    *runs_base = *runs_new = *df = 0;
+    double *m = malloc((b.n_runs + n.n_runs + 1) * sizeof *m);
     if (!m)
         return NAN;
-    size_t at = 0, k = 0;
-    for (size_t r = 0; r < u.n_runs && at + u.run_units[r] <= u.n; at += u.run_units[r++])
-        if (u.run_units[r])
-            m[k++] = xpb_median_of(u.v + at, u.run_units[r]);
-    double sigma = k >= 2 ? xpb_history_sigma(m, k) : NAN;
+    size_t kb = log_run_medians(b, m), kn = log_run_medians(n, m + kb);
+    double ss = 0;
+    for (int side = 0; side < 2; side++) {
+        const double *v = side ? m + kb : m;
+        size_t k = side ? kn : kb;
+        double mean = 0;
+        for (size_t i = 0; i < k; i++)
+            mean += v[i] / (double)k;
+        for (size_t i = 0; i < k; i++)
+            ss += (v[i] - mean) * (v[i] - mean);
+    }
     free(m);
-    return sigma;
+    /* a side without a record of its runs is one process */
+    *runs_base = kb ? kb : 1;
+    *runs_new = kn ? kn : 1;
+    *df = (kb > 1 ? kb - 1 : 0) + (kn > 1 ? kn - 1 : 0);
+    return *df ? sqrt(ss / (double)*df) : NAN;
+}
+
+/* P(|T| <= t) for Student's t with df degrees of freedom: the closed forms of Abramowitz and
+ * Stegun 26.7.3-4 (finite sums for an integer df). */
+static double t_central(double t, size_t df)
+{
+    double th = atan(t / sqrt((double)df)), c = cos(th), c2 = c * c, term = 1, sum = 1;
+    if (df % 2 == 0) {
+        for (size_t j = 2; j + 2 <= df; j += 2)
+            sum += (term *= c2 * (double)(j - 1) / (double)j);
+        return sin(th) * sum;
+    }
+    if (df == 1)
+        return 2 * th / PI;
+    for (size_t j = 3; j + 2 <= df; j += 2)
+        sum += (term *= c2 * (double)(j - 1) / (double)j);
+    return 2 / PI * (th + sin(th) * c * sum);
+}
+
+double xpb_t_for_z(double z, size_t df)
+{
+    if (df == 0 || !(z > 0))
+        return NAN;
+    double p = erf(z / sqrt(2.0)), lo = 0, hi = z; /* P(|Z| <= z); t > z for any finite df */
+    while (t_central(hi, df) < p && hi < 1e12)
+        hi *= 2;
+    for (int i = 0; i < 200 && hi - lo > 1e-12 * hi; i++) {
+        double mid = 0.5 * (lo + hi);
+        *(t_central(mid, df) < p ? &lo : &hi) = mid;
+    }
+    return 0.5 * (lo + hi);
 }
 
 xpb_shift xpb_compare_units(xpb_units b, xpb_units n, double history_noise, const xpb_compare_opts *o)
@@ -301,15 +357,23 @@ xpb_shift xpb_compare_units(xpb_units b, xpb_units n, double history_noise, cons
     }
     s.cv_base = xpb_relative_sigma(base, nb);
     s.cv_new = xpb_relative_sigma(next, nn);
-    /* the largest of the three sources names the noise (xpb_compare.h) */
-    double procs = fmax(xpb_process_sigma(b), xpb_process_sigma(n)); /* fmax ignores a NaN */
+    /* the source that asks for the widest band names the noise (xpb_compare.h) */
+    size_t kb, kn, df;
+    double procs = xpb_process_sigma(b, n, &kb, &kn, &df);
+    double wide = o->noise_k * fmax(s.cv_base, s.cv_new); /* fmax ignores a NaN */
     s.noise = fmax(s.cv_base, s.cv_new);
     s.noise_source = "rounds";
-    if (isfinite(procs) && !(procs < s.noise))
-        s.noise = procs, s.noise_source = "processes";
-    if (isfinite(history_noise) && !(history_noise < s.noise))
-        s.noise = history_noise, s.noise_source = "history";
-    s.band = fmax(o->threshold, o->noise_k * s.noise);
+    if (isfinite(procs)) {
+        /* the runs' medians are the independent draws: their pooled sigma is an estimate over df
+         * degrees of freedom, so the band takes Student's t for noise_k's coverage, and the
+         * figures compared are medians over kb and kn runs */
+        double w = xpb_t_for_z(o->noise_k, df) * procs * sqrt(1.0 / (double)kb + 1.0 / (double)kn);
+        if (!(w < wide))
+            wide = w, s.noise = procs, s.noise_source = "processes";
+    }
+    if (isfinite(history_noise) && !(o->noise_k * history_noise < wide))
+        wide = o->noise_k * history_noise, s.noise = history_noise, s.noise_source = "history";
+    s.band = fmax(o->threshold, isfinite(wide) ? wide : 0);
     s.ratio_lo = min_of(next, nn) / max_of(base, nb); /* the range of unit ratios */
     s.ratio_hi = max_of(next, nn) / min_of(base, nb);
     s.p_value = xpb_mann_whitney_p(next, nn, base, nb, NULL);

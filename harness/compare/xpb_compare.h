@@ -12,13 +12,21 @@
  *   noise   = the largest of
  *             rounds:    the relative sigma of either side's units (range / d2(n) for n < 5,
  *                        1.4826 MAD from 5 on: one stray round does not widen it);
- *             processes: with pooled runs, the relative sigma of either side's per-run medians
- *                        (xpb_history_sigma: range / d2(n)). The processes, not the rounds, are
- *                        the independent draws of placement and neighbours: on a shared machine
- *                        two of three runs can sit in one state, which the MAD of the pooled
- *                        rounds leaves out, and three runs of the other side in another;
+ *             processes: with pooled runs, the sigma of the per-run medians (in log), pooled
+ *                        over both sides around each side's mean (xpb_process_sigma). The
+ *                        processes, not the rounds, are the independent draws of placement and
+ *                        neighbours: on a shared machine two of three runs can sit in one state,
+ *                        which the MAD of the pooled rounds leaves out, and three runs of the
+ *                        other side in another;
  *             history:   with --history, the case's figure over earlier runs (one per process);
- *   band    = max(threshold, noise_k * noise): the change a case must show to count;
+ *   band    = max(threshold, noise_k * noise) for rounds and history; for processes, whose sigma
+ *             is estimated from few runs (df = runs_base - 1 + runs_new - 1 degrees of freedom),
+ *             t * noise * sqrt(1/runs_base + 1/runs_new), t being Student's quantile with the
+ *             two-sided coverage of noise_k normal sigmas (xpb_t_for_z: 19.2 for 2 runs a side,
+ *             6.6 for 3; noise_k itself would undercover: with 2 runs a side and a 3% or 6%
+ *             spread between processes, 2% and 4% of A/A cases came out `slower` or `faster`
+ *             instead of 0.27%). The source asking for the widest band names the noise. This is
+ *             the change a case must show to count;
  * In this order:
  *   noisy   : fewer than min_units (5) units on a side (say how many rounds to run);
  *   noisy   : band over max_band (too noisy to judge, with the noise);
@@ -85,7 +93,7 @@ typedef struct xpb_compare_opts {
  * property): the fields keep their names and meanings within a schema version, and a reader
  * tells two deciding methods apart by this (docs/reports.md, "Stability"). Change it whenever
  * the statistics change. */
-#define XPB_COMPARE_METHOD "units-median-ratio+noise-band/3"
+#define XPB_COMPARE_METHOD "units-median-ratio+noise-band/4"
 #define XPB_COMPARE_METHOD_SAMPLES "median-ratio-ci+mann-whitney-on-samples/1" /* files without units */
 
 typedef struct xpb_shift {
@@ -135,9 +143,16 @@ typedef struct xpb_units {
  * relative sigma of the case's medians over earlier runs, NaN when unknown. */
 xpb_shift xpb_compare_units(xpb_units base, xpb_units next, double history_noise, const xpb_compare_opts *o);
 
-/* The relative sigma of a side's per-run medians (xpb_history_sigma of the median of each run's
- * units); NaN with fewer than 2 runs. */
-double xpb_process_sigma(xpb_units u);
+/* The sigma of log(each run's median of its units), pooled over both sides around each side's
+ * own mean: an estimate of the relative spread between processes over *df = (runs_base - 1) +
+ * (runs_new - 1) degrees of freedom. *runs_base and *runs_new: the runs on each side (1 for a
+ * side without a record of its runs). NaN (and *df 0) when neither side has 2 runs. */
+double xpb_process_sigma(xpb_units base, xpb_units next, size_t *runs_base, size_t *runs_new, size_t *df);
+
+/* The t with P(|T| <= t) = P(|Z| <= z) for Student's T with df degrees of freedom: the multiple
+ * of a sigma estimated over df degrees of freedom with the coverage of z known sigmas. NaN for
+ * df 0 or z <= 0. */
+double xpb_t_for_z(double z, size_t df);
 
 /* Relative sigma of v[0..n) around its median (range / d2(n) for n < 5, 1.4826 MAD from 5 on);
  * NaN for n < 2 or a median of 0. */

@@ -151,7 +151,8 @@ void xpb_comparison_print(FILE *f, const xpb_comparison *c, bool all_rows)
         fprintf(f, "warning: %s\n", c->warnings[i]);
     if (c->base_runs > 1 || c->new_runs > 1)
         fprintf(f, "units pool the rounds of %zu base and %zu new runs, each its own process; the noise holds the "
-                "spread of each side's run medians\n", c->base_runs, c->new_runs);
+                "spread of the run medians, its band Student's t over their degrees of freedom\n", c->base_runs,
+                c->new_runs);
     else if (!c->n_history)
         fputs("note: no --history: a band covers the spread between the rounds of one process; a shift between two "
               "processes (buffer or thread placement, a busy neighbour) can pass for a change. Give earlier runs of "

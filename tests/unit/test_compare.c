@@ -1,6 +1,7 @@
 /* test_compare.c - the statistics and verdicts of `xpubench compare` (cases, and the total and
  * ops of stateful cases), results-file loading errors, the .npy header format, and the tuner's
  * decision rule, which stands on compare's verdicts. */
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,8 @@
 #include "xpb_results_loaded.h"
 #include "xpb_test.h"
 #include "xpb_tune.h"
+
+#define Z95_TEST 1.959963984540054 /* the two-sided 95% normal quantile */
 
 /* ---- deterministic log-normal samples ------------------------------------------------------------ */
 
@@ -77,22 +80,62 @@ static void test_statistics(void)
     CHECK_NEAR(xpb_relative_sigma(procs, 6), 0.0, 0);
     CHECK_NEAR(xpb_history_sigma(procs, 6), 0.5 / 2.534, 1e-12);
     CHECK(isnan(xpb_history_sigma(procs, 1)));
-    /* pooled runs: the spread of the runs' medians (1.0, 1.0, 1.08: range / d2(3)), which the
-     * MAD of the 15 pooled rounds leaves out; one run, or runs without a record: NaN */
+    /* pooled runs: the spread of the runs' medians, which the MAD of the 15 pooled rounds leaves
+     * out. Base 1.0, 1.0, 1.08 and new all alike: the log medians' squares around each side's mean
+     * over 2 + 2 degrees of freedom; one run, or runs without a record: NaN */
     double pooled[] = {1.0, 1.001, 0.999, 1.0, 1.0, 1.0, 0.999, 1.001, 1.0, 1.0, 1.08, 1.08, 1.079, 1.081, 1.08};
-    size_t runs[] = {5, 5, 5};
-    CHECK_NEAR(xpb_process_sigma((xpb_units){pooled, 15, runs, 3}), 0.08 / 1.693, 1e-12);
+    double flat[] = {0.92, 0.92, 0.92, 0.92, 0.92, 0.92, 0.92, 0.92, 0.92, 0.92, 0.92, 0.92, 0.92, 0.92, 0.92};
+    size_t runs[] = {5, 5, 5}, kb, kn, df;
+    double l8 = log(1.08), sp = sqrt((2 * (l8 / 3) * (l8 / 3) + (2 * l8 / 3) * (2 * l8 / 3)) / 4);
+    CHECK_NEAR(xpb_process_sigma((xpb_units){pooled, 15, runs, 3}, (xpb_units){flat, 15, runs, 3}, &kb, &kn, &df),
+               sp, 1e-12);
+    CHECK(kb == 3 && kn == 3 && df == 4);
     CHECK(xpb_relative_sigma(pooled, 15) < 0.002);
-    CHECK(isnan(xpb_process_sigma((xpb_units){pooled, 15, NULL, 0})));
-    CHECK(isnan(xpb_process_sigma((xpb_units){pooled, 5, runs, 1})));
-    /* ... and it widens the band: 8% faster against those three runs is `same`, named so */
+    /* one side without a record counts as one run; its spread is not known: df from the other */
+    CHECK_NEAR(xpb_process_sigma((xpb_units){pooled, 15, NULL, 0}, (xpb_units){pooled, 15, runs, 3}, &kb, &kn, &df),
+               sqrt((2 * (l8 / 3) * (l8 / 3) + (2 * l8 / 3) * (2 * l8 / 3)) / 2), 1e-12);
+    CHECK(kb == 1 && kn == 3 && df == 2);
+    CHECK(isnan(xpb_process_sigma((xpb_units){pooled, 15, NULL, 0}, (xpb_units){pooled, 5, runs, 1}, &kb, &kn, &df)));
+    CHECK(df == 0 && kb == 1 && kn == 1);
+    /* Student's t with the two-sided coverage of 3 sigmas (99.73%): the tables' 235.8 (1 df),
+     * 19.21 (2), 9.219 (3), 6.620 (4), 4.277 (8); 1.96 sigmas over 10 df: 2.228; toward z as df
+     * grows */
+    CHECK_NEAR(xpb_t_for_z(3, 1), 235.80, 0.01);
+    CHECK_NEAR(xpb_t_for_z(3, 2), 19.206, 0.001);
+    CHECK_NEAR(xpb_t_for_z(3, 3), 9.2187, 0.0005);
+    CHECK_NEAR(xpb_t_for_z(3, 4), 6.6201, 0.0005);
+    CHECK_NEAR(xpb_t_for_z(3, 8), 4.2766, 0.0005);
+    CHECK_NEAR(xpb_t_for_z(Z95_TEST, 10), 2.2281, 0.0005);
+    CHECK(fabs(xpb_t_for_z(3, 2000) - 3) < 0.01);
+    CHECK(isnan(xpb_t_for_z(3, 0)));
+    /* ... and it widens the band: 8% faster against those three runs is `same`, named so, with
+     * the band t(4) * sigma * sqrt(1/3 + 1/3) */
     double faster[] = {0.92, 0.921, 0.919, 0.92, 0.92, 0.92, 0.921, 0.919, 0.92, 0.92, 0.92, 0.92, 0.921, 0.919, 0.92};
     xpb_compare_opts o = XPB_COMPARE_OPTS_DEFAULT;
     xpb_shift s = xpb_compare_units((xpb_units){pooled, 15, runs, 3}, (xpb_units){faster, 15, runs, 3}, NAN, &o);
     CHECK(s.verdict == XPB_VERDICT_SAME && !strcmp(s.noise_source, "processes"));
-    CHECK_NEAR(s.band, 3 * 0.08 / 1.693, 1e-12);
+    double sp3 = xpb_process_sigma((xpb_units){pooled, 15, runs, 3}, (xpb_units){faster, 15, runs, 3}, &kb, &kn, &df);
+    CHECK_NEAR(s.noise, sp3, 1e-15);
+    CHECK_NEAR(s.band, xpb_t_for_z(3, 4) * sp3 * sqrt(2.0 / 3), 1e-12);
     s = xpb_compare_units((xpb_units){pooled, 10, runs, 2}, (xpb_units){faster, 10, runs, 2}, NAN, &o);
     CHECK(s.verdict == XPB_VERDICT_FASTER); /* two runs a side, each in one state: nothing to see */
+    /* CI's aa_quick_cpu under ASan (2 runs a side): base runs 11% apart, new both 32.5% faster,
+     * every round agreeing. The base side's range / d2(2) gave a noise of 9.7%, a band of 29.2%
+     * and a false `faster`; over the 2 degrees of freedom of 2 + 2 runs the band is t(2) = 19.2
+     * pooled sigmas: too noisy to judge */
+    double aa_b[] = {1.0, 1.0, 1.0, 1.0, 1.0, 1.11, 1.11, 1.11, 1.11, 1.11};
+    double aa_n[] = {0.70, 0.70, 0.70, 0.70, 0.70, 0.70, 0.70, 0.70, 0.70, 0.70};
+    s = xpb_compare_units((xpb_units){aa_b, 10, runs, 2}, (xpb_units){aa_n, 10, runs, 2}, NAN, &o);
+    CHECK(s.verdict == XPB_VERDICT_NOISY && !strcmp(s.noise_source, "processes") && s.band > o.max_band);
+    /* a real 10% slowdown of every run of a quiet case stays `slower` on 2 and on 3 runs a side */
+    double q_b[] = {1.0, 1.002, 0.998, 1.0, 1.001, 1.003, 1.001, 1.002, 1.0, 1.004, 0.999, 1.0, 0.998, 1.001, 0.999};
+    double q_n[15];
+    for (size_t i = 0; i < 15; i++)
+        q_n[i] = 1.10 * q_b[(i + 7) % 15];
+    for (size_t k = 2; k <= 3; k++) {
+        s = xpb_compare_units((xpb_units){q_b, 5 * k, runs, k}, (xpb_units){q_n, 5 * k, runs, k}, NAN, &o);
+        CHECK(s.verdict == XPB_VERDICT_SLOWER && s.band < 0.1);
+    }
 }
 
 static void test_verdicts(void)
