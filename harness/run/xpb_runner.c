@@ -291,11 +291,16 @@ static xpb_status capture(launch_ctx *l, xpb_error *err)
 
 /* Launches per timed sample for launches of `best` seconds on dev: the sample's target over
  * best, at least 1 (a device group: GROUP_MIN_LAUNCHES), at most MAX_LAUNCHES_PER_SAMPLE. */
+/* A sample's least device time on dev: sample_min (--sample-min), else the device's default. */
+static double sample_target(const xpb_device *dev, double sample_min)
+{
+    return sample_min > 0 ? sample_min : dev->n_group > 0 ? GROUP_SAMPLE_TARGET_S : SAMPLE_TARGET_S;
+}
+
 int xpb_runner_batch(const xpb_device *dev, double sample_min, double best)
 {
-    bool group = dev->n_group > 0;
-    double target = sample_min > 0 ? sample_min : group ? GROUP_SAMPLE_TARGET_S : SAMPLE_TARGET_S;
-    int least = group ? GROUP_MIN_LAUNCHES : 1;
+    double target = sample_target(dev, sample_min);
+    int least = dev->n_group > 0 ? GROUP_MIN_LAUNCHES : 1;
     double want = best > 0 ? target / best : MAX_LAUNCHES_PER_SAMPLE;
     /* ceil, less the last bits' rounding: 200 us over launches of 1 us is 200, not 201 */
     int batch = want >= MAX_LAUNCHES_PER_SAMPLE ? MAX_LAUNCHES_PER_SAMPLE : (int)ceil(want - 1e-9);
@@ -304,8 +309,7 @@ int xpb_runner_batch(const xpb_device *dev, double sample_min, double best)
 
 int xpb_runner_batch_refine(const xpb_device *dev, double sample_min, int batch, double sample_s)
 {
-    double target = sample_min > 0 ? sample_min : dev->n_group > 0 ? GROUP_SAMPLE_TARGET_S : SAMPLE_TARGET_S;
-    if (batch < 1 || sample_s <= 0 || sample_s >= target)
+    if (batch < 1 || sample_s <= 0 || sample_s >= sample_target(dev, sample_min))
         return batch;
     int again = xpb_runner_batch(dev, sample_min, sample_s / batch);
     return again > batch ? again : batch;
