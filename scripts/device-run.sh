@@ -486,24 +486,36 @@ if has shardburst; then # issue 33: sharded burst bit-exact on groups of 1, 2 an
   python3 scripts/burst-scaling.py "$out"/shardburst-*.json | tee "$out/shardburst-scaling.txt" >> "$out/bench.txt"
 fi
 if has burstprof; then # issue 33: where a sharded burst's device time goes: nsys's kernel summary, 5M x 100
-  # batched on every GPU in one process (XPB_BURSTPROF_SIZE, XPB_BURSTPROF_DEVICES)
+  # batched, for each of XPB_BURSTPROF_DEVICES (default "one all": one GPU's own kernels, then the
+  # group of every GPU in one process; graphs traced node by node), then the group's phase marks
+  # (XPB_CUDA_SHARDED_PROFILE=1, plain launches) on XPB_BURSTPROF_PHASES (default "0,1 all")
   nsys=$(command -v nsys || ls /usr/local/cuda/bin/nsys /opt/nvidia/nsight-systems/*/bin/nsys 2>/dev/null | head -1)
+  sz=${XPB_BURSTPROF_SIZE:-neurons=5000000,fanout=100,bursts=100,batched=1}
   if [ -n "$nsys" ]; then
-    stamp "burstprof: $nsys over --devices ${XPB_BURSTPROF_DEVICES:-all}"
-    timeout 200 "$nsys" profile --trace=cuda -f true -o "$out/burstprof" $bin run --backend cuda \
-        --devices "${XPB_BURSTPROF_DEVICES:-all}" --workload burst --min-time 0.02 \
-        --size "${XPB_BURSTPROF_SIZE:-neurons=5000000,fanout=100,bursts=100,batched=1}" > "$out/burstprof-run.txt" 2>&1 || status=1
-    "$nsys" stats --report cuda_gpu_kern_sum --report cuda_api_sum --format csv -o "$out/burstprof" \
-        "$out/burstprof.nsys-rep" > /dev/null 2>&1 || status=1
-    rm -f "$out/burstprof.nsys-rep" "$out/burstprof.sqlite"
-    for f in "$out"/burstprof_cuda_gpu_kern_sum.csv "$out"/burstprof_cuda_api_sum.csv; do
-      [ -f "$f" ] && python3 -c 'import csv,sys
+    for devs in ${XPB_BURSTPROF_DEVICES:-one all}; do
+      where="--devices $devs"; [ "$devs" = one ] && where="--backend cuda:0"
+      [ "$devs" = one ] || where="--backend cuda $where"
+      stamp "burstprof: $nsys over $where"
+      timeout 200 "$nsys" profile --trace=cuda --cuda-graph-trace=node -f true -o "$out/burstprof-$devs" $bin run \
+          $where --workload burst --min-time 0.02 --size "$sz" > "$out/burstprof-run-$devs.txt" 2>&1 || status=1
+      "$nsys" stats --report cuda_gpu_kern_sum --report cuda_api_sum --format csv -o "$out/burstprof-$devs" \
+          "$out/burstprof-$devs.nsys-rep" > /dev/null 2>&1 || status=1
+      rm -f "$out/burstprof-$devs.nsys-rep" "$out/burstprof-$devs.sqlite"
+      for f in "$out/burstprof-${devs}_cuda_gpu_kern_sum.csv" "$out/burstprof-${devs}_cuda_api_sum.csv"; do
+        [ -f "$f" ] && python3 -c 'import csv,sys
 r=list(csv.DictReader(open(sys.argv[1])))
-for x in r[:12]: print("burstprof", x.get("Name","")[:60], "n", x.get("Instances", x.get("Num Calls")), "avg us %.1f" % (float(x.get("Avg (ns)",0))/1e3), "total ms %.1f" % (float(x.get("Total Time (ns)",0))/1e6))' "$f" | tee -a "$out/bench.txt"
+for x in r[:10]: print("burstprof", sys.argv[2], x.get("Name","")[:60], "n", x.get("Instances", x.get("Num Calls")), "avg us %.1f" % (float(x.get("Avg (ns)",0))/1e3), "med us %.1f" % (float(x.get("Med (ns)",0))/1e3), "total ms %.1f" % (float(x.get("Total Time (ns)",0))/1e6))' "$f" "$devs" | tee -a "$out/bench.txt"
+      done
     done
   else
     echo "burstprof: no nsys on this machine" | tee -a "$out/bench.txt"
   fi
+  for devs in ${XPB_BURSTPROF_PHASES-0,1 all}; do
+    stamp "burstprof: phase marks on --devices $devs (XPB_CUDA_SHARDED_PROFILE=1)"
+    XPB_CUDA_SHARDED_PROFILE=1 timeout 200 $bin run --backend cuda --devices "$devs" --workload burst --min-time 0.02 \
+        --size "$sz" --out "$out/burstprof-phases-${devs//,/_}.json" > "$out/burstprof-phases-${devs//,/_}.txt" 2>&1 || status=1
+    grep "burst/sharded profile" "$out/burstprof-phases-${devs//,/_}.txt" | tail -8 | tee -a "$out/bench.txt"
+  done
 fi
 if has rowsprof; then # issue 36: why the long rows stop short of the copy roof on this GPU: Nsight Compute
   # over one launch of each CUDA row op's kernel at 1024 x 262144 (XPB_ROWSPROF_VARIANT, default regs)
