@@ -9,10 +9,14 @@
  * neuron, the write launch also adding up every earlier chunk's sum (quadratic in chunks). Here a
  * block reads them once, and the chunk prefixes come from a single-pass scan with decoupled
  * look-back (Merrill and Garland, 2016):
- *   - a tile is XPB_BURST_LOOKBACK_WORDS words of bits, one a thread (16384 positions: 306 tiles at
- *     5M neurons); its number is a ticket taken at the block's start (an atomic on state[0]), so a
- *     tile waits only on tiles whose blocks already run: no deadlock whatever the block order;
- *   - a thread takes its word's set bits in order; each is neuron id0 + bit (slot r of words
+ *   - a tile is XPB_BURST_LOOKBACK_THREADS threads of K consecutive words of bits each (K =
+ *     XPB_CUDA_SHARDED_COMPACT_WORDS; K = 8: 131072 positions, 39 tiles at 5M neurons); its number
+ *     is a ticket taken at the block's start (an atomic on state[0]), so a tile waits only on tiles
+ *     whose blocks already run: no deadlock whatever the block order. Why K > 1: with one word a
+ *     thread (306 tiles at 5M) the tiles all run at once, so a tile's look-back mostly finds
+ *     aggregates, not inclusive prefixes, and walks back up to ten steps of 32 tiles, each a round
+ *     trip through L2 after a fence: 17.8 us a burst on 4 x H200 for 625 KB of bits;
+ *   - a thread takes its words' set bits in order; each is neuron id0 + bit (slot r of words
  *     [r W, (r + 1) W) holds neurons from r n / ranks on: xpb_bit_src's ids), with its shard and
  *     whole-network out-degrees; (count, shard degrees) pack into one 64-bit sum as in
  *     burst_compact.cu (degree sums stay below 2^32, so the low half never carries);
@@ -28,7 +32,7 @@
  * are the two-pass kernels' bit for bit. XPB_CUDA_SHARDED_COMPACT picks this or the two-pass. */
 #include "cuda_burst.cuh"
 
-#define XPB_LB_THREADS XPB_BURST_LOOKBACK_WORDS
+#define XPB_LB_THREADS XPB_BURST_LOOKBACK_THREADS
 #define XPB_LB_AGG 1u
 #define XPB_LB_INCL 2u
 
@@ -107,6 +111,7 @@ __device__ __forceinline__ void xpb_lb_lookback(uint32_t tile, unsigned long lon
     *pre_events = pe;
 }
 
+template <int K>
 __global__ void __launch_bounds__(XPB_LB_THREADS)
 xpb_burst_compact_lookback(const uint32_t *__restrict__ bits, uint32_t words, uint32_t slot_words, uint32_t ranks,
                            uint32_t n, const uint32_t *__restrict__ offsets,
@@ -122,14 +127,21 @@ xpb_burst_compact_lookback(const uint32_t *__restrict__ bits, uint32_t words, ui
         ticket = atomicAdd(state, 1u);
     __syncthreads();
     const uint32_t tile = ticket;
-    const uint32_t w = tile * XPB_LB_THREADS + threadIdx.x;
-    const uint32_t m = w < words ? __ldg(bits + w) : 0u;
-    const uint32_t id0 = m ? xpb_lb_id0(w, slot_words, ranks, n) : 0u;
-    unsigned long long pair = (unsigned long long)__popc(m) << 32, events = 0;
-    for (uint32_t mm = m; mm; mm &= mm - 1u) {
-        const uint32_t i = id0 + (uint32_t)(__ffs(mm) - 1);
-        pair += xpb_lb_degree(offsets, i);
-        events += xpb_lb_degree(global_offsets, i);
+    const uint64_t w0 = ((uint64_t)tile * XPB_LB_THREADS + threadIdx.x) * K; /* this thread's first word */
+    uint32_t m[K];
+#pragma unroll
+    for (int i = 0; i < K; i++)
+        m[i] = w0 + i < words ? __ldg(bits + w0 + i) : 0u;
+    unsigned long long pair = 0, events = 0;
+#pragma unroll
+    for (int i = 0; i < K; i++) {
+        const uint32_t id0 = m[i] ? xpb_lb_id0((uint32_t)(w0 + i), slot_words, ranks, n) : 0u;
+        pair += (unsigned long long)__popc(m[i]) << 32;
+        for (uint32_t mm = m[i]; mm; mm &= mm - 1u) {
+            const uint32_t id = id0 + (uint32_t)(__ffs(mm) - 1);
+            pair += xpb_lb_degree(offsets, id);
+            events += xpb_lb_degree(global_offsets, id);
+        }
     }
     unsigned long long tile_pair, tile_events;
     const unsigned long long ex = xpb_burst_block_scan(pair, red, &tile_pair);
@@ -143,12 +155,16 @@ xpb_burst_compact_lookback(const uint32_t *__restrict__ bits, uint32_t words, ui
     __syncthreads();
     const unsigned long long at = before[0] + ex;
     uint32_t k = (uint32_t)(at >> 32), dsum = (uint32_t)at;
-    for (uint32_t mm = m; mm; mm &= mm - 1u) {
-        const uint32_t i = id0 + (uint32_t)(__ffs(mm) - 1);
-        fired[k] = i;
-        degree_scan[k] = dsum;
-        dsum += xpb_lb_degree(offsets, i); /* read above by this thread: an L1 hit */
-        k++;
+#pragma unroll
+    for (int i = 0; i < K; i++) {
+        const uint32_t id0 = m[i] ? xpb_lb_id0((uint32_t)(w0 + i), slot_words, ranks, n) : 0u;
+        for (uint32_t mm = m[i]; mm; mm &= mm - 1u) {
+            const uint32_t id = id0 + (uint32_t)(__ffs(mm) - 1);
+            fired[k] = id;
+            degree_scan[k] = dsum;
+            dsum += xpb_lb_degree(offsets, id); /* read above by this thread: an L1 hit */
+            k++;
+        }
     }
     if (tile == tiles - 1 && threadIdx.x == 0)
         xpb_burst_write_counters(before[0] + tile_pair, true, before[1] + tile_events, counters, degree_scan,
@@ -156,12 +172,12 @@ xpb_burst_compact_lookback(const uint32_t *__restrict__ bits, uint32_t words, ui
 }
 
 xpb_status xpb_burst_compact_lookback_enqueue(const xpb_cuda_ctx *ctx, const xpb_burst_dev *d, const uint32_t *bits,
-                                              int ranks, const uint32_t *global_offsets, const uint32_t *bdev,
-                                              uint32_t boff, xpb_error *err)
+                                              int ranks, const uint32_t *global_offsets, unsigned words_per_thread,
+                                              const uint32_t *bdev, uint32_t boff, xpb_error *err)
 {
     const uint64_t slot_words = XPB_BURST_SHARD_WORDS(d->n, ranks), words = (uint64_t)ranks * slot_words;
-    const xpb_burst_lookback l = xpb_burst_lookback_layout(d->scratch, words);
-    if (words == 0 || words > UINT32_MAX - XPB_LB_THREADS)
+    const xpb_burst_lookback l = xpb_burst_lookback_layout(d->scratch, words, words_per_thread);
+    if (words == 0 || words > UINT32_MAX - (uint64_t)XPB_LB_THREADS * 16u)
         return xpb_fail(err, XPB_ERR_UNSUPPORTED, "burst/compact (look-back): %llu words of bits",
                         (unsigned long long)words);
     if (l.bytes > XPB_BURST_SCRATCH_BYTES(d->n)) /* never (tiles * 36 bytes << n / 8), but checked */
@@ -170,9 +186,21 @@ xpb_status xpb_burst_compact_lookback_enqueue(const xpb_cuda_ctx *ctx, const xpb
     if (l.tiles > (uint32_t)ctx->max_grid_x)
         return xpb_fail(err, XPB_ERR_UNSUPPORTED, "burst/compact (look-back): %u tiles past the grid's %d", l.tiles,
                         ctx->max_grid_x);
-    xpb_burst_compact_lookback<<<l.tiles, XPB_LB_THREADS, 0, ctx->stream>>>(
-        bits, (uint32_t)words, (uint32_t)slot_words, (uint32_t)ranks, d->n, d->offsets, global_offsets, d->fired,
-        d->degree_scan, d->counters, l.state, l.agg, l.incl, l.tiles, bdev, boff);
+#define XPB_LB_LAUNCH(K)                                                                                             \
+    xpb_burst_compact_lookback<K><<<l.tiles, XPB_LB_THREADS, 0, ctx->stream>>>(                                     \
+        bits, (uint32_t)words, (uint32_t)slot_words, (uint32_t)ranks, d->n, d->offsets, global_offsets, d->fired,    \
+        d->degree_scan, d->counters, l.state, l.agg, l.incl, l.tiles, bdev, boff)
+    switch (words_per_thread) { /* the knob's values (POW2 1..16) */
+    case 1: XPB_LB_LAUNCH(1); break;
+    case 2: XPB_LB_LAUNCH(2); break;
+    case 4: XPB_LB_LAUNCH(4); break;
+    case 8: XPB_LB_LAUNCH(8); break;
+    case 16: XPB_LB_LAUNCH(16); break;
+    default:
+        return xpb_fail(err, XPB_ERR_USAGE, "burst/compact (look-back): %u words a thread (1, 2, 4, 8 or 16)",
+                        words_per_thread);
+    }
+#undef XPB_LB_LAUNCH
     XPB_CUDA_CHECK_LAUNCH(err, "burst/compact (look-back)");
     return XPB_OK;
 }

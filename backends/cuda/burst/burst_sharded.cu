@@ -42,11 +42,12 @@ typedef struct rank_plan {
     uint32_t *bits;     /* every rank's slot */
     uint32_t *own_bits; /* this rank's slot  */
     size_t slot_words;
-    bool lookback; /* compact in one launch (burst_compact_lookback.cu), else the two-pass one */
+    bool lookback;           /* compact in one launch (burst_compact_lookback.cu), else the two-pass one */
+    unsigned compact_words;  /* the one-launch compact's words of bits a thread */
 } rank_plan;
 
 static xpb_status plan_rank(const xpb_burst_args *a, int l, int r, int p, uint64_t entries, bool lookback,
-                            rank_plan *q, xpb_error *err)
+                            unsigned compact_words, rank_plan *q, xpb_error *err)
 {
     xpb_burst_rank k;
     const xpb_status st = xpb_burst_rank_resolve(a, l, entries, "burst/sharded", &k, err);
@@ -65,8 +66,10 @@ static xpb_status plan_rank(const xpb_burst_args *a, int l, int r, int p, uint64
     q->prop.psp = k.shard_psp;
     q->prop.events_word = 5; /* reserved[0]: the rank's own events */
     q->lookback = lookback;
+    q->compact_words = compact_words;
     if (lookback) { /* propagate zeroes the look-back state of the same burst's compact */
-        const xpb_burst_lookback lb = xpb_burst_lookback_layout(k.net.scratch, (uint64_t)p * q->slot_words);
+        const xpb_burst_lookback lb =
+            xpb_burst_lookback_layout(k.net.scratch, (uint64_t)p * q->slot_words, compact_words);
         q->prop.clear = lb.state;
         q->prop.clear_words = lb.state_words;
     }
@@ -106,10 +109,12 @@ static xpb_status rank_compact(const xpb_cuda_ctx *g, const rank_plan *q, int l,
                                bool prof, xpb_error *err)
 {
     const xpb_cuda_ctx *rank = xpb_cuda_group_rank_ctx(g, l);
+    const int p = xpb_cuda_group_size(g);
     xpb_status st = xpb_cuda_activate(rank, err);
     if (st == XPB_OK)
-        st = (q->lookback ? xpb_burst_compact_lookback_enqueue : xpb_burst_compact_bits_enqueue)(
-            rank, &q->cmp, q->bits, xpb_cuda_group_size(g), q->global_offsets, base, boff, err);
+        st = q->lookback ? xpb_burst_compact_lookback_enqueue(rank, &q->cmp, q->bits, p, q->global_offsets,
+                                                              q->compact_words, base, boff, err)
+                         : xpb_burst_compact_bits_enqueue(rank, &q->cmp, q->bits, p, q->global_offsets, base, boff, err);
     return st == XPB_OK ? rank_mark(g, l, prof, XPB_SHARDED_PROF_COMPACT, err) : st;
 }
 
@@ -191,16 +196,21 @@ typedef struct launch_mode {
     int capture;
     bool prof;     /* XPB_CUDA_SHARDED_PROFILE: plain launches with phase marks */
     bool lookback; /* XPB_CUDA_SHARDED_COMPACT */
+    unsigned compact_words; /* XPB_CUDA_SHARDED_COMPACT_WORDS */
 } launch_mode;
 
 static xpb_status launch_mode_read(const xpb_cuda_ctx *g, launch_mode *m, xpb_error *err)
 {
     int threads = 0, capture = 0, compact = 0;
+    long words = 0;
     xpb_status st = xpb_knob_get_choice(XPB_KNOB_CUDA_SHARDED_LAUNCH, &threads, err);
     if (st == XPB_OK)
         st = xpb_knob_get_choice(XPB_KNOB_CUDA_SHARDED_CAPTURE, &capture, err);
     if (st == XPB_OK)
         st = xpb_knob_get_choice(XPB_KNOB_CUDA_SHARDED_COMPACT, &compact, err);
+    if (st == XPB_OK)
+        st = xpb_knob_get_long(XPB_KNOB_CUDA_SHARDED_COMPACT_WORDS, &words, err);
+    m->compact_words = (unsigned)words;
     m->threads = threads == 1; /* "one|threads" */
     m->capture = capture;      /* "auto|again|first|never", in the enum's order */
     /* auto: with two or more ranks here launched one thread a rank, plain launches (4 x H200, 5M x
@@ -411,7 +421,7 @@ static xpb_status sharded_launch(void *vctx, const void *vargs, void *state, xpb
             return xpb_fail(err, XPB_ERR_OUT_OF_MEMORY, "burst/sharded: out of host memory");
     }
     for (int l = 0; l < local && st == XPB_OK; l++)
-        st = plan_rank(a, l, first + l, p, entries, mode.lookback, &plan[l], err);
+        st = plan_rank(a, l, first + l, p, entries, mode.lookback, mode.compact_words, &plan[l], err);
     if (st == XPB_OK && !cacheable)
         st = plain_launches(g, plan, a->burst, a->bursts, &mode, err);
     if (!cacheable) {

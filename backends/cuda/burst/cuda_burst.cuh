@@ -269,11 +269,11 @@ xpb_status xpb_burst_compact_bits_enqueue(const xpb_cuda_ctx *ctx, const xpb_bur
                                           uint32_t boff, xpb_error *err);
 
 /* The single-pass compact of a group's rank (burst_compact_lookback.cu): a tile is
- * XPB_BURST_LOOKBACK_WORDS words of the gathered bits (one a thread); its state in scratch, after
- * the 256-byte base word: `state` = {ticket, a flag a tile} (zeroed by the same burst's propagate:
- * xpb_burst_dev.clear), then, 8-aligned, two 64-bit values a tile for its aggregate and two for its
- * inclusive prefix. */
-#define XPB_BURST_LOOKBACK_WORDS 512
+ * XPB_BURST_LOOKBACK_THREADS threads of `words_per_thread` consecutive words of the gathered bits
+ * each (XPB_CUDA_SHARDED_COMPACT_WORDS); its state in scratch, after the 256-byte base word:
+ * `state` = {ticket, a flag a tile} (zeroed by the same burst's propagate: xpb_burst_dev.clear),
+ * then, 8-aligned, two 64-bit values a tile for its aggregate and two for its inclusive prefix. */
+#define XPB_BURST_LOOKBACK_THREADS 512
 typedef struct xpb_burst_lookback {
     uint32_t *state;                /* [0] ticket, [1 + t] tile t's flag (0 none, 1 aggregate, 2 inclusive) */
     unsigned long long *agg, *incl; /* [2 t], [2 t + 1]: tile t's packed (count, degrees) and its events */
@@ -281,11 +281,13 @@ typedef struct xpb_burst_lookback {
     size_t bytes; /* scratch bytes used, from its start */
 } xpb_burst_lookback;
 
-/* The layout over `words` words of bits (ranks x XPB_BURST_SHARD_WORDS). */
-static inline xpb_burst_lookback xpb_burst_lookback_layout(unsigned char *scratch, uint64_t words)
+/* The layout over `words` words of bits (ranks x XPB_BURST_SHARD_WORDS), words_per_thread >= 1. */
+static inline xpb_burst_lookback xpb_burst_lookback_layout(unsigned char *scratch, uint64_t words,
+                                                           unsigned words_per_thread)
 {
     xpb_burst_lookback l;
-    l.tiles = (uint32_t)((words + XPB_BURST_LOOKBACK_WORDS - 1) / XPB_BURST_LOOKBACK_WORDS);
+    const uint64_t tile_words = (uint64_t)XPB_BURST_LOOKBACK_THREADS * words_per_thread;
+    l.tiles = (uint32_t)((words + tile_words - 1) / tile_words);
     l.state_words = l.tiles + 1;
     l.state = reinterpret_cast<uint32_t *>(scratch + XPB_BURST_BASE_BYTES);
     const uintptr_t vals = ((uintptr_t)(l.state + l.state_words) + 7u) & ~(uintptr_t)7u; /* views: 4-aligned */
@@ -296,10 +298,11 @@ static inline xpb_burst_lookback xpb_burst_lookback_layout(unsigned char *scratc
 }
 
 /* The same outputs as xpb_burst_compact_bits_enqueue, in one launch, with d->clear set as
- * xpb_burst_lookback_layout says and the burst's propagate enqueued before it on the stream. */
+ * xpb_burst_lookback_layout says for the same words_per_thread (1, 2, 4, 8 or 16) and the burst's
+ * propagate enqueued before it on the stream. */
 xpb_status xpb_burst_compact_lookback_enqueue(const xpb_cuda_ctx *ctx, const xpb_burst_dev *d, const uint32_t *bits,
-                                              int ranks, const uint32_t *global_offsets, const uint32_t *bdev,
-                                              uint32_t boff, xpb_error *err);
+                                              int ranks, const uint32_t *global_offsets, unsigned words_per_thread,
+                                              const uint32_t *bdev, uint32_t boff, xpb_error *err);
 
 /* ---- device helpers -------------------------------------------------------------------------- */
 
