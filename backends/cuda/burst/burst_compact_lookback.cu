@@ -10,12 +10,13 @@
  * block reads them once, and the chunk prefixes come from a single-pass scan with decoupled
  * look-back (Merrill and Garland, 2016):
  *   - a tile is XPB_BURST_LOOKBACK_THREADS threads of K consecutive words of bits each (K =
- *     XPB_CUDA_SHARDED_COMPACT_WORDS; K = 8: 131072 positions, 39 tiles at 5M neurons); its number
- *     is a ticket taken at the block's start (an atomic on state[0]), so a tile waits only on tiles
- *     whose blocks already run: no deadlock whatever the block order. Why K > 1: with one word a
- *     thread (306 tiles at 5M) the tiles all run at once, so a tile's look-back mostly finds
- *     aggregates, not inclusive prefixes, and walks back up to ten steps of 32 tiles, each a round
- *     trip through L2 after a fence: 17.8 us a burst on 4 x H200 for 625 KB of bits;
+ *     XPB_CUDA_SHARDED_COMPACT_WORDS, default 1: 16384 positions, 306 tiles at 5M neurons); its
+ *     number is a ticket taken at the block's start (an atomic on state[0]), so a tile waits only
+ *     on tiles whose blocks already run: no deadlock whatever the block order. Why one word: the
+ *     kernel is bound by each thread's chain of dependent loads (its word, then the offsets of its
+ *     set bits), which more blocks overlap; fewer, longer tiles (shorter look-backs) read slower
+ *     on 4 x H200, 5M x 100 batched: 77.1 - 78.0 us a burst at K = 1, 80.0 - 81.1 at 4, 86.9 -
+ *     87.6 at 8, 102.1 - 104.5 at 16 (docs/multi-gpu.md);
  *   - a thread takes its words' set bits in order; each is neuron id0 + bit (slot r of words
  *     [r W, (r + 1) W) holds neurons from r n / ranks on: xpb_bit_src's ids), with its shard and
  *     whole-network out-degrees; (count, shard degrees) pack into one 64-bit sum as in
