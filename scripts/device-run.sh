@@ -49,7 +49,7 @@
 # compactab (issue 33: the sharded burst's compact, XPB_CUDA_SHARDED_COMPACT_WORDS A/B on all GPUs and 0,1).
 # shardburst (issue 33: sharded burst validated on groups of 1, 2 and all GPUs at
 # XPB_SHARDBURST_PRESETS and under mpirun, timed at XPB_SHARDBURST_SIZES on one GPU and each group,
-# the scaling table last; XPB_SHARDBURST_MODES: launch modes A/B, e.g. "one:again threads:again"). burstprof (issue 33: nsys's kernel and API summary of the sharded burst).
+# the scaling table last; XPB_SHARDBURST_MODES: launch modes A/B, e.g. "one:again threads:again"). burstprof (issue 33: where the sharded burst's time goes: nsys's kernel and API summaries where nsys is installed (not on the lent machines), then the phase marks, XPB_CUDA_SHARDED_PROFILE=1, on 0,1 and all GPUs).
 # plugins (issue 35: the CUDA example plugin, examples/plugins/cuda_softmax, validated at conformance and
 # timed at quick beside cuda/default: docs/plugins.md; then crash isolation: the out-of-bounds twin,
 # examples/plugins/cuda_softmax_oob, beside cuda/default under --isolate, and cuda/default alone
