@@ -31,7 +31,8 @@ def main(paths):
     for p in paths:
         # a launch-mode A/B run (device-run.sh XPB_SHARDBURST_MODES) is its own row: "cuda:0,1 threads-never"
         # and a compact A/B run (device-run.sh compactab): "cuda:0,1,2,3 compact8-r1"
-        mode = re.search(r"-((?:one|threads)-(?:again|first|never)|compact\d+-r\d+)\.json", p)
+        # and a propagate A/B run (XPB_SHARDBURST_PROPAGATE): "cuda:0,1 bits"
+        mode = re.search(r"-((?:(?:one|threads)-(?:again|first|never)-?)?(?:bits)?|compact\d+-r\d+)\.json", p)
         for c in load(p)["cases"]:
             if c["workload"] != "burst" or c["backend"] != "cuda" or c["status"] != "ok" or "kernel" not in c.get("timing", {}):
                 continue

@@ -49,7 +49,8 @@
 # compactab (issue 33: the sharded burst's compact, XPB_CUDA_SHARDED_COMPACT_WORDS A/B on all GPUs and 0,1).
 # shardburst (issue 33: sharded burst validated on groups of 1, 2 and all GPUs at
 # XPB_SHARDBURST_PRESETS and under mpirun, timed at XPB_SHARDBURST_SIZES on one GPU and each group,
-# the scaling table last; XPB_SHARDBURST_MODES: launch modes A/B, e.g. "one:again threads:again"). burstprof (issue 33: where the sharded burst's time goes: nsys's kernel and API summaries where nsys is installed (not on the lent machines), then the phase marks, XPB_CUDA_SHARDED_PROFILE=1, on 0,1 and all GPUs).
+# the scaling table last; XPB_SHARDBURST_MODES: launch modes A/B, e.g. "one:again threads:again";
+# XPB_SHARDBURST_PROPAGATE: "list bits" times each XPB_CUDA_SHARDED_PROPAGATE). burstprof (issue 33: where the sharded burst's time goes: nsys's kernel and API summaries where nsys is installed (not on the lent machines), then the phase marks, XPB_CUDA_SHARDED_PROFILE=1, on 0,1 and all GPUs).
 # plugins (issue 35: the CUDA example plugin, examples/plugins/cuda_softmax, validated at conformance and
 # timed at quick beside cuda/default: docs/plugins.md; then crash isolation: the out-of-bounds twin,
 # examples/plugins/cuda_softmax_oob, beside cuda/default under --isolate, and cuda/default alone
@@ -499,10 +500,14 @@ if has shardburst; then # issue 33: sharded burst bit-exact on groups of 1, 2 an
     bench "shardburst-$tag-1gpu" --backend cuda:0 --workload burst --size "$sz" --min-time 0.02
     for devs in ${XPB_SHARDBURST_TIME_GROUPS:-$groups}; do
       # XPB_SHARDBURST_MODES: LAUNCH:CAPTURE pairs of XPB_CUDA_SHARDED_LAUNCH / _CAPTURE (docs/knobs.md), one run each
+      # XPB_SHARDBURST_PROPAGATE: XPB_CUDA_SHARDED_PROPAGATE values, one run each ("list bits": the A/B)
       for mode in ${XPB_SHARDBURST_MODES:-threads:auto}; do
-        mtag=""; [ "$mode" = threads:auto ] || mtag="-${mode/:/-}"
-        XPB_CUDA_SHARDED_LAUNCH=${mode%:*} XPB_CUDA_SHARDED_CAPTURE=${mode#*:} \
-          bench "shardburst-$tag-$devs$mtag" --backend cuda --devices $devs --workload burst --size "$sz" --min-time 0.02
+        for prop in ${XPB_SHARDBURST_PROPAGATE:-list}; do
+          mtag=""; [ "$mode" = threads:auto ] || mtag="-${mode/:/-}"
+          [ "$prop" = list ] || mtag="$mtag-$prop"
+          XPB_CUDA_SHARDED_PROPAGATE=$prop XPB_CUDA_SHARDED_LAUNCH=${mode%:*} XPB_CUDA_SHARDED_CAPTURE=${mode#*:} \
+            bench "shardburst-$tag-$devs$mtag" --backend cuda --devices $devs --workload burst --size "$sz" --min-time 0.02
+        done
       done
     done
     stamp "shardburst: $sz under mpirun -np $np"

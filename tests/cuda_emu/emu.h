@@ -98,6 +98,7 @@ template <class T> static inline T __shfl_sync(unsigned, T v, int src, int width
 }
 static inline float __ldg(const float *p) { return *p; }
 static inline uint32_t __ldg(const uint32_t *p) { return *p; }
+static inline uint8_t __ldg(const uint8_t *p) { return *p; }
 static inline uint4 __ldg(const uint4 *p) { return *p; }
 static inline unsigned long long __ldg(const unsigned long long *p) { return *p; }
 template <class T> static inline T __shfl_up_sync(unsigned, T v, unsigned delta, int = 32)
@@ -150,6 +151,7 @@ static inline float __uint_as_float(uint32_t u)
 }
 static inline int __ffsll(long long v) { return __builtin_ffsll(v); }
 static inline uint32_t atomicAdd(uint32_t *p, uint32_t v) { return __atomic_fetch_add(p, v, __ATOMIC_SEQ_CST); }
+static inline int32_t atomicAdd(int32_t *p, int32_t v) { return __atomic_fetch_add(p, v, __ATOMIC_SEQ_CST); }
 static inline unsigned long long atomicMin(unsigned long long *p, unsigned long long v)
 {
     unsigned long long o = __atomic_load_n(p, __ATOMIC_SEQ_CST);

@@ -39,13 +39,6 @@
 
 static_assert(XPB_LB_THREADS % 32 == 0 && XPB_LB_THREADS <= 1024, "a tile is whole warps of one block");
 
-/* The id of the first neuron of word w (slot r = w / slot_words, its neurons from r n / ranks). */
-__device__ __forceinline__ uint32_t xpb_lb_id0(uint32_t w, uint32_t slot_words, uint32_t ranks, uint32_t n)
-{
-    const uint32_t r = w / slot_words;
-    return (uint32_t)((uint64_t)r * n / ranks) + (w - r * slot_words) * 32u;
-}
-
 __device__ __forceinline__ uint32_t xpb_lb_degree(const uint32_t *__restrict__ offsets, uint32_t i)
 {
     return __ldg(offsets + i + 1) - __ldg(offsets + i);
@@ -136,7 +129,7 @@ xpb_burst_compact_lookback(const uint32_t *__restrict__ bits, uint32_t words, ui
     unsigned long long pair = 0, events = 0;
 #pragma unroll
     for (int i = 0; i < K; i++) {
-        const uint32_t id0 = m[i] ? xpb_lb_id0((uint32_t)(w0 + i), slot_words, ranks, n) : 0u;
+        const uint32_t id0 = m[i] ? xpb_burst_bits_id0((uint32_t)(w0 + i), slot_words, ranks, n) : 0u;
         pair += (unsigned long long)__popc(m[i]) << 32;
         for (uint32_t mm = m[i]; mm; mm &= mm - 1u) {
             const uint32_t id = id0 + (uint32_t)(__ffs(mm) - 1);
@@ -158,7 +151,7 @@ xpb_burst_compact_lookback(const uint32_t *__restrict__ bits, uint32_t words, ui
     uint32_t k = (uint32_t)(at >> 32), dsum = (uint32_t)at;
 #pragma unroll
     for (int i = 0; i < K; i++) {
-        const uint32_t id0 = m[i] ? xpb_lb_id0((uint32_t)(w0 + i), slot_words, ranks, n) : 0u;
+        const uint32_t id0 = m[i] ? xpb_burst_bits_id0((uint32_t)(w0 + i), slot_words, ranks, n) : 0u;
         for (uint32_t mm = m[i]; mm; mm &= mm - 1u) {
             const uint32_t id = id0 + (uint32_t)(__ffs(mm) - 1);
             fired[k] = id;

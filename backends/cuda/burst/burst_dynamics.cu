@@ -82,8 +82,12 @@ xpb_burst_dynamics_kernel(const float *__restrict__ threshold, const float *__re
                           uint32_t *__restrict__ countdown, uint32_t *__restrict__ count_arr,
                           int32_t *__restrict__ input, uint32_t *__restrict__ fired_flag,
                           uint32_t *__restrict__ bits, uint32_t n, uint32_t first, int32_t stim, uint32_t stim_floor,
-                          float scale, const uint32_t *__restrict__ bdev, uint32_t boff)
+                          float scale, const uint32_t *__restrict__ bdev, uint32_t boff, uint32_t *__restrict__ clear,
+                          uint32_t clear_words)
 {
+    if (blockIdx.x == 0) /* a group's rank reading bits: its compact's look-back state (xpb_burst_dev.clear) */
+        for (uint32_t w = threadIdx.x; w < clear_words; w += blockDim.x)
+            clear[w] = 0;
     const uint32_t b = xpb_burst_index(bdev, boff);
     const uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
     const uint32_t lane = threadIdx.x & 31u;
@@ -112,7 +116,7 @@ xpb_status xpb_burst_dynamics_enqueue(const xpb_cuda_ctx *ctx, const xpb_burst_d
     xpb_burst_dynamics_kernel<<<grid, XPB_DYN_THREADS, 0, ctx->stream>>>(
         d->threshold, d->threshold_limit, d->leak, d->excitability, d->refractory, d->fire_limit, d->snooze, d->v,
         d->countdown, d->count, d->input, d->fired_flag, d->bits, d->n, d->first, d->stim, d->stim_floor, d->scale, bdev,
-        boff);
+        boff, d->clear, d->clear_words);
     XPB_CUDA_CHECK_LAUNCH(err, "burst/dynamics");
     return XPB_OK;
 }

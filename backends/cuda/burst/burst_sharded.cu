@@ -12,6 +12,10 @@
  *      events (from the whole network's rows) and the rank's own: one launch, a single-pass
  *      look-back scan (burst_compact_lookback.cu) whose flags step 1 zeroes, or burst_compact.cu's
  *      two (XPB_CUDA_SHARDED_COMPACT=twopass).
+ * With XPB_CUDA_SHARDED_PROPAGATE=bits, step 1 reads the gathered bits of burst b - 1 instead
+ * (burst_propagate_bits.cu), so the next burst does not wait for step 4, which then runs on a
+ * second stream a rank (side_lane), joined before dynamics overwrites the rank's slot and at a
+ * span's end; dynamics zeroes the look-back flags then (propagate may run beside the compact).
  * Only the bits cross GPUs: n / 8 bytes a burst, whatever the rates. Integer sums and the same
  * per-neuron steps as one device, so fired sets and v are one device's bit for bit.
  *
@@ -44,10 +48,11 @@ typedef struct rank_plan {
     size_t slot_words;
     bool lookback;           /* compact in one launch (burst_compact_lookback.cu), else the two-pass one */
     unsigned compact_words;  /* the one-launch compact's words of bits a thread */
+    bool from_bits;          /* propagate from the gathered bits, the compact on a second stream */
 } rank_plan;
 
 static xpb_status plan_rank(const xpb_burst_args *a, int l, int r, int p, uint64_t entries, bool lookback,
-                            unsigned compact_words, rank_plan *q, xpb_error *err)
+                            unsigned compact_words, bool from_bits, rank_plan *q, xpb_error *err)
 {
     xpb_burst_rank k;
     const xpb_status st = xpb_burst_rank_resolve(a, l, entries, "burst/sharded", &k, err);
@@ -67,6 +72,7 @@ static xpb_status plan_rank(const xpb_burst_args *a, int l, int r, int p, uint64
     q->prop.events_word = 5; /* reserved[0]: the rank's own events */
     q->lookback = lookback;
     q->compact_words = compact_words;
+    q->from_bits = from_bits;
     if (lookback) { /* propagate zeroes the look-back state of the same burst's compact */
         const xpb_burst_lookback lb =
             xpb_burst_lookback_layout(k.net.scratch, (uint64_t)p * q->slot_words, compact_words);
@@ -81,6 +87,52 @@ static xpb_status plan_rank(const xpb_burst_args *a, int l, int r, int p, uint64
     q->dyn.n = (uint32_t)(hi - lo);
     q->dyn.first = (uint32_t)lo;
     q->dyn.bits = q->own_bits;
+    if (from_bits) { /* the compact of the burst before may still run while propagate does: dynamics clears */
+        q->dyn.clear = q->prop.clear, q->dyn.clear_words = q->prop.clear_words;
+        q->prop.clear = NULL, q->prop.clear_words = 0;
+    }
+    return XPB_OK;
+}
+
+/* ---- propagate from the bits: the compact on a second stream (XPB_CUDA_SHARDED_PROPAGATE=bits) ---- */
+
+/* Per device, made once and kept for the process (a group's ranks are distinct devices; groups in
+ * one process run one after another): the compact's stream, the all_gather's end and the
+ * compact's end. */
+#define XPB_SHARDED_SIDE_DEVICES 64
+typedef struct side_lane {
+    cudaStream_t stream;
+    cudaEvent_t gathered, compacted;
+} side_lane;
+static side_lane side_lanes[XPB_SHARDED_SIDE_DEVICES];
+
+/* Makes the side lanes of this process's ranks (before any launch thread runs; under span_lock). */
+static xpb_status side_lanes_make(const xpb_cuda_ctx *g, xpb_error *err)
+{
+    for (int l = 0; l < xpb_cuda_group_local(g); l++) {
+        const xpb_cuda_ctx *rank = xpb_cuda_group_rank_ctx(g, l);
+        if (rank->device < 0 || rank->device >= XPB_SHARDED_SIDE_DEVICES)
+            return xpb_fail(err, XPB_ERR_UNSUPPORTED, "burst/sharded (bits): device %d past %d", rank->device,
+                            XPB_SHARDED_SIDE_DEVICES);
+        side_lane *s = &side_lanes[rank->device];
+        if (s->stream)
+            continue;
+        xpb_status st = xpb_cuda_activate(rank, err);
+        if (st != XPB_OK)
+            return st;
+        XPB_CUDA_CHECK(err, cudaStreamCreateWithFlags(&s->stream, cudaStreamNonBlocking));
+        XPB_CUDA_CHECK(err, cudaEventCreateWithFlags(&s->gathered, cudaEventDisableTiming));
+        XPB_CUDA_CHECK(err, cudaEventCreateWithFlags(&s->compacted, cudaEventDisableTiming));
+    }
+    return XPB_OK;
+}
+
+/* Rank l's stream waits for its last compact (before dynamics overwrites the rank's slot of the
+ * bits that compact reads, and at a span's end). */
+static xpb_status side_join(const xpb_cuda_ctx *g, int l, xpb_error *err)
+{
+    const xpb_cuda_ctx *rank = xpb_cuda_group_rank_ctx(g, l);
+    XPB_CUDA_CHECK(err, cudaStreamWaitEvent(rank->stream, side_lanes[rank->device].compacted, 0));
     return XPB_OK;
 }
 
@@ -98,8 +150,11 @@ static xpb_status rank_update(const xpb_cuda_ctx *g, const rank_plan *q, int l, 
     const xpb_cuda_ctx *rank = xpb_cuda_group_rank_ctx(g, l);
     xpb_status st;
     if ((st = xpb_cuda_activate(rank, err)) == XPB_OK && (st = rank_mark(g, l, prof, XPB_SHARDED_PROF_START, err)) == XPB_OK &&
-        (st = xpb_burst_propagate_enqueue(rank, &q->prop, base, boff, err)) == XPB_OK &&
-        (st = rank_mark(g, l, prof, XPB_SHARDED_PROF_PROPAGATE, err)) == XPB_OK && q->dyn.n > 0)
+        (st = q->from_bits ? xpb_burst_propagate_bits_enqueue(rank, &q->prop, q->bits, xpb_cuda_group_size(g), err)
+                           : xpb_burst_propagate_enqueue(rank, &q->prop, base, boff, err)) == XPB_OK &&
+        (st = rank_mark(g, l, prof, XPB_SHARDED_PROF_PROPAGATE, err)) == XPB_OK && q->from_bits)
+        st = side_join(g, l, err);
+    if (st == XPB_OK && q->dyn.n > 0)
         st = xpb_burst_dynamics_enqueue(rank, &q->dyn, base, boff, err);
     return st == XPB_OK ? rank_mark(g, l, prof, XPB_SHARDED_PROF_DYNAMICS, err) : st;
 }
@@ -111,10 +166,19 @@ static xpb_status rank_compact(const xpb_cuda_ctx *g, const rank_plan *q, int l,
     const xpb_cuda_ctx *rank = xpb_cuda_group_rank_ctx(g, l);
     const int p = xpb_cuda_group_size(g);
     xpb_status st = xpb_cuda_activate(rank, err);
+    xpb_cuda_ctx side = *rank; /* from the bits: the compact on the side stream, after the gather */
+    if (st == XPB_OK && q->from_bits) {
+        const side_lane *s = &side_lanes[rank->device];
+        side.stream = s->stream;
+        XPB_CUDA_CHECK(err, cudaEventRecord(s->gathered, rank->stream));
+        XPB_CUDA_CHECK(err, cudaStreamWaitEvent(s->stream, s->gathered, 0));
+    }
     if (st == XPB_OK)
-        st = q->lookback ? xpb_burst_compact_lookback_enqueue(rank, &q->cmp, q->bits, p, q->global_offsets,
+        st = q->lookback ? xpb_burst_compact_lookback_enqueue(&side, &q->cmp, q->bits, p, q->global_offsets,
                                                               q->compact_words, base, boff, err)
-                         : xpb_burst_compact_bits_enqueue(rank, &q->cmp, q->bits, p, q->global_offsets, base, boff, err);
+                         : xpb_burst_compact_bits_enqueue(&side, &q->cmp, q->bits, p, q->global_offsets, base, boff, err);
+    if (st == XPB_OK && q->from_bits)
+        XPB_CUDA_CHECK(err, cudaEventRecord(side_lanes[rank->device].compacted, side.stream));
     return st == XPB_OK ? rank_mark(g, l, prof, XPB_SHARDED_PROF_COMPACT, err) : st;
 }
 
@@ -154,6 +218,12 @@ static xpb_status enqueue_bursts(const xpb_cuda_ctx *g, const rank_plan *plan, b
         if (st != XPB_OK)
             return st;
     }
+    for (int l = 0; l < local; l++) /* the span ends with its last compact (a capture joins its side stream) */
+        if (plan[l].from_bits) {
+            const xpb_status st = side_join(g, l, err);
+            if (st != XPB_OK)
+                return st;
+        }
     return XPB_OK;
 }
 
@@ -178,6 +248,8 @@ static xpb_status threaded_span_rank(void *user, int l, xpb_error *err)
             (st = rank_mark(t->g, l, t->prof, XPB_SHARDED_PROF_GATHER, err)) == XPB_OK)
             st = rank_compact(t->g, &t->plan[l], l, NULL, t->first + i, t->prof, err);
     }
+    if (st == XPB_OK && t->plan[l].from_bits)
+        st = side_join(t->g, l, err);
     return st;
 }
 
@@ -197,6 +269,7 @@ typedef struct launch_mode {
     bool prof;     /* XPB_CUDA_SHARDED_PROFILE: plain launches with phase marks */
     bool lookback; /* XPB_CUDA_SHARDED_COMPACT */
     unsigned compact_words; /* XPB_CUDA_SHARDED_COMPACT_WORDS */
+    bool from_bits;         /* XPB_CUDA_SHARDED_PROPAGATE */
 } launch_mode;
 
 static xpb_status launch_mode_read(const xpb_cuda_ctx *g, launch_mode *m, xpb_error *err)
@@ -211,6 +284,10 @@ static xpb_status launch_mode_read(const xpb_cuda_ctx *g, launch_mode *m, xpb_er
     if (st == XPB_OK)
         st = xpb_knob_get_long(XPB_KNOB_CUDA_SHARDED_COMPACT_WORDS, &words, err);
     m->compact_words = (unsigned)words;
+    int from = 0;
+    if (st == XPB_OK)
+        st = xpb_knob_get_choice(XPB_KNOB_CUDA_SHARDED_PROPAGATE, &from, err);
+    m->from_bits = from == 1; /* "list|bits" */
     m->threads = threads == 1; /* "one|threads" */
     m->capture = capture;      /* "auto|again|first|never", in the enum's order */
     /* auto: with two or more ranks here launched one thread a rank, plain launches (4 x H200, 5M x
@@ -412,6 +489,8 @@ static xpb_status sharded_launch(void *vctx, const void *vargs, void *state, xpb
             xpb_cuda_group_set_column_parts(v->buf, v->offset, 1, a->n, 0);
     static span_key key; /* under span_lock: a key is too large for the stack of every caller */
     std::lock_guard<std::mutex> hold(span_lock);
+    if (st == XPB_OK && mode.from_bits)
+        st = side_lanes_make(g, err);
     memset(&key, 0, sizeof key);
     const bool cacheable = local <= XPB_SHARDED_GRAPH_RANKS;
     rank_plan *plan = cacheable ? key.plan : NULL;
@@ -421,7 +500,7 @@ static xpb_status sharded_launch(void *vctx, const void *vargs, void *state, xpb
             return xpb_fail(err, XPB_ERR_OUT_OF_MEMORY, "burst/sharded: out of host memory");
     }
     for (int l = 0; l < local && st == XPB_OK; l++)
-        st = plan_rank(a, l, first + l, p, entries, mode.lookback, mode.compact_words, &plan[l], err);
+        st = plan_rank(a, l, first + l, p, entries, mode.lookback, mode.compact_words, mode.from_bits, &plan[l], err);
     if (st == XPB_OK && !cacheable)
         st = plain_launches(g, plan, a->burst, a->bursts, &mode, err);
     if (!cacheable) {

@@ -59,9 +59,11 @@ typedef struct xpb_burst_dev {
     uint32_t first;
     uint32_t *bits;
     uint32_t events_word;
-    /* propagate zeroes clear[0 .. clear_words) before anything else: on a group's rank, the
-     * look-back state of the same burst's compact (xpb_burst_lookback), which must start zero and
-     * which propagate, earlier on the same stream, resets for free. One device: NULL, 0. */
+    /* propagate (or dynamics, in the view it gets) zeroes clear[0 .. clear_words) before anything
+     * else: on a group's rank, the look-back state of the same burst's compact (xpb_burst_lookback),
+     * which must start zero and which a kernel earlier on the same stream resets for free:
+     * propagate, or dynamics where propagate reads the bits and the compact runs on a second
+     * stream (burst_sharded.cu). One device: NULL, 0. */
     uint32_t *clear;
     uint32_t clear_words;
 } xpb_burst_dev;
@@ -304,7 +306,23 @@ xpb_status xpb_burst_compact_lookback_enqueue(const xpb_cuda_ctx *ctx, const xpb
                                               int ranks, const uint32_t *global_offsets, unsigned words_per_thread,
                                               const uint32_t *bdev, uint32_t boff, xpb_error *err);
 
+/* A group's rank's propagate straight from the gathered bits of the previous burst (every rank's
+ * slot, as compact reads them) through its shard (d->offsets .. d->psp: shard_offsets ..; d->n the
+ * whole network's neurons), with no fired list, no degree scan and no counters read
+ * (burst_propagate_bits.cu): input[t] += the same integer terms as xpb_burst_propagate_enqueue's,
+ * so the same input bit for bit. burst_sharded.cu's XPB_CUDA_SHARDED_PROPAGATE=bits. */
+xpb_status xpb_burst_propagate_bits_enqueue(const xpb_cuda_ctx *ctx, const xpb_burst_dev *d, const uint32_t *bits,
+                                            int ranks, xpb_error *err);
+
 /* ---- device helpers -------------------------------------------------------------------------- */
+
+/* The id of the neuron of bit 0 of word w of the gathered bits: slot r = w / slot_words holds
+ * neurons from r n / ranks on (xpb_burst_shard_first). */
+__device__ __forceinline__ uint32_t xpb_burst_bits_id0(uint32_t w, uint32_t slot_words, uint32_t ranks, uint32_t n)
+{
+    const uint32_t r = w / slot_words;
+    return (uint32_t)((uint64_t)r * n / ranks) + (w - r * slot_words) * 32u;
+}
 
 __device__ __forceinline__ uint32_t xpb_burst_index(const uint32_t *bdev, uint32_t boff)
 {

@@ -1,0 +1,126 @@
+/* burst_propagate_bits.cu - a device group's rank's propagate read straight from the gathered fired
+ * bits of the previous burst (cuda_burst.cuh, xpb_burst_propagate_bits_enqueue): for every set bit
+ * (neuron s) and every synapse e of s's row in the rank's shard,
+ *   input[targets[e]] += (inhibitory[s] ? -1 : 1) * weight[e] * psp[e]   (int32 atomic add),
+ * the terms of burst_propagate.cu, so the same input bit for bit (integer sums, any order).
+ *
+ * Why: propagate through the fired list needs that burst's compact first, and the compact works on
+ * the whole network on every rank (18 us a burst at 5M neurons on 4 x H200, whatever the group
+ * size: docs/multi-gpu.md). Read from the bits, the next burst starts as soon as the all_gather
+ * ends, and burst_sharded.cu runs the compact (the fired list and the counters the run reports) on
+ * a second stream beside it.
+ *
+ * A warp takes 32 consecutive words (a lane each) and works without __syncthreads:
+ *   1. its fired neurons, 32 at a time: lane L finds the word holding fired neuron k0 + L by a
+ *      5-step search over the words' exclusive popcount scan (shuffles), then that word's bit, and
+ *      loads the neuron's row bounds and sign;
+ *   2. those rows' synapses, 32 at a time: lane L finds the row of event j0 + L by the same search
+ *      over the rows' exclusive length scan, then loads the synapse and adds.
+ * Rows of any length are split over lanes, so a hub costs its synapses / 32 rounds of one warp. */
+#include "cuda_burst.cuh"
+
+#define XPB_PROPBITS_THREADS 256
+
+/* The largest lane whose `base` (non-decreasing over the lanes) is <= x: every lane calls it. */
+__device__ __forceinline__ uint32_t xpb_propbits_lane(uint32_t base, uint32_t x)
+{
+    uint32_t lo = 0;
+#pragma unroll
+    for (uint32_t step = 16; step > 0; step >>= 1) {
+        const uint32_t cand = lo + step;
+        const uint32_t v = __shfl_sync(XPB_FULL_MASK, base, cand & 31u);
+        if (cand < 32u && v <= x)
+            lo = cand;
+    }
+    return lo;
+}
+
+/* Exclusive prefix sum over the warp of v, and the warp's total. */
+__device__ __forceinline__ uint32_t xpb_propbits_scan(uint32_t v, uint32_t *total)
+{
+    const uint32_t lane = threadIdx.x & 31u;
+    uint32_t incl = v;
+#pragma unroll
+    for (uint32_t o = 1; o < 32u; o <<= 1) {
+        const uint32_t t = __shfl_up_sync(XPB_FULL_MASK, incl, o);
+        if (lane >= o)
+            incl += t;
+    }
+    *total = __shfl_sync(XPB_FULL_MASK, incl, 31);
+    return incl - v;
+}
+
+/* The position of the r-th (from 0) set bit of m, r < popc(m). */
+__device__ __forceinline__ uint32_t xpb_propbits_nth(uint32_t m, uint32_t r)
+{
+    for (; r > 0; r--)
+        m &= m - 1u;
+    return (uint32_t)(__ffs(m) - 1);
+}
+
+__global__ void __launch_bounds__(XPB_PROPBITS_THREADS)
+xpb_burst_propagate_bits_kernel(const uint32_t *__restrict__ bits, uint32_t words, uint32_t slot_words,
+                                uint32_t ranks, uint32_t n, const uint32_t *__restrict__ offsets,
+                                const uint32_t *__restrict__ targets, const uint8_t *__restrict__ weight,
+                                const uint8_t *__restrict__ psp, const uint8_t *__restrict__ inhibitory,
+                                int32_t *__restrict__ input)
+{
+    const uint32_t lane = threadIdx.x & 31u;
+    const uint64_t warps = (uint64_t)gridDim.x * (blockDim.x / 32);
+    const uint64_t groups = ((uint64_t)words + 31u) / 32u;
+    for (uint64_t g = ((uint64_t)blockIdx.x * blockDim.x + threadIdx.x) / 32; g < groups; g += warps) {
+        const uint64_t w = g * 32u + lane;
+        const uint32_t m = w < words ? __ldg(bits + w) : 0u;
+        if (__ballot_sync(XPB_FULL_MASK, m != 0u) == 0u)
+            continue; /* the common case at low rates: nothing fired in these 1024 neurons */
+        uint32_t fired_total;
+        const uint32_t fbase = xpb_propbits_scan((uint32_t)__popc(m), &fired_total);
+        for (uint32_t k0 = 0; k0 < fired_total; k0 += 32u) {
+            /* 1. lane L: fired neuron k0 + L of this warp's words, its row and sign */
+            const uint32_t k = k0 + lane;
+            const uint32_t src = xpb_propbits_lane(fbase, k); /* the lane whose word holds it */
+            const uint32_t sm = __shfl_sync(XPB_FULL_MASK, m, src);
+            const uint32_t sb = __shfl_sync(XPB_FULL_MASK, fbase, src);
+            uint32_t e0 = 0, len = 0, neg = 0;
+            if (k < fired_total) {
+                const uint32_t wi = (uint32_t)(g * 32u + src);
+                const uint32_t s = xpb_burst_bits_id0(wi, slot_words, ranks, n) + xpb_propbits_nth(sm, k - sb);
+                e0 = __ldg(offsets + s);
+                len = __ldg(offsets + s + 1) - e0;
+                neg = __ldg(inhibitory + s);
+            }
+            /* 2. their synapses, 32 at a time */
+            uint32_t events;
+            const uint32_t ebase = xpb_propbits_scan(len, &events);
+            for (uint32_t j0 = 0; j0 < events; j0 += 32u) {
+                const uint32_t j = j0 + lane;
+                const uint32_t row = xpb_propbits_lane(ebase, j);
+                const uint32_t re0 = __shfl_sync(XPB_FULL_MASK, e0, row);
+                const uint32_t rb = __shfl_sync(XPB_FULL_MASK, ebase, row);
+                const uint32_t rneg = __shfl_sync(XPB_FULL_MASK, neg, row);
+                if (j < events) {
+                    const uint32_t e = re0 + (j - rb);
+                    const int32_t x = (int32_t)__ldg(weight + e) * (int32_t)__ldg(psp + e);
+                    atomicAdd(input + __ldg(targets + e), rneg ? -x : x);
+                }
+            }
+        }
+    }
+}
+
+xpb_status xpb_burst_propagate_bits_enqueue(const xpb_cuda_ctx *ctx, const xpb_burst_dev *d, const uint32_t *bits,
+                                            int ranks, xpb_error *err)
+{
+    const uint64_t slot_words = XPB_BURST_SHARD_WORDS(d->n, ranks), words = (uint64_t)ranks * slot_words;
+    if (words == 0 || words > UINT32_MAX - 32u)
+        return xpb_fail(err, XPB_ERR_UNSUPPORTED, "burst/propagate (bits): %llu words of bits",
+                        (unsigned long long)words);
+    const int64_t warps_needed = (int64_t)((words + 31u) / 32u);
+    const unsigned grid = xpb_cuda_grid(ctx, (warps_needed * 32 + XPB_PROPBITS_THREADS - 1) / XPB_PROPBITS_THREADS,
+                                        XPB_PROPBITS_THREADS, 8);
+    xpb_burst_propagate_bits_kernel<<<grid, XPB_PROPBITS_THREADS, 0, ctx->stream>>>(
+        bits, (uint32_t)words, (uint32_t)slot_words, (uint32_t)ranks, d->n, d->offsets, d->targets, d->weight, d->psp,
+        d->inhibitory, d->input);
+    XPB_CUDA_CHECK_LAUNCH(err, "burst/propagate (bits)");
+    return XPB_OK;
+}
