@@ -143,17 +143,18 @@ static xpb_status rank_mark(const xpb_cuda_ctx *g, int l, bool prof, int mark, x
     return prof ? xpb_sharded_prof_mark(l, rank->device, rank->stream, mark, err) : XPB_OK;
 }
 
-/* Rank l's propagate and dynamics of burst (base ? *base : 0) + boff. */
+/* Rank l's propagate and dynamics of burst (base ? *base : 0) + boff, the `i`-th of its span. */
 static xpb_status rank_update(const xpb_cuda_ctx *g, const rank_plan *q, int l, const uint32_t *base, uint32_t boff,
-                              bool prof, xpb_error *err)
+                              uint32_t i, bool prof, xpb_error *err)
 {
     const xpb_cuda_ctx *rank = xpb_cuda_group_rank_ctx(g, l);
     xpb_status st;
     if ((st = xpb_cuda_activate(rank, err)) == XPB_OK && (st = rank_mark(g, l, prof, XPB_SHARDED_PROF_START, err)) == XPB_OK &&
         (st = q->from_bits ? xpb_burst_propagate_bits_enqueue(rank, &q->prop, q->bits, xpb_cuda_group_size(g), err)
                            : xpb_burst_propagate_enqueue(rank, &q->prop, base, boff, err)) == XPB_OK &&
-        (st = rank_mark(g, l, prof, XPB_SHARDED_PROF_PROPAGATE, err)) == XPB_OK && q->from_bits)
-        st = side_join(g, l, err);
+        (st = rank_mark(g, l, prof, XPB_SHARDED_PROF_PROPAGATE, err)) == XPB_OK && q->from_bits && i > 0)
+        st = side_join(g, l, err); /* the span's first: the one before ended joined (and a capture
+                                      may wait only on events recorded in it) */
     if (st == XPB_OK && q->dyn.n > 0)
         st = xpb_burst_dynamics_enqueue(rank, &q->dyn, base, boff, err);
     return st == XPB_OK ? rank_mark(g, l, prof, XPB_SHARDED_PROF_DYNAMICS, err) : st;
@@ -201,7 +202,7 @@ static xpb_status enqueue_bursts(const xpb_cuda_ctx *g, const rank_plan *plan, b
         xpb_status st = XPB_OK;
         for (int l = 0; l < local && st == XPB_OK; l++)
             st = rank_update(g, &plan[l], l, graph ? reinterpret_cast<const uint32_t *>(plan[l].prop.scratch) : NULL,
-                             boff, prof, err);
+                             boff, i, prof, err);
         if (st != XPB_OK)
             return st;
         XPB_NCCL_CHECK(err, ncclGroupStart());
@@ -243,7 +244,7 @@ static xpb_status threaded_span_rank(void *user, int l, xpb_error *err)
     const threaded_span *t = static_cast<const threaded_span *>(user);
     xpb_status st = XPB_OK;
     for (uint32_t i = 0; i < t->count && st == XPB_OK; i++) {
-        if ((st = rank_update(t->g, &t->plan[l], l, NULL, t->first + i, t->prof, err)) == XPB_OK &&
+        if ((st = rank_update(t->g, &t->plan[l], l, NULL, t->first + i, i, t->prof, err)) == XPB_OK &&
             (st = rank_gather(t->g, &t->plan[l], l, err)) == XPB_OK &&
             (st = rank_mark(t->g, l, t->prof, XPB_SHARDED_PROF_GATHER, err)) == XPB_OK)
             st = rank_compact(t->g, &t->plan[l], l, NULL, t->first + i, t->prof, err);
