@@ -110,7 +110,10 @@ static void check_values(xpb_knob_id id)
     }
     if (d->type == XPB_KNOB_TYPE_POW2) {
         char v[64];
-        snprintf(v, sizeof v, "%ld", (long)d->lo + 1 + ((long)d->lo + 1) % 2); /* not a power of two */
+        long np2 = (long)d->lo + 1;
+        while ((np2 & (np2 - 1)) == 0) /* the first value above lo that is not a power of two */
+            np2++;
+        snprintf(v, sizeof v, "%ld", np2);
         check_rejects(id, v, unset);
     }
 }
