@@ -14,12 +14,15 @@
  *   1. its fired neurons, 32 at a time: lane L finds the word holding fired neuron k0 + L by a
  *      5-step search over the words' exclusive popcount scan (shuffles), then that word's bit, and
  *      loads the neuron's row bounds and sign;
- *   2. those rows' synapses, 32 at a time: lane L finds the row of event j0 + L by the same search
- *      over the rows' exclusive length scan, then loads the synapse and adds.
- * Rows of any length are split over lanes, so a hub costs its synapses / 32 rounds of one warp. */
+ *   2. those rows' synapses, 4 x 32 at a time: lane L finds the rows of events j0 + L, j0 + 32 + L,
+ *      ... by the same search over the rows' exclusive length scan, loads the 4 synapses, then
+ *      adds (a target id is below n < 2^32 - 1, so UINT32_MAX marks an empty item).
+ * Rows of any length are split over lanes, so a hub costs its synapses / 128 rounds of one warp:
+ * networks with hubs are where this form may lose to the list's, which spreads a row over blocks. */
 #include "cuda_burst.cuh"
 
 #define XPB_PROPBITS_THREADS 256
+#define XPB_PROPBITS_ITEMS 4 /* events a lane has in flight (burst_propagate.cu's XPB_PROP_ITEMS) */
 
 /* The largest lane whose `base` (non-decreasing over the lanes) is <= x: every lane calls it. */
 __device__ __forceinline__ uint32_t xpb_propbits_lane(uint32_t base, uint32_t x)
@@ -89,20 +92,32 @@ xpb_burst_propagate_bits_kernel(const uint32_t *__restrict__ bits, uint32_t word
                 len = __ldg(offsets + s + 1) - e0;
                 neg = __ldg(inhibitory + s);
             }
-            /* 2. their synapses, 32 at a time */
+            /* 2. their synapses, XPB_PROPBITS_ITEMS x 32 at a time: every item's loads issued
+             *    before any of its adds, so a long row keeps that many loads in flight a lane */
             uint32_t events;
             const uint32_t ebase = xpb_propbits_scan(len, &events);
-            for (uint32_t j0 = 0; j0 < events; j0 += 32u) {
-                const uint32_t j = j0 + lane;
-                const uint32_t row = xpb_propbits_lane(ebase, j);
-                const uint32_t re0 = __shfl_sync(XPB_FULL_MASK, e0, row);
-                const uint32_t rb = __shfl_sync(XPB_FULL_MASK, ebase, row);
-                const uint32_t rneg = __shfl_sync(XPB_FULL_MASK, neg, row);
-                if (j < events) {
-                    const uint32_t e = re0 + (j - rb);
-                    const int32_t x = (int32_t)__ldg(weight + e) * (int32_t)__ldg(psp + e);
-                    atomicAdd(input + __ldg(targets + e), rneg ? -x : x);
+            for (uint32_t j0 = 0; j0 < events; j0 += 32u * XPB_PROPBITS_ITEMS) {
+                uint32_t tgt[XPB_PROPBITS_ITEMS];
+                int32_t val[XPB_PROPBITS_ITEMS];
+#pragma unroll
+                for (int it = 0; it < XPB_PROPBITS_ITEMS; it++) {
+                    const uint32_t j = j0 + 32u * it + lane;
+                    const uint32_t row = xpb_propbits_lane(ebase, j);
+                    const uint32_t re0 = __shfl_sync(XPB_FULL_MASK, e0, row);
+                    const uint32_t rb = __shfl_sync(XPB_FULL_MASK, ebase, row);
+                    const uint32_t rneg = __shfl_sync(XPB_FULL_MASK, neg, row);
+                    tgt[it] = UINT32_MAX, val[it] = 0;
+                    if (j < events) {
+                        const uint32_t e = re0 + (j - rb);
+                        const int32_t x = (int32_t)__ldg(weight + e) * (int32_t)__ldg(psp + e);
+                        tgt[it] = __ldg(targets + e);
+                        val[it] = rneg ? -x : x;
+                    }
                 }
+#pragma unroll
+                for (int it = 0; it < XPB_PROPBITS_ITEMS; it++)
+                    if (tgt[it] != UINT32_MAX)
+                        atomicAdd(input + tgt[it], val[it]);
             }
         }
     }
