@@ -289,14 +289,14 @@ static xpb_status capture(launch_ctx *l, xpb_error *err)
     return end;
 }
 
-/* Launches per timed sample for launches of `best` seconds on dev: the sample's target over
- * best, at least 1 (a device group: GROUP_MIN_LAUNCHES), at most MAX_LAUNCHES_PER_SAMPLE. */
 /* A sample's least device time on dev: sample_min (--sample-min), else the device's default. */
 static double sample_target(const xpb_device *dev, double sample_min)
 {
     return sample_min > 0 ? sample_min : dev->n_group > 0 ? GROUP_SAMPLE_TARGET_S : SAMPLE_TARGET_S;
 }
 
+/* Launches per timed sample for launches of `best` seconds on dev: the sample's target over
+ * best, at least 1 (a device group: GROUP_MIN_LAUNCHES), at most MAX_LAUNCHES_PER_SAMPLE. */
 int xpb_runner_batch(const xpb_device *dev, double sample_min, double best)
 {
     double target = sample_target(dev, sample_min);
@@ -341,7 +341,8 @@ static xpb_status warm_up(launch_ctx *l, double seconds, double sample_min, xpb_
         xpb_status st = timed_launch(l, &dt, err);
         if (st)
             return st;
-        int again = xpb_mpi_max_int(xpb_runner_batch_refine(l->dev, sample_min, l->batch + l->extra, dt));
+        /* l->extra (XPB_SLOWDOWN) is set after the warm-up: the sample was l->batch launches */
+        int again = xpb_mpi_max_int(xpb_runner_batch_refine(l->dev, sample_min, l->batch, dt));
         if (again <= l->batch) /* the same on every process: batch and again are the largest */
             break;
         l->batch = again;

@@ -41,14 +41,7 @@ __device__ __forceinline__ uint32_t xpb_propbits_lane(uint32_t base, uint32_t x)
 /* Exclusive prefix sum over the warp of v, and the warp's total. */
 __device__ __forceinline__ uint32_t xpb_propbits_scan(uint32_t v, uint32_t *total)
 {
-    const uint32_t lane = threadIdx.x & 31u;
-    uint32_t incl = v;
-#pragma unroll
-    for (uint32_t o = 1; o < 32u; o <<= 1) {
-        const uint32_t t = __shfl_up_sync(XPB_FULL_MASK, incl, o);
-        if (lane >= o)
-            incl += t;
-    }
+    const uint32_t incl = xpb_burst_warp_scan(v);
     *total = __shfl_sync(XPB_FULL_MASK, incl, 31);
     return incl - v;
 }

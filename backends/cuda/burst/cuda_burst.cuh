@@ -347,13 +347,13 @@ __device__ __forceinline__ uint32_t xpb_burst_excitability_draw(uint32_t i, uint
     return xpb_burst_pcg_hash(i * 2654435761u + b * 1597334677u);
 }
 
-/* Inclusive prefix sum over the warp (every lane calls it). */
-__device__ __forceinline__ unsigned long long xpb_burst_warp_scan(unsigned long long v)
+/* Inclusive prefix sum over the warp (every lane calls it), of 64-bit packed pairs or 32-bit counts. */
+template <class T> __device__ __forceinline__ T xpb_burst_warp_scan(T v)
 {
     const int lane = threadIdx.x & 31;
 #pragma unroll
     for (int o = 1; o < 32; o <<= 1) {
-        const unsigned long long t = __shfl_up_sync(XPB_FULL_MASK, v, o);
+        const T t = __shfl_up_sync(XPB_FULL_MASK, v, o);
         if (lane >= o)
             v += t;
     }
