@@ -50,7 +50,7 @@
 # shardburst (issue 33: sharded burst validated on groups of 1, 2 and all GPUs at
 # XPB_SHARDBURST_PRESETS and under mpirun, timed at XPB_SHARDBURST_SIZES on one GPU and each group,
 # the scaling table last; XPB_SHARDBURST_MODES: launch modes A/B, e.g. "one:again threads:again";
-# XPB_SHARDBURST_PROPAGATE: "list bits" times each XPB_CUDA_SHARDED_PROPAGATE). burstprof (issue 33: where the sharded burst's time goes: nsys's kernel and API summaries where nsys is installed (not on the lent machines), then the phase marks, XPB_CUDA_SHARDED_PROFILE=1, on 0,1 and all GPUs).
+# XPB_SHARDBURST_PROPAGATE: "list bits" validates, then times, each XPB_CUDA_SHARDED_PROPAGATE, XPB_SHARDBURST_ROUNDS rounds in alternated order). burstprof (issue 33: where the sharded burst's time goes: nsys's kernel and API summaries where nsys is installed (not on the lent machines), then the phase marks, XPB_CUDA_SHARDED_PROFILE=1, on 0,1 and all GPUs).
 # plugins (issue 35: the CUDA example plugin, examples/plugins/cuda_softmax, validated at conformance and
 # timed at quick beside cuda/default: docs/plugins.md; then crash isolation: the out-of-bounds twin,
 # examples/plugins/cuda_softmax_oob, beside cuda/default under --isolate, and cuda/default alone
@@ -328,7 +328,8 @@ fi
 if has sanitize; then
   # XPB_SANITIZE_TOOLS (memcheck racecheck), XPB_SANITIZE_FILTER (every case): a shorter pass
   # XPB_SANITIZE_SCOPE: single (one GPU's cases), group (--devices all), both (default);
-  # XPB_SANITIZE_COMPACTS: XPB_CUDA_SHARDED_COMPACT values the group pass runs the sharded burst with
+  # XPB_SANITIZE_COMPACTS / _PROPAGATES: XPB_CUDA_SHARDED_COMPACT / _PROPAGATE values the group pass
+  # runs the sharded burst with (each pair its own pass)
   for tool in ${XPB_SANITIZE_TOOLS:-memcheck racecheck}; do
     if [ "${XPB_SANITIZE_SCOPE:-both}" != group ]; then
       stamp "compute-sanitizer --tool $tool over the CUDA conformance cases ${XPB_SANITIZE_FILTER:-}"
@@ -342,12 +343,15 @@ if has sanitize; then
     # GPU (cudaFuncGetAttributes -> cudaErrorNoKernelImageForDevice, 4 reports, handled by NCCL;
     # 2026-11-25); our own CUDA calls are checked by our code, a failure is the case's error.
     for cmp in ${XPB_SANITIZE_COMPACTS:-lookback}; do
+     for prop in ${XPB_SANITIZE_PROPAGATES:-list}; do
       ctag=""; [ "$cmp" = lookback ] || ctag="-compact-$cmp"
-      stamp "compute-sanitizer --tool $tool over the group conformance cases (--devices all), compact $cmp"
-      XPB_CUDA_SHARDED_COMPACT=$cmp timeout 400 compute-sanitizer --tool $tool --report-api-errors no --error-exitcode 9 \
+      [ "$prop" = list ] || ctag="$ctag-propagate-$prop"
+      stamp "compute-sanitizer --tool $tool over the group conformance cases (--devices all), compact $cmp, propagate $prop"
+      XPB_CUDA_SHARDED_PROPAGATE=$prop XPB_CUDA_SHARDED_COMPACT=$cmp timeout 400 compute-sanitizer --tool $tool --report-api-errors no --error-exitcode 9 \
           $bin run --backend cuda --devices all --workload collectives,sharded,burst,anneal --filter "${XPB_SANITIZE_FILTER:-.}" \
           --preset conformance --validate-only > "$out/sanitize-group-$tool$ctag.txt" 2>&1 || status=1
       grep -E "SUMMARY|results:" "$out/sanitize-group-$tool$ctag.txt" | tail -2 | tee -a "$out/bench.txt"
+     done
     done
   done
 fi
@@ -482,31 +486,41 @@ if has shardburst; then # issue 33: sharded burst bit-exact on groups of 1, 2 an
   export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
   np=$(nvidia-smi -L | grep -c "^GPU")
   groups="0 all"; [ "$np" -gt 2 ] && groups="0 0,1 all"
-  for devs in $groups; do
-    for p in ${XPB_SHARDBURST_PRESETS:-conformance quick default}; do
-      stamp "shardburst: $p on --devices $devs, validate-only"
-      timeout 300 $bin run --backend cuda --devices $devs --workload burst --preset $p --validate-only \
-          --out "$out/shardburst-validate-$p-$devs.json" > "$out/shardburst-validate-$p-$devs.txt" 2>&1 || status=1
-      tail -1 "$out/shardburst-validate-$p-$devs.txt" | sed "s/^/shardburst $p --devices $devs: /" | tee -a "$out/bench.txt"
-      grep -E "failed-validation|error|FAIL" "$out/shardburst-validate-$p-$devs.txt" | grep -v "^\[" | head -5 | tee -a "$out/bench.txt"
+  # every XPB_SHARDBURST_PROPAGATE value validated the same way before any is timed
+  for prop in ${XPB_SHARDBURST_PROPAGATE:-list}; do
+    ptag=""; [ "$prop" = list ] || ptag="-$prop"
+    for devs in $groups; do
+      for p in ${XPB_SHARDBURST_PRESETS:-conformance quick default}; do
+        stamp "shardburst: $p on --devices $devs, propagate $prop, validate-only"
+        XPB_CUDA_SHARDED_PROPAGATE=$prop timeout 300 $bin run --backend cuda --devices $devs --workload burst --preset $p --validate-only \
+            --out "$out/shardburst-validate-$p-$devs$ptag.json" > "$out/shardburst-validate-$p-$devs$ptag.txt" 2>&1 || status=1
+        tail -1 "$out/shardburst-validate-$p-$devs$ptag.txt" | sed "s/^/shardburst $p --devices $devs $prop: /" | tee -a "$out/bench.txt"
+        grep -E "failed-validation|error|FAIL" "$out/shardburst-validate-$p-$devs$ptag.txt" | grep -v "^\[" | head -5 | tee -a "$out/bench.txt"
+      done
     done
+    stamp "shardburst: conformance under mpirun -np $np, propagate $prop, validate-only"
+    XPB_CUDA_SHARDED_PROPAGATE=$prop timeout 300 mpirun -np "$np" -x XPB_CUDA_SHARDED_PROPAGATE $bin run --backend cuda --workload burst \
+        --preset conformance --validate-only > "$out/shardburst-validate-mpi$ptag.txt" 2>&1 || status=1
+    tail -1 "$out/shardburst-validate-mpi$ptag.txt" | sed "s/^/shardburst conformance mpirun $prop: /" | tee -a "$out/bench.txt"
   done
-  stamp "shardburst: conformance under mpirun -np $np, validate-only"
-  timeout 300 mpirun -np "$np" $bin run --backend cuda --workload burst --preset conformance --validate-only \
-      > "$out/shardburst-validate-mpi.txt" 2>&1 || status=1
-  tail -1 "$out/shardburst-validate-mpi.txt" | sed "s/^/shardburst conformance mpirun: /" | tee -a "$out/bench.txt"
   for sz in ${XPB_SHARDBURST_SIZES:-neurons=5000000,fanout=100,bursts=100}; do
     tag=$(echo "$sz" | tr -c 'a-z0-9' '-' | cut -c1-40)
     bench "shardburst-$tag-1gpu" --backend cuda:0 --workload burst --size "$sz" --min-time 0.02
     for devs in ${XPB_SHARDBURST_TIME_GROUPS:-$groups}; do
       # XPB_SHARDBURST_MODES: LAUNCH:CAPTURE pairs of XPB_CUDA_SHARDED_LAUNCH / _CAPTURE (docs/knobs.md), one run each
       # XPB_SHARDBURST_PROPAGATE: XPB_CUDA_SHARDED_PROPAGATE values, one run each ("list bits": the A/B)
-      for mode in ${XPB_SHARDBURST_MODES:-threads:auto}; do
-        for prop in ${XPB_SHARDBURST_PROPAGATE:-list}; do
-          mtag=""; [ "$mode" = threads:auto ] || mtag="-${mode/:/-}"
-          [ "$prop" = list ] || mtag="$mtag-$prop"
-          XPB_CUDA_SHARDED_PROPAGATE=$prop XPB_CUDA_SHARDED_LAUNCH=${mode%:*} XPB_CUDA_SHARDED_CAPTURE=${mode#*:} \
-            bench "shardburst-$tag-$devs$mtag" --backend cuda --devices $devs --workload burst --size "$sz" --min-time 0.02
+      # XPB_SHARDBURST_ROUNDS (1): rounds of the A/B, the order reversed every other round
+      props=${XPB_SHARDBURST_PROPAGATE:-list}; rprops=$(echo "$props" | tr ' ' '\n' | tac | tr '\n' ' ')
+      for rep in $(seq "${XPB_SHARDBURST_ROUNDS:-1}"); do
+        order=$props; [ $((rep % 2)) = 0 ] && order=$rprops
+        rtag=""; [ "${XPB_SHARDBURST_ROUNDS:-1}" = 1 ] || rtag="-r$rep"
+        for mode in ${XPB_SHARDBURST_MODES:-threads:auto}; do
+          for prop in $order; do
+            mtag=""; [ "$mode" = threads:auto ] || mtag="-${mode/:/-}"
+            [ "$prop" = list ] || mtag="$mtag-$prop"
+            XPB_CUDA_SHARDED_PROPAGATE=$prop XPB_CUDA_SHARDED_LAUNCH=${mode%:*} XPB_CUDA_SHARDED_CAPTURE=${mode#*:} \
+              bench "shardburst-$tag-$devs$mtag$rtag" --backend cuda --devices $devs --workload burst --size "$sz" --min-time 0.02
+          done
         done
       done
     done

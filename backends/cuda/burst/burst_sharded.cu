@@ -155,7 +155,9 @@ static xpb_status rank_update(const xpb_cuda_ctx *g, const rank_plan *q, int l, 
         (st = rank_mark(g, l, prof, XPB_SHARDED_PROF_PROPAGATE, err)) == XPB_OK && q->from_bits && i > 0)
         st = side_join(g, l, err); /* the span's first: the one before ended joined (and a capture
                                       may wait only on events recorded in it) */
-    if (st == XPB_OK && q->dyn.n > 0)
+    /* a rank of no neurons (n < P) still launches it where it clears the look-back state (`bits`):
+       else the next compact's tickets run on past its tiles and wait forever */
+    if (st == XPB_OK && (q->dyn.n > 0 || q->dyn.clear_words > 0))
         st = xpb_burst_dynamics_enqueue(rank, &q->dyn, base, boff, err);
     return st == XPB_OK ? rank_mark(g, l, prof, XPB_SHARDED_PROF_DYNAMICS, err) : st;
 }
