@@ -29,10 +29,13 @@ def gpus(device):
 def main(paths):
     points = {}  # case id -> {device: (per-burst s, events/s, exact, grouped)}
     for p in paths:
-        # a launch-mode A/B run (device-run.sh XPB_SHARDBURST_MODES) is its own row: "cuda:0,1 threads-never"
-        # and a compact A/B run (device-run.sh compactab): "cuda:0,1,2,3 compact8-r1"
-        # and a propagate A/B run (XPB_SHARDBURST_PROPAGATE): "cuda:0,1 bits"
-        mode = re.search(r"-((?:(?:one|threads)-(?:again|first|never)-?)?(?:bits)?|compact\d+-r\d+)\.json", p)
+        # an A/B run is its own row, tagged from its file name (device-run.sh): a launch mode
+        # (XPB_SHARDBURST_MODES) "cuda:0,1 threads-never", a compact (compactab) "cuda:0,1,2,3
+        # compact8-r1", a propagate (XPB_SHARDBURST_PROPAGATE, its rounds) "cuda:0,1 bits-r2", an
+        # mpirun binding (XPB_SHARDBURST_MPI_BINDS) "cuda:mpi2 bind-none"
+        tags = re.findall(r"(?<=-)(?:(?:one|threads)-(?:again|first|never)|bits|bind-[a-z]+|compact\d+|r\d+)(?=-|\.json)",
+                          p.rsplit("/", 1)[-1])
+        mode = "-".join(tags)
         for c in load(p)["cases"]:
             if c["workload"] != "burst" or c["backend"] != "cuda" or c["status"] != "ok" or "kernel" not in c.get("timing", {}):
                 continue
@@ -44,7 +47,7 @@ def main(paths):
                 eps = next(m["value"] for m in run["metrics"] if m["name"] == "events_per_s")
             exact = c.get("validation", {}).get("passed")
             grouped = "," in c["device"] or "mpi" in c["device"]
-            dev = c["device"] + (" " + mode.group(1) if mode else "")
+            dev = c["device"] + (" " + mode if mode else "")
             points.setdefault(c["id"], {})[dev] = (per_burst, eps, exact, grouped)
     print(f"{'case':52} {'device':26} {'gpus':>4} {'us/burst':>9} {'events/s':>9} {'speedup':>8} {'eff.':>5} exact")
     for case in sorted(points):

@@ -29,6 +29,7 @@
 # from the start): no benchmark starts after it and a running one is cut there, so a call's limit
 # does not kill the script before its archive (set it ~60 s under the call's timeout). XPB_DEVICE_CMAKE_ARGS adds
 # configure options (e.g. -DXPB_BLAS=openblas where the scipy-openblas wheel did not travel).
+# XPB_MPIRUN_ARGS adds options to every mpirun (e.g. "--bind-to none").
 # rowscheck (issue 12: the row-variant ctest cases, compute-sanitizer over the CUDA long-row variants).
 # rowsab (issue 12: row-op knobs A/B at 1024 x 262144, XPB_ROWS_AB, alternated processes).
 # cm2 (issue 12: vulkan/coopmat2 validated at the conformance and default presets, the rest of the
@@ -262,7 +263,7 @@ if has sweep; then # issue 33: the collectives' default preset timed on every GP
   t=$(date +%s)
   # mpirun's SIGTERM reaches the ranks, then SIGKILL after odls_base_sigkill_timeout (1 s by default):
   # 10 s for rank 0 to write the finished cases of a cut run
-  timeout -s TERM "$lim" mpirun --mca odls_base_sigkill_timeout 10 -np "$np" $bin run --backend cuda \
+  timeout -s TERM "$lim" mpirun ${XPB_MPIRUN_ARGS:-} --mca odls_base_sigkill_timeout 10 -np "$np" $bin run --backend cuda \
       --workload collectives --preset "$sp" --out "$out/sweep-mpi.json" > "$out/sweep-mpi.txt" 2>&1
   echo "sweep-mpi: exit $?, $(( $(date +%s) - t )) s; $(grep 'results:' "$out/sweep-mpi.txt" | tail -1)" | tee -a "$out/bench.txt"
   sweep_phases "$out/sweep-mpi.json" | tee -a "$out/bench.txt"
@@ -300,7 +301,7 @@ if has nettransport; then # issue 33: the code that runs across nodes, on one ho
   export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
   np=$(nvidia-smi -L | grep -c "^GPU")
   stamp "nettransport: collectives conformance under mpirun -np $np, NCCL_P2P_DISABLE=1 NCCL_SHM_DISABLE=1 (sockets on lo)"
-  timeout -s TERM "${XPB_NETTRANSPORT_LIMIT_S:-120}" mpirun -np "$np" -x NCCL_P2P_DISABLE=1 -x NCCL_SHM_DISABLE=1 -x NCCL_SOCKET_IFNAME=lo \
+  timeout -s TERM "${XPB_NETTRANSPORT_LIMIT_S:-120}" mpirun ${XPB_MPIRUN_ARGS:-} -np "$np" -x NCCL_P2P_DISABLE=1 -x NCCL_SHM_DISABLE=1 -x NCCL_SOCKET_IFNAME=lo \
       -x NCCL_DEBUG=INFO -x NCCL_DEBUG_SUBSYS=INIT,NET $bin run --backend cuda --workload collectives --preset conformance \
       --validate-only --out "$out/nettransport.json" > "$out/nettransport.txt" 2>&1 || status=1
   echo "nettransport: $(grep 'results:' "$out/nettransport.txt" | tail -1); NCCL: $(grep -oE 'via NET/[A-Za-z]+[^ ]*|Using network [A-Za-z]+' \
@@ -499,7 +500,7 @@ if has shardburst; then # issue 33: sharded burst bit-exact on groups of 1, 2 an
       done
     done
     stamp "shardburst: conformance under mpirun -np $np, propagate $prop, validate-only"
-    XPB_CUDA_SHARDED_PROPAGATE=$prop timeout 300 mpirun -np "$np" -x XPB_CUDA_SHARDED_PROPAGATE $bin run --backend cuda --workload burst \
+    XPB_CUDA_SHARDED_PROPAGATE=$prop timeout 300 mpirun ${XPB_MPIRUN_ARGS:-} -np "$np" -x XPB_CUDA_SHARDED_PROPAGATE $bin run --backend cuda --workload burst \
         --preset conformance --validate-only > "$out/shardburst-validate-mpi$ptag.txt" 2>&1 || status=1
     tail -1 "$out/shardburst-validate-mpi$ptag.txt" | sed "s/^/shardburst conformance mpirun $prop: /" | tee -a "$out/bench.txt"
   done
@@ -524,9 +525,14 @@ if has shardburst; then # issue 33: sharded burst bit-exact on groups of 1, 2 an
         done
       done
     done
-    stamp "shardburst: $sz under mpirun -np $np"
-    timeout 300 mpirun -np "$np" $bin run --backend cuda --workload burst --size "$sz" --min-time 0.02 \
-        --out "$out/shardburst-$tag-mpi.json" >> "$out/shardburst-mpi.txt" 2>&1 || status=1
+    # XPB_SHARDBURST_MPI_BINDS: mpirun --bind-to values, one run each ("default": Open MPI's own,
+    # a core a process at -np <= 2; "default none": the A/B of the processes' CPU room)
+    for bind in ${XPB_SHARDBURST_MPI_BINDS:-default}; do
+      btag=""; bargs=(); [ "$bind" = default ] || { btag="-bind-$bind"; bargs=(--bind-to "$bind"); }
+      stamp "shardburst: $sz under mpirun -np $np ${bargs[*]}"
+      timeout 300 mpirun ${XPB_MPIRUN_ARGS:-} "${bargs[@]}" -np "$np" $bin run --backend cuda --workload burst --size "$sz" \
+          --min-time 0.02 --out "$out/shardburst-$tag-mpi$btag.json" >> "$out/shardburst-mpi.txt" 2>&1 || status=1
+    done
   done
   python3 scripts/burst-scaling.py "$out"/shardburst-*.json | tee "$out/shardburst-scaling.txt" >> "$out/bench.txt"
 fi
@@ -608,14 +614,14 @@ if has multi; then # issue 11: device groups on every GPU here (nvidia-h200-x2),
   np=$(nvidia-smi -L | grep -c "^GPU")
   for preset in conformance default; do
     stamp "multi: collectives $preset under mpirun -np $np, validate-only"
-    mpirun -np "$np" $bin run --backend cuda --workload collectives --preset $preset --validate-only \
+    mpirun ${XPB_MPIRUN_ARGS:-} -np "$np" $bin run --backend cuda --workload collectives --preset $preset --validate-only \
         --out "$out/mpi-validate-$preset.json" > "$out/mpi-validate-$preset.txt" 2>&1 || status=1
     grep "results:" "$out/mpi-validate-$preset.txt" | tail -1 | tee -a "$out/bench.txt"
   done
   # timed: the default preset (up to 1 GiB, issue 11's all_reduce target) on several GPUs, quick on one
   mp=${XPB_MULTI_PRESET:-$([ "$np" -gt 1 ] && echo default || echo quick)}
   stamp "benchmark multi-collectives-mpi: mpirun -np $np, preset $mp"
-  mpirun -np "$np" $bin run --backend cuda --workload collectives --preset "$mp" --out "$out/multi-collectives-mpi.json" \
+  mpirun ${XPB_MPIRUN_ARGS:-} -np "$np" $bin run --backend cuda --workload collectives --preset "$mp" --out "$out/multi-collectives-mpi.json" \
       >> "$out/bench.txt" 2>> "$out/bench-stderr.log" || status=1
   bench multi-collectives --backend cuda --devices all --workload collectives --preset "$mp"
   python3 scripts/torch-peer-collectives.py --preset "$mp" --json "$out/torch-collectives.json" \
@@ -632,7 +638,7 @@ if has sharded; then # issue 11: the sharded GEMM on 1 GPU (a group of one) and 
     grep "results:" "$out/sharded-validate-$devs.txt" | tail -1 | tee -a "$out/bench.txt"
   done
   stamp "sharded: conformance under mpirun -np $np, validate-only"
-  mpirun -np "$np" $bin run --backend cuda --workload sharded --preset conformance --validate-only \
+  mpirun ${XPB_MPIRUN_ARGS:-} -np "$np" $bin run --backend cuda --workload sharded --preset conformance --validate-only \
       > "$out/sharded-validate-mpi.txt" 2>&1 || status=1
   grep "results:" "$out/sharded-validate-mpi.txt" | tail -1 | tee -a "$out/bench.txt"
   sp=${XPB_SHARDED_PRESET:-default}
@@ -657,7 +663,7 @@ if has shardassign; then # issue 33: the sharded anneal assign on 1 GPU (a group
       grep -E "failed-validation|error" "$out/shardassign-validate-$preset-$devs.txt" | head -10 | cut -c1-300 | tee -a "$out/bench.txt"
     done
     stamp "shardassign: $preset under mpirun -np $np, validate-only"
-    timeout 240 mpirun -np "$np" $bin run --backend cuda "${sa[@]}" --preset $preset --validate-only \
+    timeout 240 mpirun ${XPB_MPIRUN_ARGS:-} -np "$np" $bin run --backend cuda "${sa[@]}" --preset $preset --validate-only \
         > "$out/shardassign-validate-$preset-mpi.txt" 2>&1 || status=1
     grep "results:" "$out/shardassign-validate-$preset-mpi.txt" | tail -1 | tee -a "$out/bench.txt"
     grep -E "failed-validation|error" "$out/shardassign-validate-$preset-mpi.txt" | head -10 | cut -c1-300 | tee -a "$out/bench.txt"
@@ -720,7 +726,7 @@ if has shardanneal; then # issue 33: the sharded anneal run (docs/multi-gpu.md, 
     grep -E "failed-validation|error|FAIL|OUTSIDE|DIFFERS" "$out/shardanneal-validate-$devs.txt" | grep -v "^\[" | head -5 | cut -c1-300 | tee -a "$out/bench.txt"
   done
   stamp "shardanneal: conformance under mpirun -np $np, validate-only"
-  timeout 300 mpirun -np "$np" $bin run --backend cuda --workload anneal --preset conformance --validate-only \
+  timeout 300 mpirun ${XPB_MPIRUN_ARGS:-} -np "$np" $bin run --backend cuda --workload anneal --preset conformance --validate-only \
       > "$out/shardanneal-validate-mpi.txt" 2>&1 || status=1
   tail -1 "$out/shardanneal-validate-mpi.txt" | sed "s/^/shardanneal conformance mpirun: /" | tee -a "$out/bench.txt"
   grep -E "failed-validation|error|FAIL|OUTSIDE|DIFFERS" "$out/shardanneal-validate-mpi.txt" | grep -v "^\[" | head -5 | cut -c1-300 | tee -a "$out/bench.txt"
@@ -736,7 +742,7 @@ if has shardanneal; then # issue 33: the sharded anneal run (docs/multi-gpu.md, 
   if [ "$np" -gt 1 ]; then # one process a rank: the split init's steps queued by each process alone
     stamp "shardanneal: $size under mpirun -np $np"
     # shellcheck disable=SC2086
-    timeout "${XPB_BENCH_TIMEOUT_S:-590}" mpirun -np "$np" $bin run --backend cuda --workload anneal --size "$size" \
+    timeout "${XPB_BENCH_TIMEOUT_S:-590}" mpirun ${XPB_MPIRUN_ARGS:-} -np "$np" $bin run --backend cuda --workload anneal --size "$size" \
         --out "$out/shardanneal-mpi.json" ${XPB_BENCH_ARGS:-} > "$out/shardanneal-mpi.txt" 2>&1 || status=1
   fi
   python3 - "$out" <<'PY' | tee "$out/shardanneal-scaling.txt" >> "$out/bench.txt"

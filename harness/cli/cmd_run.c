@@ -75,6 +75,14 @@ static void apply_preset_defaults(run_opts *o, const xpb_run *run)
 
 /* ---- backends ------------------------------------------------------------------------------------ */
 
+/* A device's warning (a library's fallback, a group's starved host threads): never silent, also
+ * in the results; under MPI rank 0 says it for every process. */
+static void warn_device(const xpb_device *d)
+{
+    if (d->info.warning[0] && xpb_mpi_rank() == 0)
+        fprintf(stderr, "xpubench: warning: %s: %s\n", d->label, d->info.warning);
+}
+
 static int add_device(xpb_run *run, const xpb_backend_i *b, int index)
 {
     for (size_t i = 0; i < run->n_devices; i++)
@@ -86,8 +94,7 @@ static int add_device(xpb_run *run, const xpb_backend_i *b, int index)
     xpb_device *d = &run->devices[run->n_devices];
     if (xpb_device_open(b, index, d, &err) != XPB_OK)
         return xpb_cli_error(XPB_EXIT_UNAVAILABLE, "cannot open %s:%d: %s", b->name, index, err.msg);
-    if (d->info.warning[0]) /* a library's fallback: a warning, never silent (also in the results) */
-        fprintf(stderr, "xpubench: warning: %s: %s\n", d->label, d->info.warning);
+    warn_device(d);
     run->n_devices++;
     return XPB_EXIT_OK;
 }
@@ -313,6 +320,7 @@ static int open_group(const run_opts *o, xpb_run *run)
             xpb_device_close(d); /* what it opened before failing */
             return xpb_cli_error(XPB_EXIT_UNAVAILABLE, "cannot open the device group %s: %s", d->label, err.msg);
         }
+        warn_device(d);
         run->n_devices = (size_t)g + 1;
     }
     return XPB_EXIT_OK;

@@ -80,6 +80,7 @@ typedef struct xpb_group_layout {
     int device[XPB_MAX_GROUP];    /* the rank's device index on its host */
     char host[XPB_MAX_GROUP][64]; /* the rank's host name */
     int nvlinks[XPB_MAX_GROUP];   /* active NVLinks of the rank's GPU, -1 unknown */
+    int cpus[XPB_MAX_GROUP];      /* CPUs the rank's process may run on (its affinity), 0 unknown */
     signed char link[XPB_MAX_GROUP][XPB_MAX_GROUP]; /* xpb_link between ranks i and j */
 } xpb_group_layout;
 

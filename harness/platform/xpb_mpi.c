@@ -2,10 +2,9 @@
  * launched by an MPI launcher, the one-process identity otherwise. Every MPI call is checked:
  * MPI_COMM_WORLD returns errors (MPI_ERRORS_RETURN) instead of aborting, and a failed call is an
  * error naming the call and MPI's message. */
-#define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
 #include "xpb_mpi.h"
+#include "xpb_sysinfo.h"
 
-#include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -53,9 +52,7 @@ int xpb_mpi_share_cores(void)
     if (!mpi.active || getenv("OMP_NUM_THREADS"))
         return 0; /* one process, or the user's own choice */
     long online = sysconf(_SC_NPROCESSORS_ONLN);
-    cpu_set_t set;
-    int mask = sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set) : 0;
-    int t = xpb_mpi_threads_for(online > 0 ? (int)online : 1, mask, mpi.local_size);
+    int t = xpb_mpi_threads_for(online > 0 ? (int)online : 1, xpb_sysinfo_affinity_cpus(), mpi.local_size);
     omp_set_num_threads(t);
     return t;
 #else

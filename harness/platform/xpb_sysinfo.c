@@ -1,7 +1,8 @@
 /* xpb_sysinfo.c - see xpb_sysinfo.h. */
-#define _DEFAULT_SOURCE
+#define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
 #include "xpb_sysinfo.h"
 
+#include <sched.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -127,4 +128,10 @@ void xpb_sysinfo_read(xpb_sysinfo *s)
     snprintf(s->omp_places, sizeof s->omp_places, "%s", places ? places : "");
     s->memory_bytes = meminfo_kib("MemTotal");
     snprintf(s->compiler, sizeof s->compiler, "%s", XPB_C_COMPILER);
+}
+
+int xpb_sysinfo_affinity_cpus(void)
+{
+    cpu_set_t set;
+    return sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set) : 0;
 }

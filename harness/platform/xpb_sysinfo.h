@@ -20,6 +20,9 @@ typedef struct xpb_sysinfo {
 } xpb_sysinfo;
 
 void xpb_sysinfo_read(xpb_sysinfo *s);
+/* The CPUs this process may run on (its affinity mask: taskset, mpirun's binding, a batch
+ * system's cgroup), or 0 when unknown. */
+int xpb_sysinfo_affinity_cpus(void);
 /* MemAvailable from /proc/meminfo, or 0 when unknown. */
 uint64_t xpb_sysinfo_mem_available(void);
 

@@ -127,6 +127,8 @@ static cJSON *device_json(const xpb_device *d)
             cJSON_AddNumberToObject(x, "device", d->layout.device[r]);
             if (d->layout.nvlinks[r] >= 0)
                 cJSON_AddNumberToObject(x, "nvlinks_active", d->layout.nvlinks[r]);
+            if (d->layout.cpus[r] > 0)
+                cJSON_AddNumberToObject(x, "cpus", d->layout.cpus[r]);
             cJSON_AddItemToArray(ranks, x);
         }
         cJSON *links = cJSON_AddArrayToObject(o, "links"); /* every pair once: how they connect */

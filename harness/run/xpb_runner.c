@@ -14,6 +14,7 @@
 #include "gbench_shim.h"
 #include "xpb_clock.h"
 #include "xpb_dump.h"
+#include "xpb_group_cpus.h"
 #include "xpb_isolate.h"
 #include "xpb_mpi.h"
 #include "xpb_power.h"
@@ -65,6 +66,19 @@ static void read_topology(const xpb_backend_i *b, xpb_group_layout *lay)
     }
 }
 
+/* Each rank's CPUs (xpb_group_cpus.h); a layout that starves the ranks' host threads adds its
+ * warning to the device's (printed when the group opens, kept in the results). */
+static xpb_status read_cpus(xpb_device *d, bool mpi, xpb_error *err)
+{
+    xpb_status st = xpb_group_cpus_read(&d->layout, mpi, err);
+    char w[sizeof d->info.warning];
+    if (st != XPB_OK || xpb_group_cpus_warning(&d->layout, mpi, w, sizeof w) == 0)
+        return st;
+    const size_t have = strlen(d->info.warning);
+    snprintf(d->info.warning + have, sizeof d->info.warning - have, "%s%s", have ? "; " : "", w);
+    return XPB_OK;
+}
+
 xpb_status xpb_device_open_group(const xpb_backend_i *b, const int *devices, int n, xpb_device *d, xpb_error *err)
 {
     memset(d, 0, sizeof *d);
@@ -91,6 +105,8 @@ xpb_status xpb_device_open_group(const xpb_backend_i *b, const int *devices, int
         st = b->open_group(devices, n, &d->ctx, err);
     if (st == XPB_OK)
         read_topology(b, &d->layout);
+    if (st == XPB_OK)
+        st = read_cpus(d, false, err);
     return st;
 }
 
@@ -105,8 +121,10 @@ xpb_status xpb_device_open_group_mpi(const xpb_backend_i *b, int device, xpb_dev
     d->n_group = xpb_mpi_size();
     snprintf(d->label, sizeof d->label, "%s:mpi%d", b->name, d->n_group);
     xpb_status st = b->open_group_mpi(device, &d->ctx, &d->info, &d->layout, err);
-    if (st == XPB_OK)
+    if (st == XPB_OK) /* every process's st: the backend agreed it */
         read_topology(b, &d->layout);
+    if (st == XPB_OK)
+        st = read_cpus(d, true, err);
     return st;
 }
 
