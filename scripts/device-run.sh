@@ -47,7 +47,7 @@
 # and under mpirun, each cut at XPB_SWEEP_LIMIT_S (120) and kept partial, torch.distributed beside;
 # XPB_SWEEP_MPI=0 leaves mpirun and torch out; each run's phases_s summed). scaling (issue 33: the
 # collectives' XPB_SCALING_PRESET (quick) on 1, 2, ..., N GPUs in one file: --devices 0:0,1:...).
-# compactab (issue 33: the sharded burst's compact, XPB_CUDA_SHARDED_COMPACT_WORDS A/B on all GPUs and 0,1).
+# compactab (issue 33: the sharded burst's compact, XPB_CUDA_SHARDED_COMPACT_WORDS or, XPB_COMPACTAB_KNOB=lookback, XPB_CUDA_SHARDED_LOOKBACK_TILES A/B on all GPUs and 0,1).
 # shardburst (issue 33: sharded burst validated on groups of 1, 2 and all GPUs at
 # XPB_SHARDBURST_PRESETS and under mpirun, timed at XPB_SHARDBURST_SIZES on one GPU and each group,
 # the scaling table last; XPB_SHARDBURST_MODES: launch modes A/B, e.g. "one:again threads:again";
@@ -456,28 +456,35 @@ for f in sys.argv[1:]:
               f'device {gpu * 1e6:6.1f} us')
 PY
 fi
-if has compactab; then # issue 33: the sharded burst's one-launch compact, XPB_CUDA_SHARDED_COMPACT_WORDS A/B:
-  # each of XPB_COMPACTAB_WORDS (1 4 8 16) on --devices all and 0,1, 5M x 100 batched, in rounds of
-  # alternated order (first round ascending, second descending), one process a run; then the phase
-  # marks of the first and the default value on all GPUs; the table last (scripts/burst-scaling.py)
+if has compactab; then # issue 33: the sharded burst's one-launch compact, a knob's A/B: XPB_COMPACTAB_KNOB
+  # words (XPB_CUDA_SHARDED_COMPACT_WORDS, the default) or lookback (XPB_CUDA_SHARDED_LOOKBACK_TILES),
+  # each of XPB_COMPACTAB_WORDS (words: 1 4 8 16; lookback: 1 4 8) on --devices all and 0,1, 5M x 100
+  # batched, every run validated bit-exact, in rounds of alternated order (first round ascending,
+  # second descending), one process a run; then the phase marks of the first and the last value on
+  # all GPUs; the table last (scripts/burst-scaling.py)
   sz=${XPB_COMPACTAB_SIZE:-neurons=5000000,fanout=100,bursts=100,batched=1}
-  ws=${XPB_COMPACTAB_WORDS:-1 4 8 16}
+  case ${XPB_COMPACTAB_KNOB:-words} in
+    words) knob=XPB_CUDA_SHARDED_COMPACT_WORDS tag=compact ws=${XPB_COMPACTAB_WORDS:-1 4 8 16} ;;
+    lookback) knob=XPB_CUDA_SHARDED_LOOKBACK_TILES tag=lookback ws=${XPB_COMPACTAB_WORDS:-1 4 8} ;;
+    *) echo "compactab: XPB_COMPACTAB_KNOB is words or lookback" | tee -a "$out/bench.txt"; ws="" ;;
+  esac
   rws=$(echo "$ws" | tr ' ' '\n' | tac | tr '\n' ' ')
-  bench compactab-1gpu --backend cuda:0 --workload burst --size "$sz" --min-time 0.02
+  [ -n "$ws" ] && bench compactab-1gpu --backend cuda:0 --workload burst --size "$sz" --min-time 0.02
   for rep in 1 2; do
     order=$ws; [ $rep = 2 ] && order=$rws
     for w in $order; do
       for devs in all 0,1; do
-        XPB_CUDA_SHARDED_COMPACT_WORDS=$w bench "compactab-${devs//,/_}-compact$w-r$rep" --backend cuda --devices $devs \
-            --workload burst --size "$sz" --min-time 0.02
+        export "$knob=$w" # a function takes no VAR=value prefix of a computed name
+        bench "compactab-${devs//,/_}-$tag$w-r$rep" --backend cuda --devices $devs --workload burst --size "$sz" --min-time 0.02
+        unset "$knob"
       done
     done
   done
-  for w in ${ws%% *} 8; do
-    stamp "compactab: phase marks, $w words a thread, --devices all"
-    XPB_CUDA_SHARDED_COMPACT_WORDS=$w XPB_CUDA_SHARDED_PROFILE=1 timeout 200 $bin run --backend cuda --devices all \
-        --workload burst --min-time 0.02 --size "$sz" > "$out/compactab-phases-$w.txt" 2>&1 || status=1
-    grep "burst/sharded profile" "$out/compactab-phases-$w.txt" | sed "s/^/compact $w: /" | tee -a "$out/bench.txt"
+  for w in ${ws%% *} ${ws##* }; do
+    stamp "compactab: phase marks, $knob=$w, --devices all"
+    env "$knob=$w" XPB_CUDA_SHARDED_PROFILE=1 timeout 200 $bin run --backend cuda --devices all \
+        --workload burst --min-time 0.02 --size "$sz" > "$out/compactab-phases-$tag$w.txt" 2>&1 || status=1
+    grep "burst/sharded profile" "$out/compactab-phases-$tag$w.txt" | sed "s/^/$tag $w: /" | tee -a "$out/bench.txt"
   done
   python3 scripts/burst-scaling.py "$out"/compactab-*.json | tee "$out/compactab.txt" >> "$out/bench.txt"
 fi

@@ -69,10 +69,13 @@ static int run_case(int ci)
     memset(&d, 0, sizeof d);
     d.offsets = soff.data(), d.fired = fired.as<uint32_t>(), d.degree_scan = ds.as<uint32_t>();
     d.counters = counters.as<uint32_t>(), d.scratch = scratch.as<unsigned char>(), d.n = n, d.events_word = 5;
-    static const unsigned per_thread[] = {1, 2, 4, 8, 16}; // XPB_CUDA_SHARDED_COMPACT_WORDS
+    // the look-back forms: {XPB_CUDA_SHARDED_COMPACT_WORDS, XPB_CUDA_SHARDED_LOOKBACK_TILES}; every
+    // words value at one tile a lane a step, and every wider step once
+    static const unsigned forms[][2] = {{1, 1}, {2, 1}, {4, 1}, {8, 1}, {16, 1}, {1, 4}, {2, 8}, {4, 2}};
+    const int n_forms = (int)(sizeof forms / sizeof forms[0]);
     int fails = 0;
-    for (int form = 0; form < 6; form++) { // 0: two-pass; 1..5: look-back, per_thread[form - 1] words a thread
-        const unsigned kw = form ? per_thread[form - 1] : 1u;
+    for (int form = 0; form <= n_forms; form++) { // 0: two-pass; then the look-back's forms[form - 1]
+        const unsigned kw = form ? forms[form - 1][0] : 1u, lw = form ? forms[form - 1][1] : 1u;
         const xpb_burst_lookback lb = xpb_burst_lookback_layout(d.scratch, words, kw);
         memset(fired.as<char>(), 0xa5, n * 4), memset(ds.as<char>(), 0xa5, (n + 1) * 4);
         memset(counters.as<char>(), 0xa5, (b + 2) * 32), memset(scratch.as<char>(), 0xa5, XPB_BURST_SCRATCH_BYTES(n));
@@ -88,7 +91,7 @@ static int run_case(int ci)
                     if (t > 0 && (c.agg_only == 1 ? t % 2 == 1 : t % 40 != 0))
                         lb.state[1 + t] = 1; // its aggregate stays published: a look-back must add it
                 };
-            st = xpb_burst_compact_lookback_enqueue(&ctx, &d, bits.data(), p, goff.data(), kw, nullptr, b, &err);
+            st = xpb_burst_compact_lookback_enqueue(&ctx, &d, bits.data(), p, goff.data(), kw, lw, nullptr, b, &err);
             emu_after_block = nullptr;
         }
         if (st != XPB_OK) {
@@ -112,9 +115,10 @@ static int run_case(int ci)
                 bad++;
             }
         }
-        printf("case %d: n %7u ranks %d rate %.2f %-9s %2u word(s) a thread (%u tiles): %u fired, %llu events: %s\n", ci,
-               n, p, c.rate, form ? "look-back" : "two-pass", kw, form ? lb.tiles : 0u, count, (unsigned long long)all,
-               bad ? "DIFFERS" : "equal");
+        printf("case %d: n %7u ranks %d rate %.2f %-9s %2u word(s) a thread (%u tiles, %u a lane a step): %u fired, "
+               "%llu events: %s\n",
+               ci, n, p, c.rate, form ? "look-back" : "two-pass", kw, form ? lb.tiles : 0u, lw, count,
+               (unsigned long long)all, bad ? "DIFFERS" : "equal");
         fails += bad != 0;
     }
     return fails;

@@ -22,7 +22,9 @@
  *     whole-network out-degrees; (count, shard degrees) pack into one 64-bit sum as in
  *     burst_compact.cu (degree sums stay below 2^32, so the low half never carries);
  *   - the block scans the packed pairs and sums the events; tile t > 0 publishes its aggregate
- *     (values, __threadfence, then flag 1), warp 0 walks back 32 tiles a step adding aggregates
+ *     (values, __threadfence, then flag 1), warp 0 walks back 32 tiles a step (32 x W with
+ *     XPB_CUDA_SHARDED_LOOKBACK_TILES = W: each lane W, for fewer dependent steps where the tiles
+ *     are many; an A/B knob, 1 by default) adding aggregates
  *     until a tile with its inclusive prefix (flag 2), then publishes its own inclusive prefix;
  *     values are read with volatile loads after the flag (and a fence), never from a stale L1 line;
  *   - each thread writes fired[k] and degree_scan[k] of its set bits from its exclusive prefix;
@@ -55,7 +57,10 @@ __device__ __forceinline__ unsigned long long xpb_lb_warp_sum(unsigned long long
 
 /* Warp 0 of tile `tile`: publishes its aggregate (agg_pair, agg_events), finds the sum of every
  * earlier tile by looking back, publishes its inclusive prefix; returns the earlier tiles' sums
- * (every lane). */
+ * (every lane). A step reads 32 x W earlier tiles, lane L the W from end - W L on (nearest first),
+ * their flags then their values all in flight: a late tile of many waits W times fewer steps for
+ * the tiles before it (XPB_CUDA_SHARDED_LOOKBACK_TILES). */
+template <int W>
 __device__ __forceinline__ void xpb_lb_lookback(uint32_t tile, unsigned long long agg_pair,
                                                 unsigned long long agg_events, uint32_t *state,
                                                 unsigned long long *agg, unsigned long long *incl,
@@ -71,22 +76,33 @@ __device__ __forceinline__ void xpb_lb_lookback(uint32_t tile, unsigned long lon
             __threadfence(); /* the values before the flag, for any block that sees the flag */
             flag[tile] = XPB_LB_AGG;
         }
-        for (int64_t end = (int64_t)tile - 1;; end -= 32) {
-            const int64_t j = end - (int64_t)lane; /* lane 0: the nearest earlier tile */
-            uint32_t f = XPB_LB_INCL;               /* before tile 0: an inclusive prefix of 0 */
-            if (j >= 0)
-                do
-                    f = flag[j];
-                while (f == 0u); /* tile j's block runs (it took an earlier ticket): it publishes */
-            __threadfence();     /* its values after its flag */
-            unsigned long long vp = 0, ve = 0;
-            if (j >= 0) {
-                const volatile unsigned long long *v = f == XPB_LB_INCL ? incl : agg;
-                vp = v[2 * j];
-                ve = v[2 * j + 1];
+        for (int64_t end = (int64_t)tile - 1;; end -= 32 * W) {
+            uint32_t f[W];
+            int near = W; /* this lane's nearest inclusive prefix, W: none */
+#pragma unroll
+            for (int k = 0; k < W; k++) {
+                const int64_t j = end - (int64_t)lane * W - k;
+                f[k] = XPB_LB_INCL; /* before tile 0: an inclusive prefix of 0 */
+                if (j >= 0)
+                    do
+                        f[k] = flag[j];
+                    while (f[k] == 0u); /* tile j's block runs (it took an earlier ticket): it publishes */
+                if (f[k] == XPB_LB_INCL && near == W)
+                    near = k;
             }
-            const unsigned inc = __ballot_sync(XPB_FULL_MASK, f == XPB_LB_INCL);
-            const uint32_t stop = inc ? (uint32_t)(__ffs(inc) - 1) : 31u; /* the nearest inclusive one */
+            __threadfence(); /* its values after its flag */
+            unsigned long long vp = 0, ve = 0;
+#pragma unroll
+            for (int k = 0; k < W; k++) {
+                const int64_t j = end - (int64_t)lane * W - k;
+                if (j >= 0 && k <= near) { /* up to and with the nearest inclusive one */
+                    const volatile unsigned long long *v = f[k] == XPB_LB_INCL ? incl : agg;
+                    vp += v[2 * j];
+                    ve += v[2 * j + 1];
+                }
+            }
+            const unsigned inc = __ballot_sync(XPB_FULL_MASK, near < W);
+            const uint32_t stop = inc ? (uint32_t)(__ffs(inc) - 1) : 31u; /* the lane of the nearest inclusive one */
             if (lane > stop)
                 vp = ve = 0;
             pp += xpb_lb_warp_sum(vp);
@@ -105,7 +121,7 @@ __device__ __forceinline__ void xpb_lb_lookback(uint32_t tile, unsigned long lon
     *pre_events = pe;
 }
 
-template <int K>
+template <int K, int W>
 __global__ void __launch_bounds__(XPB_LB_THREADS)
 xpb_burst_compact_lookback(const uint32_t *__restrict__ bits, uint32_t words, uint32_t slot_words, uint32_t ranks,
                            uint32_t n, const uint32_t *__restrict__ offsets,
@@ -142,7 +158,7 @@ xpb_burst_compact_lookback(const uint32_t *__restrict__ bits, uint32_t words, ui
     xpb_burst_block_scan(events, red, &tile_events);
     if (threadIdx.x < 32) {
         unsigned long long pp, pe;
-        xpb_lb_lookback(tile, tile_pair, tile_events, state, agg, incl, &pp, &pe);
+        xpb_lb_lookback<W>(tile, tile_pair, tile_events, state, agg, incl, &pp, &pe);
         if (threadIdx.x == 0)
             before[0] = pp, before[1] = pe;
     }
@@ -167,7 +183,8 @@ xpb_burst_compact_lookback(const uint32_t *__restrict__ bits, uint32_t words, ui
 
 xpb_status xpb_burst_compact_lookback_enqueue(const xpb_cuda_ctx *ctx, const xpb_burst_dev *d, const uint32_t *bits,
                                               int ranks, const uint32_t *global_offsets, unsigned words_per_thread,
-                                              const uint32_t *bdev, uint32_t boff, xpb_error *err)
+                                              unsigned lookback_tiles, const uint32_t *bdev, uint32_t boff,
+                                              xpb_error *err)
 {
     const uint64_t slot_words = XPB_BURST_SHARD_WORDS(d->n, ranks), words = (uint64_t)ranks * slot_words;
     const xpb_burst_lookback l = xpb_burst_lookback_layout(d->scratch, words, words_per_thread);
@@ -180,20 +197,31 @@ xpb_status xpb_burst_compact_lookback_enqueue(const xpb_cuda_ctx *ctx, const xpb
     if (l.tiles > (uint32_t)ctx->max_grid_x)
         return xpb_fail(err, XPB_ERR_UNSUPPORTED, "burst/compact (look-back): %u tiles past the grid's %d", l.tiles,
                         ctx->max_grid_x);
-#define XPB_LB_LAUNCH(K)                                                                                             \
-    xpb_burst_compact_lookback<K><<<l.tiles, XPB_LB_THREADS, 0, ctx->stream>>>(                                     \
+#define XPB_LB_LAUNCH(K, W)                                                                                          \
+    xpb_burst_compact_lookback<K, W><<<l.tiles, XPB_LB_THREADS, 0, ctx->stream>>>(                                  \
         bits, (uint32_t)words, (uint32_t)slot_words, (uint32_t)ranks, d->n, d->offsets, global_offsets, d->fired,    \
         d->degree_scan, d->counters, l.state, l.agg, l.incl, l.tiles, bdev, boff)
-    switch (words_per_thread) { /* the knob's values (POW2 1..16) */
-    case 1: XPB_LB_LAUNCH(1); break;
-    case 2: XPB_LB_LAUNCH(2); break;
-    case 4: XPB_LB_LAUNCH(4); break;
-    case 8: XPB_LB_LAUNCH(8); break;
-    case 16: XPB_LB_LAUNCH(16); break;
+#define XPB_LB_WINDOWS(K)                                                                                            \
+    switch (lookback_tiles) { /* XPB_CUDA_SHARDED_LOOKBACK_TILES (POW2 1..8) */                                     \
+    case 1: XPB_LB_LAUNCH(K, 1); break;                                                                              \
+    case 2: XPB_LB_LAUNCH(K, 2); break;                                                                              \
+    case 4: XPB_LB_LAUNCH(K, 4); break;                                                                              \
+    case 8: XPB_LB_LAUNCH(K, 8); break;                                                                              \
+    }
+    if (lookback_tiles != 1 && lookback_tiles != 2 && lookback_tiles != 4 && lookback_tiles != 8)
+        return xpb_fail(err, XPB_ERR_USAGE, "burst/compact (look-back): %u tiles a lane a step (1, 2, 4 or 8)",
+                        lookback_tiles);
+    switch (words_per_thread) { /* XPB_CUDA_SHARDED_COMPACT_WORDS (POW2 1..16) */
+    case 1: XPB_LB_WINDOWS(1); break;
+    case 2: XPB_LB_WINDOWS(2); break;
+    case 4: XPB_LB_WINDOWS(4); break;
+    case 8: XPB_LB_WINDOWS(8); break;
+    case 16: XPB_LB_WINDOWS(16); break;
     default:
         return xpb_fail(err, XPB_ERR_USAGE, "burst/compact (look-back): %u words a thread (1, 2, 4, 8 or 16)",
                         words_per_thread);
     }
+#undef XPB_LB_WINDOWS
 #undef XPB_LB_LAUNCH
     XPB_CUDA_CHECK_LAUNCH(err, "burst/compact (look-back)");
     return XPB_OK;

@@ -48,11 +48,13 @@ typedef struct rank_plan {
     size_t slot_words;
     bool lookback;           /* compact in one launch (burst_compact_lookback.cu), else the two-pass one */
     unsigned compact_words;  /* the one-launch compact's words of bits a thread */
+    unsigned lookback_tiles; /* its look-back's earlier tiles a lane a step */
     bool from_bits;          /* propagate from the gathered bits, the compact on a second stream */
 } rank_plan;
 
 static xpb_status plan_rank(const xpb_burst_args *a, int l, int r, int p, uint64_t entries, bool lookback,
-                            unsigned compact_words, bool from_bits, rank_plan *q, xpb_error *err)
+                            unsigned compact_words, unsigned lookback_tiles, bool from_bits, rank_plan *q,
+                            xpb_error *err)
 {
     xpb_burst_rank k;
     const xpb_status st = xpb_burst_rank_resolve(a, l, entries, "burst/sharded", &k, err);
@@ -72,6 +74,7 @@ static xpb_status plan_rank(const xpb_burst_args *a, int l, int r, int p, uint64
     q->prop.events_word = 5; /* reserved[0]: the rank's own events */
     q->lookback = lookback;
     q->compact_words = compact_words;
+    q->lookback_tiles = lookback_tiles;
     q->from_bits = from_bits;
     if (lookback) { /* propagate zeroes the look-back state of the same burst's compact */
         const xpb_burst_lookback lb =
@@ -178,7 +181,7 @@ static xpb_status rank_compact(const xpb_cuda_ctx *g, const rank_plan *q, int l,
     }
     if (st == XPB_OK)
         st = q->lookback ? xpb_burst_compact_lookback_enqueue(&side, &q->cmp, q->bits, p, q->global_offsets,
-                                                              q->compact_words, base, boff, err)
+                                                              q->compact_words, q->lookback_tiles, base, boff, err)
                          : xpb_burst_compact_bits_enqueue(&side, &q->cmp, q->bits, p, q->global_offsets, base, boff, err);
     if (st == XPB_OK && q->from_bits)
         XPB_CUDA_CHECK(err, cudaEventRecord(side_lanes[rank->device].compacted, side.stream));
@@ -272,13 +275,14 @@ typedef struct launch_mode {
     bool prof;     /* XPB_CUDA_SHARDED_PROFILE: plain launches with phase marks */
     bool lookback; /* XPB_CUDA_SHARDED_COMPACT */
     unsigned compact_words; /* XPB_CUDA_SHARDED_COMPACT_WORDS */
+    unsigned lookback_tiles; /* XPB_CUDA_SHARDED_LOOKBACK_TILES */
     bool from_bits;         /* XPB_CUDA_SHARDED_PROPAGATE */
 } launch_mode;
 
 static xpb_status launch_mode_read(const xpb_cuda_ctx *g, launch_mode *m, xpb_error *err)
 {
     int threads = 0, capture = 0, compact = 0;
-    long words = 0;
+    long words = 0, tiles = 0;
     xpb_status st = xpb_knob_get_choice(XPB_KNOB_CUDA_SHARDED_LAUNCH, &threads, err);
     if (st == XPB_OK)
         st = xpb_knob_get_choice(XPB_KNOB_CUDA_SHARDED_CAPTURE, &capture, err);
@@ -287,6 +291,9 @@ static xpb_status launch_mode_read(const xpb_cuda_ctx *g, launch_mode *m, xpb_er
     if (st == XPB_OK)
         st = xpb_knob_get_long(XPB_KNOB_CUDA_SHARDED_COMPACT_WORDS, &words, err);
     m->compact_words = (unsigned)words;
+    if (st == XPB_OK)
+        st = xpb_knob_get_long(XPB_KNOB_CUDA_SHARDED_LOOKBACK_TILES, &tiles, err);
+    m->lookback_tiles = (unsigned)tiles;
     int from = 0;
     if (st == XPB_OK)
         st = xpb_knob_get_choice(XPB_KNOB_CUDA_SHARDED_PROPAGATE, &from, err);
@@ -503,7 +510,8 @@ static xpb_status sharded_launch(void *vctx, const void *vargs, void *state, xpb
             return xpb_fail(err, XPB_ERR_OUT_OF_MEMORY, "burst/sharded: out of host memory");
     }
     for (int l = 0; l < local && st == XPB_OK; l++)
-        st = plan_rank(a, l, first + l, p, entries, mode.lookback, mode.compact_words, mode.from_bits, &plan[l], err);
+        st = plan_rank(a, l, first + l, p, entries, mode.lookback, mode.compact_words, mode.lookback_tiles,
+                           mode.from_bits, &plan[l], err);
     if (st == XPB_OK && !cacheable)
         st = plain_launches(g, plan, a->burst, a->bursts, &mode, err);
     if (!cacheable) {

@@ -301,10 +301,12 @@ static inline xpb_burst_lookback xpb_burst_lookback_layout(unsigned char *scratc
 
 /* The same outputs as xpb_burst_compact_bits_enqueue, in one launch, with d->clear set as
  * xpb_burst_lookback_layout says for the same words_per_thread (1, 2, 4, 8 or 16) and the burst's
- * propagate enqueued before it on the stream. */
+ * propagate enqueued before it on the stream; a look-back step reads 32 x lookback_tiles earlier
+ * tiles (1, 2, 4 or 8: XPB_CUDA_SHARDED_LOOKBACK_TILES). */
 xpb_status xpb_burst_compact_lookback_enqueue(const xpb_cuda_ctx *ctx, const xpb_burst_dev *d, const uint32_t *bits,
                                               int ranks, const uint32_t *global_offsets, unsigned words_per_thread,
-                                              const uint32_t *bdev, uint32_t boff, xpb_error *err);
+                                              unsigned lookback_tiles, const uint32_t *bdev, uint32_t boff,
+                                              xpb_error *err);
 
 /* A group's rank's propagate straight from the gathered bits of the previous burst (every rank's
  * slot, as compact reads them) through its shard (d->offsets .. d->psp: shard_offsets ..; d->n the
