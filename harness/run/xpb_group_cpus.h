@@ -1,8 +1,9 @@
 /* xpb_group_cpus.h - the CPUs a device group's ranks may run on, recorded in the results
  * (system.devices[].ranks[].cpus) and checked: a rank's host threads (its launches, NCCL's proxy
  * thread, the CUDA runtime's) share the CPUs of its process's affinity mask. Open MPI binds each
- * process to one core when -np <= 2 (to a package above), and NCCL pins its proxy thread inside
- * the process's mask, so under `mpirun -np 2` every thread of a rank takes turns on one core.
+ * process to one core when -np <= 2 (to a package above), and NCCL keeps the threads it starts
+ * inside the process's mask (unless NCCL_IGNORE_CPU_AFFINITY=1), so under `mpirun -np 2` every
+ * thread of a rank takes turns on one core.
  * One process drives every rank from a host thread of its own (XPB_CUDA_SHARDED_LAUNCH,
  * the collectives' threads), so it wants a CPU a rank. docs/multi-gpu.md. */
 #ifndef XPB_GROUP_CPUS_H
