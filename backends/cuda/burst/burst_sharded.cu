@@ -38,6 +38,20 @@
 #define XPB_SHARDED_KEYS 4
 #define XPB_SHARDED_GRAPH_RANKS 8 /* graphs for up to this many ranks in a process */
 
+/* How spans go out (declared knobs, docs/knobs.md): plain launches from this thread or from one
+ * thread a rank; graphs captured when a key is seen again, on first sight, or never. */
+enum { CAPTURE_AUTO, CAPTURE_AGAIN, CAPTURE_FIRST, CAPTURE_NEVER }; /* the knob's words, in order */
+typedef struct launch_mode {
+    bool threads;
+    int capture;
+    bool prof;     /* XPB_CUDA_SHARDED_PROFILE: plain launches with phase marks */
+    bool lookback; /* XPB_CUDA_SHARDED_COMPACT */
+    unsigned compact_words; /* XPB_CUDA_SHARDED_COMPACT_WORDS */
+    unsigned lookback_tiles; /* XPB_CUDA_SHARDED_LOOKBACK_TILES */
+    bool from_bits;         /* XPB_CUDA_SHARDED_PROPAGATE */
+    bool side_high;         /* XPB_CUDA_SHARDED_SIDE_PRIORITY */
+} launch_mode;
+
 /* What one rank runs: its three views of the burst (propagate through the shard, dynamics on its
  * own neurons, compact of the gathered bits), resolved once per launch. */
 typedef struct rank_plan {
@@ -50,11 +64,11 @@ typedef struct rank_plan {
     unsigned compact_words;  /* the one-launch compact's words of bits a thread */
     unsigned lookback_tiles; /* its look-back's earlier tiles a lane a step */
     bool from_bits;          /* propagate from the gathered bits, the compact on a second stream */
+    bool side_high;          /* that stream at the device's highest priority */
 } rank_plan;
 
-static xpb_status plan_rank(const xpb_burst_args *a, int l, int r, int p, uint64_t entries, bool lookback,
-                            unsigned compact_words, unsigned lookback_tiles, bool from_bits, rank_plan *q,
-                            xpb_error *err)
+static xpb_status plan_rank(const xpb_burst_args *a, int l, int r, int p, uint64_t entries, const launch_mode *m,
+                            rank_plan *q, xpb_error *err)
 {
     xpb_burst_rank k;
     const xpb_status st = xpb_burst_rank_resolve(a, l, entries, "burst/sharded", &k, err);
@@ -72,13 +86,14 @@ static xpb_status plan_rank(const xpb_burst_args *a, int l, int r, int p, uint64
     q->prop.weight = k.shard_weight;
     q->prop.psp = k.shard_psp;
     q->prop.events_word = 5; /* reserved[0]: the rank's own events */
-    q->lookback = lookback;
-    q->compact_words = compact_words;
-    q->lookback_tiles = lookback_tiles;
-    q->from_bits = from_bits;
-    if (lookback) { /* propagate zeroes the look-back state of the same burst's compact */
+    q->lookback = m->lookback;
+    q->compact_words = m->compact_words;
+    q->lookback_tiles = m->lookback_tiles;
+    q->from_bits = m->from_bits;
+    q->side_high = m->side_high;
+    if (q->lookback) { /* propagate zeroes the look-back state of the same burst's compact */
         const xpb_burst_lookback lb =
-            xpb_burst_lookback_layout(k.net.scratch, (uint64_t)p * q->slot_words, compact_words);
+            xpb_burst_lookback_layout(k.net.scratch, (uint64_t)p * q->slot_words, q->compact_words);
         q->prop.clear = lb.state;
         q->prop.clear_words = lb.state_words;
     }
@@ -90,7 +105,7 @@ static xpb_status plan_rank(const xpb_burst_args *a, int l, int r, int p, uint64
     q->dyn.n = (uint32_t)(hi - lo);
     q->dyn.first = (uint32_t)lo;
     q->dyn.bits = q->own_bits;
-    if (from_bits) { /* the compact of the burst before may still run while propagate does: dynamics clears */
+    if (q->from_bits) { /* the compact of the burst before may still run while propagate does: dynamics clears */
         q->dyn.clear = q->prop.clear, q->dyn.clear_words = q->prop.clear_words;
         q->prop.clear = NULL, q->prop.clear_words = 0;
     }
@@ -104,7 +119,7 @@ static xpb_status plan_rank(const xpb_burst_args *a, int l, int r, int p, uint64
  * compact's end. */
 #define XPB_SHARDED_SIDE_DEVICES 64
 typedef struct side_lane {
-    cudaStream_t stream;
+    cudaStream_t stream, stream_high; /* at the default priority, at the device's highest */
     cudaEvent_t gathered, compacted;
 } side_lane;
 static side_lane side_lanes[XPB_SHARDED_SIDE_DEVICES];
@@ -123,7 +138,10 @@ static xpb_status side_lanes_make(const xpb_cuda_ctx *g, xpb_error *err)
         xpb_status st = xpb_cuda_activate(rank, err);
         if (st != XPB_OK)
             return st;
+        int least = 0, greatest = 0;
+        XPB_CUDA_CHECK(err, cudaDeviceGetStreamPriorityRange(&least, &greatest));
         XPB_CUDA_CHECK(err, cudaStreamCreateWithFlags(&s->stream, cudaStreamNonBlocking));
+        XPB_CUDA_CHECK(err, cudaStreamCreateWithPriority(&s->stream_high, cudaStreamNonBlocking, greatest));
         XPB_CUDA_CHECK(err, cudaEventCreateWithFlags(&s->gathered, cudaEventDisableTiming));
         XPB_CUDA_CHECK(err, cudaEventCreateWithFlags(&s->compacted, cudaEventDisableTiming));
     }
@@ -175,9 +193,9 @@ static xpb_status rank_compact(const xpb_cuda_ctx *g, const rank_plan *q, int l,
     xpb_cuda_ctx side = *rank; /* from the bits: the compact on the side stream, after the gather */
     if (st == XPB_OK && q->from_bits) {
         const side_lane *s = &side_lanes[rank->device];
-        side.stream = s->stream;
+        side.stream = q->side_high ? s->stream_high : s->stream;
         XPB_CUDA_CHECK(err, cudaEventRecord(s->gathered, rank->stream));
-        XPB_CUDA_CHECK(err, cudaStreamWaitEvent(s->stream, s->gathered, 0));
+        XPB_CUDA_CHECK(err, cudaStreamWaitEvent(side.stream, s->gathered, 0));
     }
     if (st == XPB_OK)
         st = q->lookback ? xpb_burst_compact_lookback_enqueue(&side, &q->cmp, q->bits, p, q->global_offsets,
@@ -185,7 +203,9 @@ static xpb_status rank_compact(const xpb_cuda_ctx *g, const rank_plan *q, int l,
                          : xpb_burst_compact_bits_enqueue(&side, &q->cmp, q->bits, p, q->global_offsets, base, boff, err);
     if (st == XPB_OK && q->from_bits)
         XPB_CUDA_CHECK(err, cudaEventRecord(side_lanes[rank->device].compacted, side.stream));
-    return st == XPB_OK ? rank_mark(g, l, prof, XPB_SHARDED_PROF_COMPACT, err) : st;
+    /* on the compact's own stream: with `bits` the interval from the gather's end is the compact's
+       time beside the next propagate, not its enqueueing */
+    return st == XPB_OK && prof ? xpb_sharded_prof_mark(l, rank->device, side.stream, XPB_SHARDED_PROF_COMPACT, err) : st;
 }
 
 static xpb_status rank_gather(const xpb_cuda_ctx *g, const rank_plan *q, int l, xpb_error *err)
@@ -266,19 +286,6 @@ static xpb_status enqueue_bursts_threaded(const xpb_cuda_ctx *g, const rank_plan
     return xpb_cuda_group_each_rank(g, threaded_span_rank, &t, err);
 }
 
-/* How spans go out (declared knobs, docs/knobs.md): plain launches from this thread or from one
- * thread a rank; graphs captured when a key is seen again, on first sight, or never. */
-enum { CAPTURE_AUTO, CAPTURE_AGAIN, CAPTURE_FIRST, CAPTURE_NEVER }; /* the knob's words, in order */
-typedef struct launch_mode {
-    bool threads;
-    int capture;
-    bool prof;     /* XPB_CUDA_SHARDED_PROFILE: plain launches with phase marks */
-    bool lookback; /* XPB_CUDA_SHARDED_COMPACT */
-    unsigned compact_words; /* XPB_CUDA_SHARDED_COMPACT_WORDS */
-    unsigned lookback_tiles; /* XPB_CUDA_SHARDED_LOOKBACK_TILES */
-    bool from_bits;         /* XPB_CUDA_SHARDED_PROPAGATE */
-} launch_mode;
-
 static xpb_status launch_mode_read(const xpb_cuda_ctx *g, launch_mode *m, xpb_error *err)
 {
     int threads = 0, capture = 0, compact = 0;
@@ -298,6 +305,10 @@ static xpb_status launch_mode_read(const xpb_cuda_ctx *g, launch_mode *m, xpb_er
     if (st == XPB_OK)
         st = xpb_knob_get_choice(XPB_KNOB_CUDA_SHARDED_PROPAGATE, &from, err);
     m->from_bits = from == 1; /* "list|bits" */
+    int side = 0;
+    if (st == XPB_OK)
+        st = xpb_knob_get_choice(XPB_KNOB_CUDA_SHARDED_SIDE_PRIORITY, &side, err);
+    m->side_high = side == 1; /* "normal|high" */
     m->threads = threads == 1; /* "one|threads" */
     m->capture = capture;      /* "auto|again|first|never", in the enum's order */
     /* auto: with two or more ranks here launched one thread a rank, plain launches (4 x H200, 5M x
@@ -510,8 +521,7 @@ static xpb_status sharded_launch(void *vctx, const void *vargs, void *state, xpb
             return xpb_fail(err, XPB_ERR_OUT_OF_MEMORY, "burst/sharded: out of host memory");
     }
     for (int l = 0; l < local && st == XPB_OK; l++)
-        st = plan_rank(a, l, first + l, p, entries, mode.lookback, mode.compact_words, mode.lookback_tiles,
-                           mode.from_bits, &plan[l], err);
+        st = plan_rank(a, l, first + l, p, entries, &mode, &plan[l], err);
     if (st == XPB_OK && !cacheable)
         st = plain_launches(g, plan, a->burst, a->bursts, &mode, err);
     if (!cacheable) {
