@@ -29,8 +29,9 @@
  *     values are read with volatile loads after the flag (and a fence), never from a stale L1 line;
  *   - each thread writes fired[k] and degree_scan[k] of its set bits from its exclusive prefix;
  *     the last tile writes the counters and degree_scan[count].
- * The flags and the ticket must be zero at the start: the same burst's propagate zeroes them
- * (xpb_burst_dev.clear; it runs earlier on the same stream, whatever the launch mode or graph),
+ * The flags and the ticket must be zero at the start: a kernel of the same burst earlier on the
+ * same stream zeroes them (xpb_burst_dev.clear: propagate, or dynamics with
+ * XPB_CUDA_SHARDED_PROPAGATE=bits; whatever the launch mode or graph),
  * so a burst has no memset and no host work. Integer sums in a fixed order per id: the outputs
  * are the two-pass kernels' bit for bit. XPB_CUDA_SHARDED_COMPACT picks this or the two-pass. */
 #include "cuda_burst.cuh"

@@ -273,7 +273,7 @@ xpb_status xpb_burst_compact_bits_enqueue(const xpb_cuda_ctx *ctx, const xpb_bur
 /* The single-pass compact of a group's rank (burst_compact_lookback.cu): a tile is
  * XPB_BURST_LOOKBACK_THREADS threads of `words_per_thread` consecutive words of the gathered bits
  * each (XPB_CUDA_SHARDED_COMPACT_WORDS); its state in scratch, after the 256-byte base word:
- * `state` = {ticket, a flag a tile} (zeroed by the same burst's propagate: xpb_burst_dev.clear),
+ * `state` = {ticket, a flag a tile} (zeroed earlier in the same burst: xpb_burst_dev.clear),
  * then, 8-aligned, two 64-bit values a tile for its aggregate and two for its inclusive prefix. */
 #define XPB_BURST_LOOKBACK_THREADS 512
 typedef struct xpb_burst_lookback {
