@@ -51,7 +51,7 @@
 # shardburst (issue 33: sharded burst validated on groups of 1, 2 and all GPUs at
 # XPB_SHARDBURST_PRESETS and under mpirun, timed at XPB_SHARDBURST_SIZES on one GPU and each group,
 # the scaling table last; XPB_SHARDBURST_MODES: launch modes A/B, e.g. "one:again threads:again";
-# XPB_SHARDBURST_PROPAGATE: "list bits bits+high" validates, then times, each XPB_CUDA_SHARDED_PROPAGATE (+high: XPB_CUDA_SHARDED_SIDE_PRIORITY=high), XPB_SHARDBURST_ROUNDS rounds in alternated order). burstprof (issue 33: where the sharded burst's time goes: nsys's kernel and API summaries where nsys is installed (not on the lent machines), then the phase marks, XPB_CUDA_SHARDED_PROFILE=1, on 0,1 and all GPUs).
+# XPB_SHARDBURST_PROPAGATE: "list bits" validates, then times, each XPB_CUDA_SHARDED_PROPAGATE, XPB_SHARDBURST_ROUNDS rounds in alternated order). burstprof (issue 33: where the sharded burst's time goes: nsys's kernel and API summaries where nsys is installed (not on the lent machines), then the phase marks, XPB_CUDA_SHARDED_PROFILE=1, on 0,1 and all GPUs).
 # plugins (issue 35: the CUDA example plugin, examples/plugins/cuda_softmax, validated at conformance and
 # timed at quick beside cuda/default: docs/plugins.md; then crash isolation: the out-of-bounds twin,
 # examples/plugins/cuda_softmax_oob, beside cuda/default under --isolate, and cuda/default alone
@@ -147,10 +147,6 @@ bench() { # bench NAME ARGS...: one results file per benchmark
       --out "$out/$name.json" "$@" ${XPB_BENCH_ARGS:-} >> "$out/bench.txt" 2>> "$out/bench-stderr.log" || status=$?
   stamp "benchmark $name done (status so far $status)"
 }
-
-# side_of PROPAGATE: XPB_CUDA_SHARDED_SIDE_PRIORITY of an XPB_SHARDBURST_PROPAGATE / _SANITIZE_PROPAGATES
-# value: "bits+high" is bits with the compact's stream at the highest priority
-side_of() { [[ $1 == *+high ]] && echo high || echo normal; }
 
 # anneal_table GLOB: each anneal run's total, iterations and per-op device time (op=ms/launches)
 anneal_table() {
@@ -350,9 +346,9 @@ if has sanitize; then
     for cmp in ${XPB_SANITIZE_COMPACTS:-lookback}; do
      for prop in ${XPB_SANITIZE_PROPAGATES:-list}; do
       ctag=""; [ "$cmp" = lookback ] || ctag="-compact-$cmp"
-      [ "$prop" = list ] || ctag="$ctag-propagate-${prop/+/-}"
+      [ "$prop" = list ] || ctag="$ctag-propagate-$prop"
       stamp "compute-sanitizer --tool $tool over the group conformance cases (--devices all), compact $cmp, propagate $prop"
-      XPB_CUDA_SHARDED_PROPAGATE=${prop%%+*} XPB_CUDA_SHARDED_SIDE_PRIORITY=$(side_of "$prop") XPB_CUDA_SHARDED_COMPACT=$cmp timeout 400 compute-sanitizer --tool $tool --report-api-errors no --error-exitcode 9 \
+      XPB_CUDA_SHARDED_PROPAGATE=$prop XPB_CUDA_SHARDED_COMPACT=$cmp timeout 400 compute-sanitizer --tool $tool --report-api-errors no --error-exitcode 9 \
           $bin run --backend cuda --devices all --workload collectives,sharded,burst,anneal --filter "${XPB_SANITIZE_FILTER:-.}" \
           --preset conformance --validate-only > "$out/sanitize-group-$tool$ctag.txt" 2>&1 || status=1
       grep -E "SUMMARY|results:" "$out/sanitize-group-$tool$ctag.txt" | tail -2 | tee -a "$out/bench.txt"
@@ -500,19 +496,19 @@ if has shardburst; then # issue 33: sharded burst bit-exact on groups of 1, 2 an
   groups="0 all"; [ "$np" -gt 2 ] && groups="0 0,1 all"
   # every XPB_SHARDBURST_PROPAGATE value validated the same way before any is timed
   for prop in ${XPB_SHARDBURST_PROPAGATE:-list}; do
-    ptag=""; [ "$prop" = list ] || ptag="-${prop/+/-}"
+    ptag=""; [ "$prop" = list ] || ptag="-$prop"
     for devs in $groups; do
       for p in ${XPB_SHARDBURST_PRESETS:-conformance quick default}; do
         stamp "shardburst: $p on --devices $devs, propagate $prop, validate-only"
-        XPB_CUDA_SHARDED_PROPAGATE=${prop%%+*} XPB_CUDA_SHARDED_SIDE_PRIORITY=$(side_of "$prop") timeout 300 $bin run --backend cuda --devices $devs --workload burst --preset $p --validate-only \
+        XPB_CUDA_SHARDED_PROPAGATE=$prop timeout 300 $bin run --backend cuda --devices $devs --workload burst --preset $p --validate-only \
             --out "$out/shardburst-validate-$p-$devs$ptag.json" > "$out/shardburst-validate-$p-$devs$ptag.txt" 2>&1 || status=1
         tail -1 "$out/shardburst-validate-$p-$devs$ptag.txt" | sed "s/^/shardburst $p --devices $devs $prop: /" | tee -a "$out/bench.txt"
         grep -E "failed-validation|error|FAIL" "$out/shardburst-validate-$p-$devs$ptag.txt" | grep -v "^\[" | head -5 | tee -a "$out/bench.txt"
       done
     done
     stamp "shardburst: conformance under mpirun -np $np, propagate $prop, validate-only"
-    XPB_CUDA_SHARDED_PROPAGATE=${prop%%+*} XPB_CUDA_SHARDED_SIDE_PRIORITY=$(side_of "$prop") timeout 300 mpirun ${XPB_MPIRUN_ARGS:-} -np "$np" \
-        -x XPB_CUDA_SHARDED_PROPAGATE -x XPB_CUDA_SHARDED_SIDE_PRIORITY $bin run --backend cuda --workload burst \
+    XPB_CUDA_SHARDED_PROPAGATE=$prop timeout 300 mpirun ${XPB_MPIRUN_ARGS:-} -np "$np" \
+        -x XPB_CUDA_SHARDED_PROPAGATE $bin run --backend cuda --workload burst \
         --preset conformance --validate-only > "$out/shardburst-validate-mpi$ptag.txt" 2>&1 || status=1
     tail -1 "$out/shardburst-validate-mpi$ptag.txt" | sed "s/^/shardburst conformance mpirun $prop: /" | tee -a "$out/bench.txt"
   done
@@ -530,8 +526,8 @@ if has shardburst; then # issue 33: sharded burst bit-exact on groups of 1, 2 an
         for mode in ${XPB_SHARDBURST_MODES:-threads:auto}; do
           for prop in $order; do
             mtag=""; [ "$mode" = threads:auto ] || mtag="-${mode/:/-}"
-            [ "$prop" = list ] || mtag="$mtag-${prop/+/-}"
-            XPB_CUDA_SHARDED_PROPAGATE=${prop%%+*} XPB_CUDA_SHARDED_SIDE_PRIORITY=$(side_of "$prop") XPB_CUDA_SHARDED_LAUNCH=${mode%:*} XPB_CUDA_SHARDED_CAPTURE=${mode#*:} \
+            [ "$prop" = list ] || mtag="$mtag-$prop"
+            XPB_CUDA_SHARDED_PROPAGATE=$prop XPB_CUDA_SHARDED_LAUNCH=${mode%:*} XPB_CUDA_SHARDED_CAPTURE=${mode#*:} \
               bench "shardburst-$tag-$devs$mtag$rtag" --backend cuda --devices $devs --workload burst --size "$sz" --min-time 0.02
           done
         done

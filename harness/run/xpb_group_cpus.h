@@ -18,8 +18,9 @@
  * (under MPI: gathered, so every process must call it). */
 xpb_status xpb_group_cpus_read(xpb_group_layout *lay, bool mpi, xpb_error *err);
 
-/* The warning a layout earns, into out (n bytes): under MPI, a rank whose process has one CPU;
- * in one process, fewer CPUs than ranks. Returns its length, 0 when none (out then ""). */
+/* The warning a layout earns, into out (n bytes): in one process, fewer CPUs than ranks (under
+ * MPI none: a rank on one core measured no slower, xpb_group_cpus.c). Returns its length, 0 when
+ * none (out then ""). */
 size_t xpb_group_cpus_warning(const xpb_group_layout *lay, bool mpi, char *out, size_t n);
 
 #endif

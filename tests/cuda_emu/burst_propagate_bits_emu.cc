@@ -4,6 +4,10 @@
 // (a set bit of any rank's slot) and every synapse e of its row. Rows of length 0, rows longer than
 // a warp (a hub), empty and full firing, slots whose last word is partial; input starts at nonzero
 // values (a burst's input holds what earlier terms left) and the guard words after it stay put.
+// The counts too: counters[b] = {fired, dispatch, events over the whole network's rows, 0} written
+// by the grid's last block (the emulator runs the blocks in order, so it checks the sums and the
+// ticket's arithmetic, not the fences), no other entry touched, the tally left zero; and burst 0
+// writes no entry (it is the run's zeros).
 #include "cuda_burst_emu.h"
 
 #include <random>
@@ -27,11 +31,15 @@ static int run_case(int ci)
     const uint32_t n = c.n;
     const int p = c.ranks;
     std::mt19937_64 rng(4321 + ci);
-    std::vector<uint32_t> off(n + 1);
+    std::vector<uint32_t> off(n + 1), shard_off(n + 1);
     off[0] = 0;
     for (uint32_t i = 0; i < n; i++)
         off[i + 1] = off[i] + (c.hub && i == n / 2 ? c.hub : (uint32_t)(rng() % (c.maxdeg + 1)));
     const uint32_t syn = off[n];
+    // the rank's shard: a row's synapses are a prefix of the network's row (any subset would do)
+    shard_off[0] = 0;
+    for (uint32_t i = 0; i < n; i++)
+        shard_off[i + 1] = shard_off[i] + (off[i + 1] - off[i]) * 2 / 3;
     std::vector<uint32_t> tgt(syn + 1);
     std::vector<uint8_t> w(syn + 1), psp(syn + 1), inh(n);
     for (uint32_t e = 0; e < syn; e++)
@@ -44,14 +52,15 @@ static int run_case(int ci)
     for (uint32_t i = 0; i < n; i++)
         want[i] = (int32_t)(rng() % 2001) - 1000;
     const std::vector<int32_t> start = want;
-    uint64_t fired = 0;
+    uint64_t fired = 0, events = 0;
     for (int r = 0; r < p; r++) {
         const int64_t lo = xpb_burst_shard_first(r, p, n), hi = xpb_burst_shard_first(r + 1, p, n);
         for (int64_t i = lo; i < hi; i++)
             if ((double)(rng() >> 11) * 0x1.0p-53 < c.rate) {
                 bits[(size_t)r * W + (size_t)(i - lo) / 32] |= 1u << ((i - lo) % 32);
                 fired++;
-                for (uint32_t e = off[i]; e < off[i + 1]; e++) {
+                events += off[i + 1] - off[i];
+                for (uint32_t e = shard_off[i]; e < shard_off[i + 1]; e++) {
                     const int32_t x = (int32_t)w[e] * (int32_t)psp[e];
                     want[tgt[e]] += inh[i] ? -x : x;
                 }
@@ -64,14 +73,36 @@ static int run_case(int ci)
     ctx.sm_count = 2, ctx.max_threads_per_sm = 2048, ctx.max_grid_x = 2147483647;
     xpb_burst_dev d;
     memset(&d, 0, sizeof d);
-    d.offsets = off.data(), d.targets = tgt.data(), d.weight = w.data(), d.psp = psp.data(), d.inhibitory = inh.data();
-    d.input = input.data(), d.n = n;
+    d.offsets = shard_off.data(), d.targets = tgt.data(), d.weight = w.data(), d.psp = psp.data();
+    d.inhibitory = inh.data(), d.input = input.data(), d.n = n;
+    const uint32_t burst = 1 + (uint32_t)ci % 3, entries = 5, poison = 0xA5A5A5A5u;
+    std::vector<uint32_t> counters((size_t)entries * XPB_BURST_COUNTER_WORDS, poison);
+    std::vector<unsigned char> scratch(XPB_BURST_BASE_BYTES, 0x5a);
+    std::fill_n(xpb_burst_tally(scratch.data()), XPB_BURST_TALLY_WORDS, 0u); // as burst/shard leaves it
+    d.counters = counters.data(), d.scratch = scratch.data();
     xpb_error err = {};
-    if (xpb_burst_propagate_bits_enqueue(&ctx, &d, bits.data(), p, &err) != XPB_OK) {
-        printf("case %d: %s\n", ci, err.msg);
-        return 1;
-    }
+    // burst 0 first (no entry written: every word stays poisoned), then the case's burst
+    for (uint32_t b : {0u, burst})
+        if (xpb_burst_propagate_bits_enqueue(&ctx, &d, bits.data(), p, off.data(), NULL, b, &err) != XPB_OK) {
+            printf("case %d: %s\n", ci, err.msg);
+            return 1;
+        }
     int bad = 0;
+    for (uint32_t i = 0; i < n; i++) // both launches added: the terms twice over the start
+        want[i] += want[i] - start[i];
+    uint32_t groups = (uint32_t)((events + XPB_BURST_EVENTS_PER_GROUP - 1) / XPB_BURST_EVENTS_PER_GROUP);
+    groups = groups < 1 ? 1 : groups > XPB_BURST_MAX_GROUPS ? XPB_BURST_MAX_GROUPS : groups;
+    const uint32_t entry[XPB_BURST_COUNTER_WORDS] = {(uint32_t)fired, groups, 1, 1, (uint32_t)events, 0, 0, 0};
+    for (uint32_t e = 0; e < entries; e++)
+        for (int k = 0; k < XPB_BURST_COUNTER_WORDS; k++) {
+            const uint32_t got = counters[(size_t)e * XPB_BURST_COUNTER_WORDS + k];
+            const uint32_t exp = e == burst ? entry[k] : poison;
+            if (got != exp && bad++ < 5)
+                printf("  counters[%u] word %d = %u, want %u\n", e, k, got, exp);
+        }
+    for (int k = 0; k < XPB_BURST_TALLY_WORDS; k++)
+        if (xpb_burst_tally(scratch.data())[k] != 0 && bad++ < 5)
+            printf("  tally word %d left %u, want 0\n", k, xpb_burst_tally(scratch.data())[k]);
     for (uint32_t i = 0; i < n; i++)
         if (input[i] != want[i] && bad++ < 5)
             printf("  input[%u] = %d, want %d\n", i, input[i], want[i]);

@@ -2,23 +2,29 @@
  * bits of the previous burst (cuda_burst.cuh, xpb_burst_propagate_bits_enqueue): for every set bit
  * (neuron s) and every synapse e of s's row in the rank's shard,
  *   input[targets[e]] += (inhibitory[s] ? -1 : 1) * weight[e] * psp[e]   (int32 atomic add),
- * the terms of burst_propagate.cu, so the same input bit for bit (integer sums, any order).
+ * the terms of burst_propagate.cu, so the same input bit for bit (integer sums, any order); and,
+ * from the same bits, counters[b] = {fired, dispatch, events} of the previous burst.
  *
  * Why: propagate through the fired list needs that burst's compact first, and the compact works on
  * the whole network on every rank (18 us a burst at 5M neurons on 4 x H200, whatever the group
- * size: docs/multi-gpu.md). Read from the bits, the next burst starts as soon as the all_gather
- * ends, and burst_sharded.cu runs the compact (the fired list and the counters the run reports) on
- * a second stream beside it.
+ * size: docs/multi-gpu.md), so it does not shrink with the GPUs. Read from the bits, a burst needs
+ * no list: burst_sharded.cu compacts only a span's last burst (the fired list the run reads back),
+ * and the counts every burst reports come from here.
  *
  * A warp takes 32 consecutive words (a lane each) and works without __syncthreads:
  *   1. its fired neurons, 32 at a time: lane L finds the word holding fired neuron k0 + L by a
  *      5-step search over the words' exclusive popcount scan (shuffles), then that word's bit, and
- *      loads the neuron's row bounds and sign;
+ *      loads the neuron's row bounds and sign (and its whole-network out-degree, for the events);
  *   2. those rows' synapses, 4 x 32 at a time: lane L finds the rows of events j0 + L, j0 + 32 + L,
  *      ... by the same search over the rows' exclusive length scan, loads the 4 synapses, then
  *      adds (a target id is below n < 2^32 - 1, so UINT32_MAX marks an empty item).
  * Rows of any length are split over lanes, so a hub costs its synapses / 128 rounds of one warp:
- * networks with hubs are where this form may lose to the list's, which spreads a row over blocks. */
+ * networks with hubs are where this form may lose to the list's, which spreads a row over blocks.
+ *   3. the counts: each block adds its fired neurons and their out-degrees (global_offsets: the
+ *      network's own rows) into the tally (scratch words XPB_BURST_TALLY_WORD ..: fired, events,
+ *      blocks done), then takes a ticket; the last block (its ticket gridDim.x - 1, after a fence)
+ *      writes counters[b] from the sums and zeroes the tally for the next burst. Integer sums: the
+ *      same counts whatever the order. Entry 0 (before burst 0) stays the run's zeros. */
 #include "cuda_burst.cuh"
 
 #define XPB_PROPBITS_THREADS 256
@@ -46,6 +52,15 @@ __device__ __forceinline__ uint32_t xpb_propbits_scan(uint32_t v, uint32_t *tota
     return incl - v;
 }
 
+/* Sum over the warp (every lane calls it and gets it). */
+__device__ __forceinline__ uint32_t xpb_propbits_sum(uint32_t v)
+{
+#pragma unroll
+    for (int o = 16; o > 0; o >>= 1)
+        v += __shfl_xor_sync(XPB_FULL_MASK, v, o);
+    return v;
+}
+
 /* The position of the r-th (from 0) set bit of m, r < popc(m). */
 __device__ __forceinline__ uint32_t xpb_propbits_nth(uint32_t m, uint32_t r)
 {
@@ -59,9 +74,16 @@ xpb_burst_propagate_bits_kernel(const uint32_t *__restrict__ bits, uint32_t word
                                 uint32_t ranks, uint32_t n, const uint32_t *__restrict__ offsets,
                                 const uint32_t *__restrict__ targets, const uint8_t *__restrict__ weight,
                                 const uint8_t *__restrict__ psp, const uint8_t *__restrict__ inhibitory,
-                                int32_t *__restrict__ input)
+                                int32_t *__restrict__ input, const uint32_t *__restrict__ global_offsets,
+                                uint32_t *__restrict__ counters, uint32_t *tally, const uint32_t *__restrict__ bdev,
+                                uint32_t boff)
 {
+    __shared__ uint32_t block_sum[2]; /* the block's fired neurons and their events */
+    if (threadIdx.x == 0)
+        block_sum[0] = block_sum[1] = 0;
+    __syncthreads();
     const uint32_t lane = threadIdx.x & 31u;
+    uint32_t my_fired = 0, my_events = 0; /* this lane's share of the counts */
     const uint64_t warps = (uint64_t)gridDim.x * (blockDim.x / 32);
     const uint64_t groups = ((uint64_t)words + 31u) / 32u;
     for (uint64_t g = ((uint64_t)blockIdx.x * blockDim.x + threadIdx.x) / 32; g < groups; g += warps) {
@@ -71,6 +93,7 @@ xpb_burst_propagate_bits_kernel(const uint32_t *__restrict__ bits, uint32_t word
             continue; /* the common case at low rates: nothing fired in these 1024 neurons */
         uint32_t fired_total;
         const uint32_t fbase = xpb_propbits_scan((uint32_t)__popc(m), &fired_total);
+        my_fired += (uint32_t)__popc(m);
         for (uint32_t k0 = 0; k0 < fired_total; k0 += 32u) {
             /* 1. lane L: fired neuron k0 + L of this warp's words, its row and sign */
             const uint32_t k = k0 + lane;
@@ -84,6 +107,7 @@ xpb_burst_propagate_bits_kernel(const uint32_t *__restrict__ bits, uint32_t word
                 e0 = __ldg(offsets + s);
                 len = __ldg(offsets + s + 1) - e0;
                 neg = __ldg(inhibitory + s);
+                my_events += __ldg(global_offsets + s + 1) - __ldg(global_offsets + s);
             }
             /* 2. their synapses, XPB_PROPBITS_ITEMS x 32 at a time: every item's loads issued
              *    before any of its adds, so a long row keeps that many loads in flight a lane */
@@ -114,10 +138,34 @@ xpb_burst_propagate_bits_kernel(const uint32_t *__restrict__ bits, uint32_t word
             }
         }
     }
+    /* 3. the counts: the warp's, the block's, the grid's; the last block writes them */
+    my_fired = xpb_propbits_sum(my_fired), my_events = xpb_propbits_sum(my_events);
+    if (lane == 0 && (my_fired | my_events) != 0) {
+        atomicAdd(&block_sum[0], my_fired);
+        atomicAdd(&block_sum[1], my_events);
+    }
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        if (block_sum[0] != 0) {
+            atomicAdd(tally, block_sum[0]);
+            atomicAdd(tally + 1, block_sum[1]);
+        }
+        __threadfence(); /* the sums before the ticket, for the block that takes the last one */
+        if (atomicAdd(tally + 2, 1u) == gridDim.x - 1) {
+            __threadfence();
+            const volatile uint32_t *t = tally;
+            const uint32_t fired = t[0], events = t[1];
+            const uint32_t b = xpb_burst_index(bdev, boff);
+            if (b > 0) /* entry 0 is the empty set before burst 0: the run's zeros */
+                xpb_burst_counters_entry(counters + (size_t)b * XPB_BURST_COUNTER_WORDS, fired, events, events, 0);
+            tally[0] = tally[1] = tally[2] = 0; /* for the next burst's propagate on this stream */
+        }
+    }
 }
 
 xpb_status xpb_burst_propagate_bits_enqueue(const xpb_cuda_ctx *ctx, const xpb_burst_dev *d, const uint32_t *bits,
-                                            int ranks, xpb_error *err)
+                                            int ranks, const uint32_t *global_offsets, const uint32_t *bdev,
+                                            uint32_t boff, xpb_error *err)
 {
     const uint64_t slot_words = XPB_BURST_SHARD_WORDS(d->n, ranks), words = (uint64_t)ranks * slot_words;
     if (words == 0 || words > UINT32_MAX - 32u)
@@ -128,7 +176,7 @@ xpb_status xpb_burst_propagate_bits_enqueue(const xpb_cuda_ctx *ctx, const xpb_b
                                         XPB_PROPBITS_THREADS, 8);
     xpb_burst_propagate_bits_kernel<<<grid, XPB_PROPBITS_THREADS, 0, ctx->stream>>>(
         bits, (uint32_t)words, (uint32_t)slot_words, (uint32_t)ranks, d->n, d->offsets, d->targets, d->weight, d->psp,
-        d->inhibitory, d->input);
+        d->inhibitory, d->input, global_offsets, d->counters, xpb_burst_tally(d->scratch), bdev, boff);
     XPB_CUDA_CHECK_LAUNCH(err, "burst/propagate (bits)");
     return XPB_OK;
 }

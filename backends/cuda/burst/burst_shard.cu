@@ -1,7 +1,8 @@
 /* burst_shard.cu - burst shard (workloads/ops/xpb_ops.h, xpb_burst_args) on a device group: rank r of
  * P keeps, of every row s of the network (CSR by source), the synapses whose target is one of its
  * neurons [r n / P, (r + 1) n / P), in their order, as its own CSR of n rows (shard_offsets,
- * shard_targets, shard_weight, shard_psp); and zeroes shard_bits. Once per run, after the
+ * shard_targets, shard_weight, shard_psp); and zeroes shard_bits and the tally of propagate from the
+ * bits (cuda_burst.cuh, xpb_burst_tally). Once per run, after the
  * network's upload (every rank holds the whole network); burst_sharded.cu then propagates each
  * burst's whole fired list through the shard, so a rank adds only into its own neurons' input.
  *
@@ -101,6 +102,8 @@ static xpb_status shard_rank(const xpb_cuda_ctx *rank, const xpb_burst_rank *k, 
         k->shard_weight, k->shard_psp);
     XPB_CUDA_CHECK_LAUNCH(err, "burst/shard (write)");
     XPB_CUDA_CHECK(err, cudaMemsetAsync(k->bits, 0, k->bits_bytes, rank->stream));
+    /* after CUB's use of scratch: propagate from the bits starts from a zero tally */
+    XPB_CUDA_CHECK(err, cudaMemsetAsync(xpb_burst_tally(d->scratch), 0, XPB_BURST_TALLY_WORDS * 4, rank->stream));
     return XPB_OK;
 }
 

@@ -13,13 +13,13 @@
  *      look-back scan (burst_compact_lookback.cu) whose flags step 1 zeroes, or burst_compact.cu's
  *      two (XPB_CUDA_SHARDED_COMPACT=twopass).
  * With XPB_CUDA_SHARDED_PROPAGATE=bits, step 1 reads the gathered bits of burst b - 1 instead
- * (burst_propagate_bits.cu), so the next burst does not wait for step 4, which then runs on a
- * second stream a rank (side_lane), joined before dynamics overwrites the rank's slot and at a
- * span's end; dynamics zeroes the look-back flags then (propagate may run beside the compact).
- * Only the bits cross GPUs: n / 8 bytes a burst, whatever the rates. Integer sums and the same
- * per-neuron steps as one device, so fired sets and v are one device's bit for bit.
+ * and writes counters[b] from them (burst_propagate_bits.cu), so a burst needs no fired list: step
+ * 4 runs only on a span's last burst (the fired list the run reads back; its look-back flags then
+ * zeroed by dynamics, the kernel before it on the stream that runs in every burst). Only the bits
+ * cross GPUs: n / 8 bytes a burst, whatever the rates. Integer sums and the same per-neuron steps
+ * as one device, so fired sets and v are one device's bit for bit.
  *
- * Launches: 3 a rank a burst plus the collective (4 with the two-pass compact). One process driving P GPUs from one thread
+ * Launches: 3 a rank a burst plus the collective (4 with the two-pass compact, 2 from the bits). One process driving P GPUs from one thread
  * spends more host time issuing them than the GPUs take, so plain launches may go out from one
  * host thread a rank (XPB_CUDA_SHARDED_LAUNCH), and spans of up to XPB_SHARDED_SPAN bursts are
  * captured as one CUDA graph per rank (NCCL's calls captured with them, as nccl-tests -G does),
@@ -49,7 +49,6 @@ typedef struct launch_mode {
     unsigned compact_words; /* XPB_CUDA_SHARDED_COMPACT_WORDS */
     unsigned lookback_tiles; /* XPB_CUDA_SHARDED_LOOKBACK_TILES */
     bool from_bits;         /* XPB_CUDA_SHARDED_PROPAGATE */
-    bool side_high;         /* XPB_CUDA_SHARDED_SIDE_PRIORITY */
 } launch_mode;
 
 /* What one rank runs: its three views of the burst (propagate through the shard, dynamics on its
@@ -63,8 +62,7 @@ typedef struct rank_plan {
     bool lookback;           /* compact in one launch (burst_compact_lookback.cu), else the two-pass one */
     unsigned compact_words;  /* the one-launch compact's words of bits a thread */
     unsigned lookback_tiles; /* its look-back's earlier tiles a lane a step */
-    bool from_bits;          /* propagate from the gathered bits, the compact on a second stream */
-    bool side_high;          /* that stream at the device's highest priority */
+    bool from_bits;          /* propagate from the gathered bits, the compact at a span's end only */
 } rank_plan;
 
 static xpb_status plan_rank(const xpb_burst_args *a, int l, int r, int p, uint64_t entries, const launch_mode *m,
@@ -90,7 +88,6 @@ static xpb_status plan_rank(const xpb_burst_args *a, int l, int r, int p, uint64
     q->compact_words = m->compact_words;
     q->lookback_tiles = m->lookback_tiles;
     q->from_bits = m->from_bits;
-    q->side_high = m->side_high;
     if (q->lookback) { /* propagate zeroes the look-back state of the same burst's compact */
         const xpb_burst_lookback lb =
             xpb_burst_lookback_layout(k.net.scratch, (uint64_t)p * q->slot_words, q->compact_words);
@@ -105,55 +102,10 @@ static xpb_status plan_rank(const xpb_burst_args *a, int l, int r, int p, uint64
     q->dyn.n = (uint32_t)(hi - lo);
     q->dyn.first = (uint32_t)lo;
     q->dyn.bits = q->own_bits;
-    if (q->from_bits) { /* the compact of the burst before may still run while propagate does: dynamics clears */
+    if (q->from_bits) { /* dynamics runs in every burst, the compact only in some: dynamics clears */
         q->dyn.clear = q->prop.clear, q->dyn.clear_words = q->prop.clear_words;
         q->prop.clear = NULL, q->prop.clear_words = 0;
     }
-    return XPB_OK;
-}
-
-/* ---- propagate from the bits: the compact on a second stream (XPB_CUDA_SHARDED_PROPAGATE=bits) ---- */
-
-/* Per device, made once and kept for the process (a group's ranks are distinct devices; groups in
- * one process run one after another): the compact's stream, the all_gather's end and the
- * compact's end. */
-#define XPB_SHARDED_SIDE_DEVICES 64
-typedef struct side_lane {
-    cudaStream_t stream, stream_high; /* at the default priority, at the device's highest */
-    cudaEvent_t gathered, compacted;
-} side_lane;
-static side_lane side_lanes[XPB_SHARDED_SIDE_DEVICES];
-
-/* Makes the side lanes of this process's ranks (before any launch thread runs; under span_lock). */
-static xpb_status side_lanes_make(const xpb_cuda_ctx *g, xpb_error *err)
-{
-    for (int l = 0; l < xpb_cuda_group_local(g); l++) {
-        const xpb_cuda_ctx *rank = xpb_cuda_group_rank_ctx(g, l);
-        if (rank->device < 0 || rank->device >= XPB_SHARDED_SIDE_DEVICES)
-            return xpb_fail(err, XPB_ERR_UNSUPPORTED, "burst/sharded (bits): device %d past %d", rank->device,
-                            XPB_SHARDED_SIDE_DEVICES);
-        side_lane *s = &side_lanes[rank->device];
-        if (s->stream)
-            continue;
-        xpb_status st = xpb_cuda_activate(rank, err);
-        if (st != XPB_OK)
-            return st;
-        int least = 0, greatest = 0;
-        XPB_CUDA_CHECK(err, cudaDeviceGetStreamPriorityRange(&least, &greatest));
-        XPB_CUDA_CHECK(err, cudaStreamCreateWithFlags(&s->stream, cudaStreamNonBlocking));
-        XPB_CUDA_CHECK(err, cudaStreamCreateWithPriority(&s->stream_high, cudaStreamNonBlocking, greatest));
-        XPB_CUDA_CHECK(err, cudaEventCreateWithFlags(&s->gathered, cudaEventDisableTiming));
-        XPB_CUDA_CHECK(err, cudaEventCreateWithFlags(&s->compacted, cudaEventDisableTiming));
-    }
-    return XPB_OK;
-}
-
-/* Rank l's stream waits for its last compact (before dynamics overwrites the rank's slot of the
- * bits that compact reads, and at a span's end). */
-static xpb_status side_join(const xpb_cuda_ctx *g, int l, xpb_error *err)
-{
-    const xpb_cuda_ctx *rank = xpb_cuda_group_rank_ctx(g, l);
-    XPB_CUDA_CHECK(err, cudaStreamWaitEvent(rank->stream, side_lanes[rank->device].compacted, 0));
     return XPB_OK;
 }
 
@@ -164,18 +116,17 @@ static xpb_status rank_mark(const xpb_cuda_ctx *g, int l, bool prof, int mark, x
     return prof ? xpb_sharded_prof_mark(l, rank->device, rank->stream, mark, err) : XPB_OK;
 }
 
-/* Rank l's propagate and dynamics of burst (base ? *base : 0) + boff, the `i`-th of its span. */
+/* Rank l's propagate and dynamics of burst (base ? *base : 0) + boff. */
 static xpb_status rank_update(const xpb_cuda_ctx *g, const rank_plan *q, int l, const uint32_t *base, uint32_t boff,
-                              uint32_t i, bool prof, xpb_error *err)
+                              bool prof, xpb_error *err)
 {
     const xpb_cuda_ctx *rank = xpb_cuda_group_rank_ctx(g, l);
     xpb_status st;
     if ((st = xpb_cuda_activate(rank, err)) == XPB_OK && (st = rank_mark(g, l, prof, XPB_SHARDED_PROF_START, err)) == XPB_OK &&
-        (st = q->from_bits ? xpb_burst_propagate_bits_enqueue(rank, &q->prop, q->bits, xpb_cuda_group_size(g), err)
-                           : xpb_burst_propagate_enqueue(rank, &q->prop, base, boff, err)) == XPB_OK &&
-        (st = rank_mark(g, l, prof, XPB_SHARDED_PROF_PROPAGATE, err)) == XPB_OK && q->from_bits && i > 0)
-        st = side_join(g, l, err); /* the span's first: the one before ended joined (and a capture
-                                      may wait only on events recorded in it) */
+        (st = q->from_bits ? xpb_burst_propagate_bits_enqueue(rank, &q->prop, q->bits, xpb_cuda_group_size(g),
+                                                              q->global_offsets, base, boff, err)
+                           : xpb_burst_propagate_enqueue(rank, &q->prop, base, boff, err)) == XPB_OK)
+        st = rank_mark(g, l, prof, XPB_SHARDED_PROF_PROPAGATE, err);
     /* a rank of no neurons (n < P) still launches it where it clears the look-back state (`bits`):
        else the next compact's tickets run on past its tiles and wait forever */
     if (st == XPB_OK && (q->dyn.n > 0 || q->dyn.clear_words > 0))
@@ -183,29 +134,19 @@ static xpb_status rank_update(const xpb_cuda_ctx *g, const rank_plan *q, int l, 
     return st == XPB_OK ? rank_mark(g, l, prof, XPB_SHARDED_PROF_DYNAMICS, err) : st;
 }
 
-/* Rank l's compact of the gathered bits of that burst. */
+/* Rank l's compact of the gathered bits of that burst, where it runs (`last`: the span's last burst;
+ * from the bits only that one); the profile's compact mark either way. */
 static xpb_status rank_compact(const xpb_cuda_ctx *g, const rank_plan *q, int l, const uint32_t *base, uint32_t boff,
-                               bool prof, xpb_error *err)
+                               bool last, bool prof, xpb_error *err)
 {
     const xpb_cuda_ctx *rank = xpb_cuda_group_rank_ctx(g, l);
     const int p = xpb_cuda_group_size(g);
     xpb_status st = xpb_cuda_activate(rank, err);
-    xpb_cuda_ctx side = *rank; /* from the bits: the compact on the side stream, after the gather */
-    if (st == XPB_OK && q->from_bits) {
-        const side_lane *s = &side_lanes[rank->device];
-        side.stream = q->side_high ? s->stream_high : s->stream;
-        XPB_CUDA_CHECK(err, cudaEventRecord(s->gathered, rank->stream));
-        XPB_CUDA_CHECK(err, cudaStreamWaitEvent(side.stream, s->gathered, 0));
-    }
-    if (st == XPB_OK)
-        st = q->lookback ? xpb_burst_compact_lookback_enqueue(&side, &q->cmp, q->bits, p, q->global_offsets,
+    if (st == XPB_OK && (last || !q->from_bits))
+        st = q->lookback ? xpb_burst_compact_lookback_enqueue(rank, &q->cmp, q->bits, p, q->global_offsets,
                                                               q->compact_words, q->lookback_tiles, base, boff, err)
-                         : xpb_burst_compact_bits_enqueue(&side, &q->cmp, q->bits, p, q->global_offsets, base, boff, err);
-    if (st == XPB_OK && q->from_bits)
-        XPB_CUDA_CHECK(err, cudaEventRecord(side_lanes[rank->device].compacted, side.stream));
-    /* on the compact's own stream: with `bits` the interval from the gather's end is the compact's
-       time beside the next propagate, not its enqueueing */
-    return st == XPB_OK && prof ? xpb_sharded_prof_mark(l, rank->device, side.stream, XPB_SHARDED_PROF_COMPACT, err) : st;
+                         : xpb_burst_compact_bits_enqueue(rank, &q->cmp, q->bits, p, q->global_offsets, base, boff, err);
+    return st == XPB_OK ? rank_mark(g, l, prof, XPB_SHARDED_PROF_COMPACT, err) : st;
 }
 
 static xpb_status rank_gather(const xpb_cuda_ctx *g, const rank_plan *q, int l, xpb_error *err)
@@ -227,7 +168,7 @@ static xpb_status enqueue_bursts(const xpb_cuda_ctx *g, const rank_plan *plan, b
         xpb_status st = XPB_OK;
         for (int l = 0; l < local && st == XPB_OK; l++)
             st = rank_update(g, &plan[l], l, graph ? reinterpret_cast<const uint32_t *>(plan[l].prop.scratch) : NULL,
-                             boff, i, prof, err);
+                             boff, prof, err);
         if (st != XPB_OK)
             return st;
         XPB_NCCL_CHECK(err, ncclGroupStart());
@@ -240,16 +181,10 @@ static xpb_status enqueue_bursts(const xpb_cuda_ctx *g, const rank_plan *plan, b
             st = rank_mark(g, l, prof, XPB_SHARDED_PROF_GATHER, err);
         for (int l = 0; l < local && st == XPB_OK; l++)
             st = rank_compact(g, &plan[l], l, graph ? reinterpret_cast<const uint32_t *>(plan[l].prop.scratch) : NULL,
-                              boff, prof, err);
+                              boff, i + 1 == count, prof, err);
         if (st != XPB_OK)
             return st;
     }
-    for (int l = 0; l < local; l++) /* the span ends with its last compact (a capture joins its side stream) */
-        if (plan[l].from_bits) {
-            const xpb_status st = side_join(g, l, err);
-            if (st != XPB_OK)
-                return st;
-        }
     return XPB_OK;
 }
 
@@ -269,13 +204,11 @@ static xpb_status threaded_span_rank(void *user, int l, xpb_error *err)
     const threaded_span *t = static_cast<const threaded_span *>(user);
     xpb_status st = XPB_OK;
     for (uint32_t i = 0; i < t->count && st == XPB_OK; i++) {
-        if ((st = rank_update(t->g, &t->plan[l], l, NULL, t->first + i, i, t->prof, err)) == XPB_OK &&
+        if ((st = rank_update(t->g, &t->plan[l], l, NULL, t->first + i, t->prof, err)) == XPB_OK &&
             (st = rank_gather(t->g, &t->plan[l], l, err)) == XPB_OK &&
             (st = rank_mark(t->g, l, t->prof, XPB_SHARDED_PROF_GATHER, err)) == XPB_OK)
-            st = rank_compact(t->g, &t->plan[l], l, NULL, t->first + i, t->prof, err);
+            st = rank_compact(t->g, &t->plan[l], l, NULL, t->first + i, i + 1 == t->count, t->prof, err);
     }
-    if (st == XPB_OK && t->plan[l].from_bits)
-        st = side_join(t->g, l, err);
     return st;
 }
 
@@ -305,10 +238,6 @@ static xpb_status launch_mode_read(const xpb_cuda_ctx *g, launch_mode *m, xpb_er
     if (st == XPB_OK)
         st = xpb_knob_get_choice(XPB_KNOB_CUDA_SHARDED_PROPAGATE, &from, err);
     m->from_bits = from == 1; /* "list|bits" */
-    int side = 0;
-    if (st == XPB_OK)
-        st = xpb_knob_get_choice(XPB_KNOB_CUDA_SHARDED_SIDE_PRIORITY, &side, err);
-    m->side_high = side == 1; /* "normal|high" */
     m->threads = threads == 1; /* "one|threads" */
     m->capture = capture;      /* "auto|again|first|never", in the enum's order */
     /* auto: with two or more ranks here launched one thread a rank, plain launches (4 x H200, 5M x
@@ -510,8 +439,6 @@ static xpb_status sharded_launch(void *vctx, const void *vargs, void *state, xpb
             xpb_cuda_group_set_column_parts(v->buf, v->offset, 1, a->n, 0);
     static span_key key; /* under span_lock: a key is too large for the stack of every caller */
     std::lock_guard<std::mutex> hold(span_lock);
-    if (st == XPB_OK && mode.from_bits)
-        st = side_lanes_make(g, err);
     memset(&key, 0, sizeof key);
     const bool cacheable = local <= XPB_SHARDED_GRAPH_RANKS;
     rank_plan *plan = cacheable ? key.plan : NULL;

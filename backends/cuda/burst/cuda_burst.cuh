@@ -16,7 +16,7 @@
 #include "cuda_common.cuh"
 
 #define XPB_BURST_COUNTER_WORDS 8 /* sizeof(xpb_burst_counters) / 4 */
-#define XPB_BURST_BASE_BYTES 256  /* scratch[0, 256): batch's base burst word; compact's sums after */
+#define XPB_BURST_BASE_BYTES 256  /* scratch[0, 256): batch's base burst word, the tally; compact's sums after */
 
 /* Where compact's chunk sums start: 256 bytes into scratch, rounded up to 8 (views are 256-aligned
  * in practice; only 4 is required). The scratch size leaves room to spare. */
@@ -62,8 +62,8 @@ typedef struct xpb_burst_dev {
     /* propagate (or dynamics, in the view it gets) zeroes clear[0 .. clear_words) before anything
      * else: on a group's rank, the look-back state of the same burst's compact (xpb_burst_lookback),
      * which must start zero and which a kernel earlier on the same stream resets for free:
-     * propagate, or dynamics where propagate reads the bits and the compact runs on a second
-     * stream (burst_sharded.cu). One device: NULL, 0. */
+     * propagate, or dynamics where propagate reads the bits (the compact then runs only in some
+     * bursts, dynamics in every one: burst_sharded.cu). One device: NULL, 0. */
     uint32_t *clear;
     uint32_t clear_words;
 } xpb_burst_dev;
@@ -308,13 +308,27 @@ xpb_status xpb_burst_compact_lookback_enqueue(const xpb_cuda_ctx *ctx, const xpb
                                               unsigned lookback_tiles, const uint32_t *bdev, uint32_t boff,
                                               xpb_error *err);
 
-/* A group's rank's propagate straight from the gathered bits of the previous burst (every rank's
- * slot, as compact reads them) through its shard (d->offsets .. d->psp: shard_offsets ..; d->n the
- * whole network's neurons), with no fired list, no degree scan and no counters read
- * (burst_propagate_bits.cu): input[t] += the same integer terms as xpb_burst_propagate_enqueue's,
- * so the same input bit for bit. burst_sharded.cu's XPB_CUDA_SHARDED_PROPAGATE=bits. */
+/* A group's rank's propagate of burst b = (bdev ? *bdev : 0) + boff straight from the gathered bits
+ * of burst b - 1 (every rank's slot, as compact reads them) through its shard (d->offsets ..
+ * d->psp: shard_offsets ..; d->n the whole network's neurons), with no fired list and no degree
+ * scan read (burst_propagate_bits.cu): input[t] += the same integer terms as
+ * xpb_burst_propagate_enqueue's, so the same input bit for bit; and counters[b] (b > 0) = {fired,
+ * dispatch, events over global_offsets (the network's own rows), reserved 0}, what the compact of
+ * burst b - 1 would have written there (dispatch from the group's events), through the tally in
+ * d->scratch (xpb_burst_tally: zero before the first call, and left zero by every call).
+ * burst_sharded.cu's XPB_CUDA_SHARDED_PROPAGATE=bits. */
 xpb_status xpb_burst_propagate_bits_enqueue(const xpb_cuda_ctx *ctx, const xpb_burst_dev *d, const uint32_t *bits,
-                                            int ranks, xpb_error *err);
+                                            int ranks, const uint32_t *global_offsets, const uint32_t *bdev,
+                                            uint32_t boff, xpb_error *err);
+
+/* Scratch words XPB_BURST_TALLY_WORD .. + 2 (inside the base bytes, after batch's base word):
+ * propagate-from-the-bits' tally {fired, events, blocks done}; burst/shard zeroes it once per run. */
+#define XPB_BURST_TALLY_WORD 4
+#define XPB_BURST_TALLY_WORDS 3
+static inline uint32_t *xpb_burst_tally(unsigned char *scratch)
+{
+    return reinterpret_cast<uint32_t *>(scratch) + XPB_BURST_TALLY_WORD;
+}
 
 /* ---- device helpers -------------------------------------------------------------------------- */
 
@@ -382,6 +396,23 @@ __device__ __forceinline__ unsigned long long xpb_burst_block_scan(unsigned long
     return (warp > 0 ? red[warp - 1] : 0ull) + incl - v;
 }
 
+/* One counters entry c: {count, dispatch {groups, 1, 1} for `spread` events (the events propagate
+ * strides over), events, reserved {own, 0, 0}}. */
+__device__ __forceinline__ void xpb_burst_counters_entry(uint32_t *__restrict__ c, uint32_t count, uint32_t spread,
+                                                         uint32_t events, uint32_t own)
+{
+    uint32_t groups = spread / XPB_BURST_EVENTS_PER_GROUP + (spread % XPB_BURST_EVENTS_PER_GROUP != 0);
+    groups = groups < 1 ? 1 : groups > XPB_BURST_MAX_GROUPS ? XPB_BURST_MAX_GROUPS : groups;
+    c[0] = count;
+    c[1] = groups; /* dispatch {groups, 1, 1} */
+    c[2] = 1;
+    c[3] = 1;
+    c[4] = events;
+    c[5] = own; /* reserved[0]: a group's rank's own events, for its propagate */
+    c[6] = 0;
+    c[7] = 0;
+}
+
 /* counters[b + 1] = {count, {groups, 1, 1}, events, 0} and degree_scan[count] = events, from the
  * packed total of every chunk; on a group's rank events = `global` and reserved[0] its own. */
 __device__ __forceinline__ void xpb_burst_write_counters(unsigned long long total, bool group,
@@ -389,17 +420,9 @@ __device__ __forceinline__ void xpb_burst_write_counters(unsigned long long tota
                                                          uint32_t *__restrict__ degree_scan, uint32_t b)
 {
     const uint32_t count = (uint32_t)(total >> 32), events = (uint32_t)total;
-    uint32_t groups = events / XPB_BURST_EVENTS_PER_GROUP + (events % XPB_BURST_EVENTS_PER_GROUP != 0);
-    groups = groups < 1 ? 1 : groups > XPB_BURST_MAX_GROUPS ? XPB_BURST_MAX_GROUPS : groups;
-    uint32_t *c = counters + ((size_t)b + 1) * XPB_BURST_COUNTER_WORDS;
-    c[0] = count;
-    c[1] = groups; /* dispatch {groups, 1, 1} */
-    c[2] = 1;
-    c[3] = 1;
-    c[4] = group ? (uint32_t)global : events; /* a group's rank: the whole network's events */
-    c[5] = group ? events : 0u;               /* reserved[0]: the rank's own, for its propagate */
-    c[6] = 0;
-    c[7] = 0;
+    xpb_burst_counters_entry(counters + ((size_t)b + 1) * XPB_BURST_COUNTER_WORDS, count, events,
+                             group ? (uint32_t)global : events, /* a group's rank: the whole network's */
+                             group ? events : 0u);
     degree_scan[count] = events;
 }
 
