@@ -313,9 +313,10 @@ xpb_status xpb_burst_compact_lookback_enqueue(const xpb_cuda_ctx *ctx, const xpb
  * d->psp: shard_offsets ..; d->n the whole network's neurons), with no fired list and no degree
  * scan read (burst_propagate_bits.cu): input[t] += the same integer terms as
  * xpb_burst_propagate_enqueue's, so the same input bit for bit; and counters[b] (b > 0) = {fired,
- * dispatch, events over global_offsets (the network's own rows), reserved 0}, what the compact of
- * burst b - 1 would have written there (dispatch from the group's events), through the tally in
- * d->scratch (xpb_burst_tally: zero before the first call, and left zero by every call).
+ * dispatch, events over global_offsets (the network's own rows), reserved 0}: the fired count and
+ * events the compact of burst b - 1 writes there (its dispatch and reserved[0] are from the rank's
+ * own events; here dispatch is from the group's and reserved zero), through the tally in d->scratch
+ * (xpb_burst_tally: zero before the first call, and left zero by every call).
  * burst_sharded.cu's XPB_CUDA_SHARDED_PROPAGATE=bits. */
 xpb_status xpb_burst_propagate_bits_enqueue(const xpb_cuda_ctx *ctx, const xpb_burst_dev *d, const uint32_t *bits,
                                             int ranks, const uint32_t *global_offsets, const uint32_t *bdev,
