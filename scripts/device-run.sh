@@ -51,7 +51,7 @@
 # shardburst (issue 33: sharded burst validated on groups of 1, 2 and all GPUs at
 # XPB_SHARDBURST_PRESETS and under mpirun, timed at XPB_SHARDBURST_SIZES on one GPU and each group,
 # the scaling table last; XPB_SHARDBURST_MODES: launch modes A/B, e.g. "one:again threads:again";
-# XPB_SHARDBURST_PROPAGATE: "list bits" validates, then times, each XPB_CUDA_SHARDED_PROPAGATE, XPB_SHARDBURST_ROUNDS rounds in alternated order). burstprof (issue 33: where the sharded burst's time goes: nsys's kernel and API summaries where nsys is installed (not on the lent machines), then the phase marks, XPB_CUDA_SHARDED_PROFILE=1, on 0,1 and all GPUs).
+# XPB_SHARDBURST_PROPAGATE (auto): "list bits" validates, then times, each XPB_CUDA_SHARDED_PROPAGATE (auto, the default, untagged), XPB_SHARDBURST_ROUNDS rounds in alternated order). burstprof (issue 33: where the sharded burst's time goes: nsys's kernel and API summaries where nsys is installed (not on the lent machines), then the phase marks, XPB_CUDA_SHARDED_PROFILE=1, on 0,1 and all GPUs).
 # plugins (issue 35: the CUDA example plugin, examples/plugins/cuda_softmax, validated at conformance and
 # timed at quick beside cuda/default: docs/plugins.md; then crash isolation: the out-of-bounds twin,
 # examples/plugins/cuda_softmax_oob, beside cuda/default under --isolate, and cuda/default alone
@@ -344,9 +344,9 @@ if has sanitize; then
     # GPU (cudaFuncGetAttributes -> cudaErrorNoKernelImageForDevice, 4 reports, handled by NCCL;
     # 2026-11-25); our own CUDA calls are checked by our code, a failure is the case's error.
     for cmp in ${XPB_SANITIZE_COMPACTS:-lookback}; do
-     for prop in ${XPB_SANITIZE_PROPAGATES:-list}; do
+     for prop in ${XPB_SANITIZE_PROPAGATES:-auto}; do
       ctag=""; [ "$cmp" = lookback ] || ctag="-compact-$cmp"
-      [ "$prop" = list ] || ctag="$ctag-propagate-$prop"
+      [ "$prop" = auto ] || ctag="$ctag-propagate-$prop"
       stamp "compute-sanitizer --tool $tool over the group conformance cases (--devices all), compact $cmp, propagate $prop"
       XPB_CUDA_SHARDED_PROPAGATE=$prop XPB_CUDA_SHARDED_COMPACT=$cmp timeout 400 compute-sanitizer --tool $tool --report-api-errors no --error-exitcode 9 \
           $bin run --backend cuda --devices all --workload collectives,sharded,burst,anneal --filter "${XPB_SANITIZE_FILTER:-.}" \
@@ -495,8 +495,8 @@ if has shardburst; then # issue 33: sharded burst bit-exact on groups of 1, 2 an
   np=$(nvidia-smi -L | grep -c "^GPU")
   groups="0 all"; [ "$np" -gt 2 ] && groups="0 0,1 all"
   # every XPB_SHARDBURST_PROPAGATE value validated the same way before any is timed
-  for prop in ${XPB_SHARDBURST_PROPAGATE:-list}; do
-    ptag=""; [ "$prop" = list ] || ptag="-$prop"
+  for prop in ${XPB_SHARDBURST_PROPAGATE:-auto}; do
+    ptag=""; [ "$prop" = auto ] || ptag="-$prop"
     for devs in $groups; do
       for p in ${XPB_SHARDBURST_PRESETS:-conformance quick default}; do
         stamp "shardburst: $p on --devices $devs, propagate $prop, validate-only"
@@ -519,14 +519,14 @@ if has shardburst; then # issue 33: sharded burst bit-exact on groups of 1, 2 an
       # XPB_SHARDBURST_MODES: LAUNCH:CAPTURE pairs of XPB_CUDA_SHARDED_LAUNCH / _CAPTURE (docs/knobs.md), one run each
       # XPB_SHARDBURST_PROPAGATE: XPB_CUDA_SHARDED_PROPAGATE values, one run each ("list bits": the A/B)
       # XPB_SHARDBURST_ROUNDS (1): rounds of the A/B, the order reversed every other round
-      props=${XPB_SHARDBURST_PROPAGATE:-list}; rprops=$(echo "$props" | tr ' ' '\n' | tac | tr '\n' ' ')
+      props=${XPB_SHARDBURST_PROPAGATE:-auto}; rprops=$(echo "$props" | tr ' ' '\n' | tac | tr '\n' ' ')
       for rep in $(seq "${XPB_SHARDBURST_ROUNDS:-1}"); do
         order=$props; [ $((rep % 2)) = 0 ] && order=$rprops
         rtag=""; [ "${XPB_SHARDBURST_ROUNDS:-1}" = 1 ] || rtag="-r$rep"
         for mode in ${XPB_SHARDBURST_MODES:-threads:auto}; do
           for prop in $order; do
             mtag=""; [ "$mode" = threads:auto ] || mtag="-${mode/:/-}"
-            [ "$prop" = list ] || mtag="$mtag-$prop"
+            [ "$prop" = auto ] || mtag="$mtag-$prop"
             XPB_CUDA_SHARDED_PROPAGATE=$prop XPB_CUDA_SHARDED_LAUNCH=${mode%:*} XPB_CUDA_SHARDED_CAPTURE=${mode#*:} \
               bench "shardburst-$tag-$devs$mtag$rtag" --backend cuda --devices $devs --workload burst --size "$sz" --min-time 0.02
           done
@@ -535,11 +535,17 @@ if has shardburst; then # issue 33: sharded burst bit-exact on groups of 1, 2 an
     done
     # XPB_SHARDBURST_MPI_BINDS: mpirun --bind-to values, one run each ("default": Open MPI's own,
     # a core a process at -np <= 2; "default none": the A/B of the processes' CPU room)
+    # and each XPB_SHARDBURST_PROPAGATE value under mpirun too
     for bind in ${XPB_SHARDBURST_MPI_BINDS:-default}; do
+     for prop in ${XPB_SHARDBURST_PROPAGATE:-auto}; do
       btag=""; bargs=(); [ "$bind" = default ] || { btag="-bind-$bind"; bargs=(--bind-to "$bind"); }
-      stamp "shardburst: $sz under mpirun -np $np ${bargs[*]}"
-      timeout 300 mpirun ${XPB_MPIRUN_ARGS:-} "${bargs[@]}" -np "$np" $bin run --backend cuda --workload burst --size "$sz" \
+      [ "$prop" = auto ] || btag="$btag-$prop"
+      [ "$(left_s)" -gt 30 ] || { stamp "shardburst: mpirun $prop skipped: past XPB_DEADLINE_S"; continue; }
+      stamp "shardburst: $sz under mpirun -np $np ${bargs[*]}, propagate $prop"
+      XPB_CUDA_SHARDED_PROPAGATE=$prop timeout "$(( $(left_s) < 300 ? $(left_s) : 300 ))" mpirun ${XPB_MPIRUN_ARGS:-} "${bargs[@]}" -np "$np" \
+          -x XPB_CUDA_SHARDED_PROPAGATE $bin run --backend cuda --workload burst --size "$sz" \
           --min-time 0.02 --out "$out/shardburst-$tag-mpi$btag.json" >> "$out/shardburst-mpi.txt" 2>&1 || status=1
+     done
     done
   done
   python3 scripts/burst-scaling.py "$out"/shardburst-*.json | tee "$out/shardburst-scaling.txt" >> "$out/bench.txt"

@@ -89,6 +89,7 @@ const xpb_backend_i xpb_backend_cuda = {
     .buffer_free = xpb_cuda_buffer_free,
     .buffer_upload = xpb_cuda_buffer_upload,
     .buffer_download = xpb_cuda_buffer_download,
+    .buffer_fill = xpb_cuda_buffer_fill,
     .synchronize = xpb_cuda_synchronize,
     .timer_begin = xpb_cuda_timer_begin,
     .timer_end = xpb_cuda_timer_end,

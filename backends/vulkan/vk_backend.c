@@ -52,6 +52,7 @@ const xpb_backend_i xpb_backend_vulkan = {
     .buffer_free = vkb_buffer_free,
     .buffer_upload = vkb_buffer_upload,
     .buffer_download = vkb_buffer_download,
+    .buffer_fill = vkb_buffer_fill,
     .synchronize = vkb_synchronize,
     .timer_begin = vkb_timer_begin,
     .timer_end = vkb_timer_end,

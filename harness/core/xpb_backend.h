@@ -150,6 +150,12 @@ typedef struct xpb_backend_i {
     xpb_status (*buffer_download)(void *ctx, xpb_buffer *src, size_t offset, void *dst,
                                   size_t bytes, xpb_error *err);
 
+    /* Optional: sets every 32-bit word of [offset, offset + bytes) of buf to `word` on the device
+     * (offset and bytes multiples of 4; a device group: on each of this process's ranks), done on
+     * return, as an upload. The harness poisons outputs with it (gigabytes a case at the large
+     * collectives, where an upload from the host took seconds); NULL: it uploads the pattern. */
+    xpb_status (*buffer_fill)(void *ctx, xpb_buffer *buf, size_t offset, size_t bytes, uint32_t word,
+                              xpb_error *err);
     /* Optional, device groups: uploads to each rank r only part r of src (part_bytes at
      * offset + r part_bytes), for inputs whose ranks read their own part alone
      * (xpb_workload_i.input_rank_part). */

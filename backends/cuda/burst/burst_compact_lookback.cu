@@ -47,15 +47,6 @@ __device__ __forceinline__ uint32_t xpb_lb_degree(const uint32_t *__restrict__ o
     return __ldg(offsets + i + 1) - __ldg(offsets + i);
 }
 
-/* Sum over the warp (every lane calls it and gets it). */
-__device__ __forceinline__ unsigned long long xpb_lb_warp_sum(unsigned long long v)
-{
-#pragma unroll
-    for (int o = 16; o > 0; o >>= 1)
-        v += __shfl_xor_sync(XPB_FULL_MASK, v, o);
-    return v;
-}
-
 /* Warp 0 of tile `tile`: publishes its aggregate (agg_pair, agg_events), finds the sum of every
  * earlier tile by looking back, publishes its inclusive prefix; returns the earlier tiles' sums
  * (every lane). A step reads 32 x W earlier tiles, lane L the W from end - W L on (nearest first),
@@ -106,8 +97,8 @@ __device__ __forceinline__ void xpb_lb_lookback(uint32_t tile, unsigned long lon
             const uint32_t stop = inc ? (uint32_t)(__ffs(inc) - 1) : 31u; /* the lane of the nearest inclusive one */
             if (lane > stop)
                 vp = ve = 0;
-            pp += xpb_lb_warp_sum(vp);
-            pe += xpb_lb_warp_sum(ve);
+            pp += xpb_burst_warp_sum(vp);
+            pe += xpb_burst_warp_sum(ve);
             if (inc)
                 break;
         }

@@ -52,15 +52,6 @@ __device__ __forceinline__ uint32_t xpb_propbits_scan(uint32_t v, uint32_t *tota
     return incl - v;
 }
 
-/* Sum over the warp (every lane calls it and gets it). */
-__device__ __forceinline__ uint32_t xpb_propbits_sum(uint32_t v)
-{
-#pragma unroll
-    for (int o = 16; o > 0; o >>= 1)
-        v += __shfl_xor_sync(XPB_FULL_MASK, v, o);
-    return v;
-}
-
 /* The position of the r-th (from 0) set bit of m, r < popc(m). */
 __device__ __forceinline__ uint32_t xpb_propbits_nth(uint32_t m, uint32_t r)
 {
@@ -139,7 +130,7 @@ xpb_burst_propagate_bits_kernel(const uint32_t *__restrict__ bits, uint32_t word
         }
     }
     /* 3. the counts: the warp's, the block's, the grid's; the last block writes them */
-    my_fired = xpb_propbits_sum(my_fired), my_events = xpb_propbits_sum(my_events);
+    my_fired = xpb_burst_warp_sum(my_fired), my_events = xpb_burst_warp_sum(my_events);
     if (lane == 0 && (my_fired | my_events) != 0) {
         atomicAdd(&block_sum[0], my_fired);
         atomicAdd(&block_sum[1], my_events);

@@ -377,6 +377,15 @@ template <class T> __device__ __forceinline__ T xpb_burst_warp_scan(T v)
     return v;
 }
 
+/* Sum over the warp (every lane calls it and gets it), of 64-bit sums or 32-bit counts. */
+template <class T> __device__ __forceinline__ T xpb_burst_warp_sum(T v)
+{
+#pragma unroll
+    for (int o = 16; o > 0; o >>= 1)
+        v += __shfl_xor_sync(XPB_FULL_MASK, v, o);
+    return v;
+}
+
 /* Exclusive prefix sum over the block (blockDim.x a multiple of 32; every thread calls it);
  * *total gets the block's sum. red: 32 words of __shared__ scratch, reusable after the call. */
 __device__ __forceinline__ unsigned long long xpb_burst_block_scan(unsigned long long v, unsigned long long *red,

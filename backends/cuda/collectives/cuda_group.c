@@ -385,6 +385,19 @@ xpb_status xpb_cuda_group_buffer_upload(xpb_cuda_ctx *g, xpb_buffer *dst, size_t
     return upload_ranks(g, dst, offset, src, bytes, 0, err);
 }
 
+/* Each local rank's buffer filled on its own device, one after the other: a fill is a kernel of
+ * milliseconds, not a host copy worth a thread a rank. */
+xpb_status xpb_cuda_group_buffer_fill(xpb_cuda_ctx *g, xpb_buffer *buf, size_t offset, size_t bytes, uint32_t word,
+                                      xpb_error *err)
+{
+    xpb_status st = XPB_OK;
+    for (int l = 0; l < g->group->local && !st; l++) {
+        xpb_buffer v = rank_view(buf, l);
+        st = xpb_cuda_dev_buffer_fill(g->group->rank[l], &v, offset, bytes, word, err);
+    }
+    return xpb_mpi_agree(st, err);
+}
+
 xpb_status xpb_cuda_buffer_upload_parts(void *ctx, xpb_buffer *dst, size_t offset, const void *src, size_t bytes,
                                         size_t part_bytes, xpb_error *err)
 {

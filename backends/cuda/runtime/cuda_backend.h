@@ -162,6 +162,8 @@ xpb_status xpb_cuda_buffer_upload(void *ctx, xpb_buffer *dst, size_t offset, con
                                   size_t bytes, xpb_error *err);
 xpb_status xpb_cuda_buffer_download(void *ctx, xpb_buffer *src, size_t offset, void *dst,
                                     size_t bytes, xpb_error *err);
+xpb_status xpb_cuda_buffer_fill(void *ctx, xpb_buffer *buf, size_t offset, size_t bytes, uint32_t word,
+                                xpb_error *err);
 
 /* The same for one device's ctx (never a group's): cuda_context.c, cuda_buffer.c. cuda_group.c
  * drives its ranks with these. */
@@ -175,6 +177,9 @@ xpb_status xpb_cuda_dev_buffer_upload(void *ctx, xpb_buffer *dst, size_t offset,
                                       size_t bytes, xpb_error *err);
 xpb_status xpb_cuda_dev_buffer_download(void *ctx, xpb_buffer *src, size_t offset, void *dst,
                                         size_t bytes, xpb_error *err);
+/* A fill kernel on the ctx's stream, waited for (cuda_fill.cu). */
+xpb_status xpb_cuda_dev_buffer_fill(void *ctx, xpb_buffer *buf, size_t offset, size_t bytes, uint32_t word,
+                                    xpb_error *err);
 /* XPB_ERR_USAGE "cuda <what>: ..." unless [offset, offset + bytes) lies inside buf (cuda_buffer.c). */
 xpb_status xpb_cuda_buffer_check_range(const xpb_buffer *buf, size_t offset, size_t bytes, const char *what,
                                        xpb_error *err);
@@ -196,6 +201,8 @@ xpb_status xpb_cuda_group_buffer_alloc(xpb_cuda_ctx *g, size_t bytes, xpb_buffer
 void xpb_cuda_group_buffer_free(xpb_cuda_ctx *g, xpb_buffer *buf);
 xpb_status xpb_cuda_group_buffer_upload(xpb_cuda_ctx *g, xpb_buffer *dst, size_t offset, const void *src,
                                         size_t bytes, xpb_error *err);
+xpb_status xpb_cuda_group_buffer_fill(xpb_cuda_ctx *g, xpb_buffer *buf, size_t offset, size_t bytes, uint32_t word,
+                                      xpb_error *err);
 /* xpb_backend_i.buffer_upload_parts: each rank its own part of src (one device: the whole). */
 xpb_status xpb_cuda_buffer_upload_parts(void *ctx, xpb_buffer *dst, size_t offset, const void *src, size_t bytes,
                                         size_t part_bytes, xpb_error *err);

@@ -74,6 +74,21 @@ void xpb_cuda_buffer_free(void *ctx, xpb_buffer *buf)
     xpb_cuda_dev_buffer_free(ctx, buf);
 }
 
+xpb_status xpb_cuda_buffer_fill(void *ctx, xpb_buffer *buf, size_t offset, size_t bytes, uint32_t word,
+                                xpb_error *err)
+{
+#ifdef XPB_HAVE_NCCL
+    xpb_cuda_ctx *c = ctx;
+    if (c->group) {
+        xpb_status st = xpb_cuda_buffer_check_range(buf, offset, bytes, "fill", err);
+        if (st != XPB_OK || bytes == 0)
+            return st;
+        return xpb_cuda_group_buffer_fill(c, buf, offset, bytes, word, err);
+    }
+#endif
+    return xpb_cuda_dev_buffer_fill(ctx, buf, offset, bytes, word, err);
+}
+
 xpb_status xpb_cuda_buffer_upload(void *ctx, xpb_buffer *dst, size_t offset, const void *src, size_t bytes,
                                   xpb_error *err)
 {

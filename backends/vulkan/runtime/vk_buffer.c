@@ -258,6 +258,23 @@ xpb_status vkb_buffer_upload(void *ctx, xpb_buffer *dst, size_t offset, const vo
     return vkb_ctx_status(c, err);
 }
 
+xpb_status vkb_buffer_fill(void *ctx, xpb_buffer *dst, size_t offset, size_t bytes, uint32_t word, xpb_error *err)
+{
+    vkb_ctx *c = ctx;
+    xpb_status st = check_copy(c, dst, offset, bytes, "fill", err);
+    if (st || bytes == 0)
+        return st;
+    if (offset % 4 || bytes % 4) /* vkCmdFillBuffer's rule */
+        return xpb_fail(err, XPB_ERR_USAGE, "fill of %zu bytes at offset %zu: both must be multiples of 4", bytes,
+                        offset);
+    if ((st = vkb_cmd_before(c, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, err)))
+        return st;
+    vkCmdFillBuffer(c->cmd, dst->buf, offset, bytes, word);
+    if ((st = vkb_cmd_submit_wait(c, err)))
+        return st;
+    return vkb_ctx_status(c, err);
+}
+
 xpb_status vkb_buffer_download(void *ctx, xpb_buffer *src, size_t offset, void *dst, size_t bytes,
                                xpb_error *err)
 {

@@ -269,6 +269,8 @@ xpb_status vkb_buffer_upload(void *ctx, xpb_buffer *dst, size_t offset, const vo
                              size_t bytes, xpb_error *err);
 xpb_status vkb_buffer_download(void *ctx, xpb_buffer *src, size_t offset, void *dst, size_t bytes,
                                xpb_error *err);
+/* xpb_backend_i.buffer_fill: vkCmdFillBuffer, submitted and waited for. */
+xpb_status vkb_buffer_fill(void *ctx, xpb_buffer *dst, size_t offset, size_t bytes, uint32_t word, xpb_error *err);
 void vkb_staging_destroy(vkb_ctx *c);
 /* Destroys every parked buffer that no capture holds (all of them once the captures are gone). */
 void vkb_buffers_sweep(vkb_ctx *c);
