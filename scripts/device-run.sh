@@ -89,7 +89,7 @@ sweep_phases() {
   python3 - "$1" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))
-keys = ["data", "setup", "poison", "validate", "timed", "e2e", "total"]
+keys = ["data", "setup", "poison", "validate", "download", "timed", "e2e", "total"]
 cs = [c for c in r["cases"] if "phases_s" in c]
 tot = {k: sum(c["phases_s"].get(k, 0) for c in cs) for k in keys}
 print(f'{sys.argv[1].rsplit("/", 1)[-1]}: {len(cs)} results; phases (s): ' + ", ".join(f"{k} {tot[k]:.1f}" for k in keys))

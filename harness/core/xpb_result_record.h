@@ -34,6 +34,7 @@ typedef struct xpb_phase_times {
     double setup_s;    /* device buffers, input upload, poisoning, prepare (later rounds' too) */
     double poison_s;   /* of setup_s: filling the outputs with the poison pattern */
     double validate_s; /* the validation launch, synchronize, download and the host check */
+    double download_s; /* of validate_s: reading the outputs back for the checks (the e2e's apart) */
     double timed_s;    /* warm-up, graph capture and the timed samples, every round */
     double e2e_s;      /* the end-to-end iterations (upload, launch, sync, download) */
     double total_s;    /* the whole of the variant on this device (data_s not included) */

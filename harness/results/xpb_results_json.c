@@ -347,6 +347,7 @@ static cJSON *case_json(const xpb_result *r)
         xpb_json_add_number(ph, "setup", r->phase.setup_s);
         xpb_json_add_number(ph, "poison", r->phase.poison_s);
         xpb_json_add_number(ph, "validate", r->phase.validate_s);
+        xpb_json_add_number(ph, "download", r->phase.download_s);
         xpb_json_add_number(ph, "timed", r->phase.timed_s);
         xpb_json_add_number(ph, "e2e", r->phase.e2e_s);
         xpb_json_add_number(ph, "total", r->phase.total_s);

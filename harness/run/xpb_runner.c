@@ -17,6 +17,7 @@
 #include "xpb_group_cpus.h"
 #include "xpb_isolate.h"
 #include "xpb_mpi.h"
+#include "xpb_poison.h"
 #include "xpb_power.h"
 #include "xpb_progress.h"
 #include "xpb_sysinfo.h"
@@ -166,43 +167,13 @@ xpb_status xpb_runner_upload_inputs(xpb_case_buffers *cb, const xpb_case *c, xpb
     return XPB_OK;
 }
 
-/* Poison is written by the device where the backend fills buffers (xpb_backend_i.buffer_fill),
- * else uploaded piece by piece from one block of at most this many bytes: a host array of the
- * output's size, made and filled for every case, cost its page faults and fill each time (4 GiB
- * at the 1 GiB all_gather on 4 GPUs: 4.4 s on a 2-core VM). A block this size is filled in
- * milliseconds and stays in the host's cache; the upload still copies the whole output to every
- * rank (docs/multi-gpu.md, "Where a sweep's time goes"). */
-#define POISON_BLOCK ((size_t)16 << 20)
-
 /* Fills every output, guards included, with the poison pattern: every byte of it, so an element
  * that the kernel does not write is caught whichever part of the array it is in. */
 xpb_status xpb_runner_poison_outputs(xpb_case_buffers *cb, xpb_error *err)
 {
-    const xpb_backend_i *b = cb->dev->backend;
-    bool fill = b->buffer_fill != NULL;
-    for (int i = 0; i < cb->data->n_out; i++) /* the fill takes whole words; G is a multiple of 4 */
-        fill = fill && cb->data->out_bytes[i] % 4 == 0;
-    if (fill) {
-        xpb_status st = XPB_OK;
-        for (int i = 0; i < cb->data->n_out && !st; i++)
-            st = b->buffer_fill(cb->dev->ctx, cb->out[i], 0, cb->data->out_bytes[i] + 2 * G, XPB_POISON_BITS, err);
-        return st;
-    }
-    size_t largest = 0;
-    for (int i = 0; i < cb->data->n_out; i++)
-        largest = cb->data->out_bytes[i] + 2 * G > largest ? cb->data->out_bytes[i] + 2 * G : largest;
-    size_t block = largest < POISON_BLOCK ? largest : POISON_BLOCK;
-    void *p = malloc(block ? block : 1);
-    if (!p)
-        return xpb_fail(err, XPB_ERR_OUT_OF_MEMORY, "out of host memory (%zu bytes) for poison", block);
-    xpb_poison_fill(p, block);
     xpb_status st = XPB_OK;
-    for (int i = 0; i < cb->data->n_out && !st; i++) {
-        size_t bytes = cb->data->out_bytes[i] + 2 * G;
-        for (size_t at = 0; at < bytes && !st; at += block)
-            st = b->buffer_upload(cb->dev->ctx, cb->out[i], at, p, bytes - at < block ? bytes - at : block, err);
-    }
-    free(p);
+    for (int i = 0; i < cb->data->n_out && !st; i++)
+        st = xpb_poison_buffer(cb->dev, cb->out[i], cb->data->out_bytes[i] + 2 * G, err);
     return st;
 }
 
@@ -533,8 +504,8 @@ static void time_kernel_again(xpb_device *dev, const xpb_case *c, const xpb_case
     r->phase.total_s += xpb_clock_now() - t0;
 }
 
-static void run_kernel(xpb_device *dev, const xpb_kernel *k, const xpb_case *c,
-                       const xpb_case_data *d, const xpb_run_config *cfg, xpb_result *r)
+static void run_kernel(xpb_device *dev, const xpb_kernel *k, const xpb_case *c, const xpb_case_data *d,
+                       xpb_recheck_inputs *ri, const xpb_run_config *cfg, xpb_result *r)
 {
     const xpb_backend_i *b = dev->backend;
     xpb_error err = {{0}};
@@ -587,7 +558,7 @@ static void run_kernel(xpb_device *dev, const xpb_kernel *k, const xpb_case *c,
     /* 3. the fresh-seed recheck, when the timed output was right */
     if (!st && r->timed && r->timed_output.state == XPB_CHECK_PASSED) {
         double t_check = xpb_clock_now();
-        st = xpb_runner_recheck(&cb, k, c, args, &state, &prepared, cfg, r, &err);
+        st = xpb_runner_recheck(&cb, k, c, args, &state, &prepared, ri, cfg, r, &err);
         r->phase.validate_s += xpb_clock_now() - t_check;
     }
     if (!st)
@@ -602,6 +573,7 @@ static void run_kernel(xpb_device *dev, const xpb_kernel *k, const xpb_case *c,
         xpb_runner_set_outcome(r, dev, st, &err);
     if (prepared && k->release)
         k->release(dev->ctx, state);
+    r->phase.download_s = cb.download_s;
     buffers_free(&cb);
     r->phase.total_s = xpb_clock_now() - t0;
 }
@@ -656,8 +628,8 @@ static xpb_result *new_result(xpb_run *run, const xpb_case *c, const xpb_device 
     return r;
 }
 
-static xpb_status run_on_device(xpb_run *run, xpb_device *dev, const xpb_case *c,
-                                const xpb_case_data *d, xpb_status data_st, const xpb_error *data_err,
+static xpb_status run_on_device(xpb_run *run, xpb_device *dev, const xpb_case *c, const xpb_case_data *d,
+                                xpb_recheck_inputs *ri, xpb_status data_st, const xpb_error *data_err,
                                 const xpb_run_config *cfg, xpb_progress *prog)
 {
     if (dev->preset && c->preset && strcmp(dev->preset, c->preset) != 0)
@@ -722,7 +694,7 @@ static xpb_status run_on_device(xpb_run *run, xpb_device *dev, const xpb_case *c
         } else if (c->workload->run) {
             xpb_run_stateful(dev, ks[i], c, d, cfg, r);
         } else {
-            run_kernel(dev, ks[i], c, d, cfg, r);
+            run_kernel(dev, ks[i], c, d, ri, cfg, r);
         }
         settle(run, r, true);
         xpb_progress_case(prog, r);
@@ -786,9 +758,14 @@ static xpb_status first_round(xpb_run *run, size_t i, const xpb_case *c, const x
 {
     xpb_progress_start_case(prog, i, c);
     *first = run->count;
-    for (size_t j = 0; j < run->n_devices; j++)
-        if (run_on_device(run, &run->devices[j], c, d, data_st, data_err, cfg, prog))
-            return XPB_ERR_OUT_OF_MEMORY;
+    xpb_recheck_inputs ri = {0};
+    xpb_status st = XPB_OK;
+    for (size_t j = 0; j < run->n_devices && !st; j++)
+        if (run_on_device(run, &run->devices[j], c, d, &ri, data_st, data_err, cfg, prog))
+            st = XPB_ERR_OUT_OF_MEMORY;
+    xpb_recheck_inputs_free(&ri);
+    if (st)
+        return st;
     *count = run->count - *first;
     xpb_progress_unit(prog);
     return XPB_OK;

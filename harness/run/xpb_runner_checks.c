@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "xpb_clock.h"
 #include "xpb_rng.h"
 #include "xpb_runner_internal.h"
 #include "xpb_sysinfo.h"
@@ -16,8 +17,10 @@ xpb_status xpb_runner_check_output(xpb_case_buffers *cb, const xpb_case *c, cons
                                    const xpb_kernel *k, const xpb_run_config *cfg, uint64_t seed,
                                    xpb_after_check *check, xpb_error *err)
 {
+    double t0 = xpb_clock_now();
     xpb_status st = cb->dev->backend->buffer_download(cb->dev->ctx, cb->out[0], 0, cb->out_host,
                                                       d->out_bytes[0] + 2 * G, err);
+    cb->download_s += xpb_clock_now() - t0;
     xpb_validation v;
     if (!st)
         st = xpb_validate_output(c, d, k->precision, (const float *)((char *)cb->out_host + G), cfg->sampled,
@@ -48,9 +51,38 @@ static uint64_t recheck_seed(uint64_t seed)
     return s == seed ? s ^ 1 : s;
 }
 
+void xpb_recheck_inputs_free(xpb_recheck_inputs *ri)
+{
+    if (ri->made)
+        xpb_case_data_free(&ri->d);
+    memset(ri, 0, sizeof *ri);
+}
+
+/* ri's inputs, made from seed unless an earlier variant made them; they must match the case's in
+ * size. */
+static xpb_status recheck_inputs(const xpb_case *c, const xpb_case_data *kept, uint64_t seed, xpb_recheck_inputs *ri,
+                                 xpb_error *err)
+{
+    if (ri->made)
+        return XPB_OK;
+    memset(&ri->d, 0, sizeof ri->d);
+    xpb_status st = c->workload->make_data(c, seed, &ri->d, err);
+    if (st)
+        return st;
+    ri->made = true;
+    for (int i = 0; i < XPB_MAX_ARRAYS; i++)
+        if (ri->d.n_in != kept->n_in || ri->d.n_out != kept->n_out || ri->d.in_bytes[i] != kept->in_bytes[i] ||
+            ri->d.out_bytes[i] != kept->out_bytes[i]) {
+            xpb_recheck_inputs_free(ri);
+            return xpb_fail(err, XPB_ERR_RUNTIME, "the recheck's inputs (seed %llu) differ in size from the case's",
+                            (unsigned long long)seed);
+        }
+    return XPB_OK;
+}
+
 xpb_status xpb_runner_recheck(xpb_case_buffers *cb, const xpb_kernel *k, const xpb_case *c, const void *args,
-                              void **state, bool *prepared, const xpb_run_config *cfg, xpb_result *r,
-                              xpb_error *err)
+                              void **state, bool *prepared, xpb_recheck_inputs *ri, const xpb_run_config *cfg,
+                              xpb_result *r, xpb_error *err)
 {
     r->recheck_seed = recheck_seed(cfg->seed);
     if (c->input) {
@@ -68,18 +100,12 @@ xpb_status xpb_runner_recheck(xpb_case_buffers *cb, const xpb_kernel *k, const x
         return XPB_OK;
     }
     const xpb_case_data *kept = cb->data;
-    xpb_case_data fresh;
-    memset(&fresh, 0, sizeof fresh);
-    xpb_status st = c->workload->make_data(c, r->recheck_seed, &fresh, err);
-    bool made = st == XPB_OK;
-    for (int i = 0; !st && i < XPB_MAX_ARRAYS; i++)
-        if (fresh.n_in != kept->n_in || fresh.n_out != kept->n_out || fresh.in_bytes[i] != kept->in_bytes[i] ||
-            fresh.out_bytes[i] != kept->out_bytes[i])
-            st = xpb_fail(err, XPB_ERR_RUNTIME, "the recheck's inputs (seed %llu) differ in size from the case's",
-                          (unsigned long long)r->recheck_seed);
-    cb->data = &fresh;
-    if (!st)
-        st = xpb_runner_upload_inputs(cb, c, err);
+    xpb_status st = recheck_inputs(c, kept, r->recheck_seed, ri, err);
+    if (st)
+        return st;
+    const xpb_case_data *fresh = &ri->d;
+    cb->data = fresh;
+    st = xpb_runner_upload_inputs(cb, c, err);
     if (!st)
         st = xpb_runner_poison_outputs(cb, err);
     if (!st && k->prepare) {
@@ -95,10 +121,8 @@ xpb_status xpb_runner_recheck(xpb_case_buffers *cb, const xpb_kernel *k, const x
     if (!st)
         st = cb->dev->backend->synchronize(cb->dev->ctx, err);
     if (!st)
-        st = xpb_runner_check_output(cb, c, &fresh, k, cfg, r->recheck_seed, &r->recheck, err);
+        st = xpb_runner_check_output(cb, c, fresh, k, cfg, r->recheck_seed, &r->recheck, err);
     cb->data = kept;
-    if (made)
-        xpb_case_data_free(&fresh);
     return st;
 }
 

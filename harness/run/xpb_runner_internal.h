@@ -18,6 +18,7 @@ typedef struct xpb_case_buffers {
     xpb_buffer *in[XPB_MAX_ARRAYS], *out[XPB_MAX_ARRAYS];
     xpb_view in_view[XPB_MAX_ARRAYS], out_view[XPB_MAX_ARRAYS];
     void *out_host; /* guard + output 0 + guard, downloaded */
+    double download_s; /* host seconds reading out_host back for the checks (phases_s.download) */
 } xpb_case_buffers;
 
 /* Uploads cb->data's inputs (a device group's rank only its part where the workload says so). */
@@ -47,6 +48,16 @@ xpb_status xpb_runner_check_output(xpb_case_buffers *cb, const xpb_case *c, cons
                                    xpb_after_check *check, xpb_error *err);
 /* Why neither check after timing applies to a case on dev, or NULL when both do. */
 const char *xpb_runner_after_timing_skip(const xpb_device *dev);
+/* The fresh-seed recheck's inputs of one case: made by the first variant that reaches its
+ * recheck, kept for the case's other variants and devices (the recheck seed is the run's, so each
+ * makes the same inputs: 2.4 s a variant at the 8 GiB all_reduce on 4 GPUs), freed after the
+ * case's first round (later rounds do not recheck). */
+typedef struct xpb_recheck_inputs {
+    bool made;
+    xpb_case_data d;
+} xpb_recheck_inputs;
+void xpb_recheck_inputs_free(xpb_recheck_inputs *ri);
+
 /* After the timed launches: the case's inputs made afresh from another seed (r->recheck_seed),
  * uploaded into the same buffers, the outputs poisoned, one launch, checked against the new
  * inputs' reference, into r->recheck. A kernel that replays an output it kept (keyed on the
@@ -54,8 +65,8 @@ const char *xpb_runner_after_timing_skip(const xpb_device *dev);
  * a prepare step prepares again for the new inputs (*state, *prepared: the case's; GEMM's tf32
  * and fp16 variants convert A and B there). */
 xpb_status xpb_runner_recheck(xpb_case_buffers *cb, const xpb_kernel *k, const xpb_case *c, const void *args,
-                              void **state, bool *prepared, const xpb_run_config *cfg, xpb_result *r,
-                              xpb_error *err);
+                              void **state, bool *prepared, xpb_recheck_inputs *ri, const xpb_run_config *cfg,
+                              xpb_result *r, xpb_error *err);
 /* After round 1's timing: a failed timed output or recheck makes r failed-validation, its message
  * naming the check, with no timing (a failed case reports no speed). */
 void xpb_runner_fail_after_timing(xpb_result *r);

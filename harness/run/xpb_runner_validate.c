@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "xpb_clock.h"
 #include "xpb_dump.h"
 #include "xpb_mpi.h"
 #include "xpb_runner_internal.h"
@@ -121,7 +122,9 @@ xpb_status xpb_runner_validate_launch(xpb_case_buffers *cb, const xpb_case *c, c
     const xpb_case_data *d = cb->data;
     bool local = false, split = false;
     size_t lo, hi;
+    double t0 = xpb_clock_now();
     xpb_status st = xpb_runner_download_mine(cb, &local, &lo, &hi, err);
+    cb->download_s += xpb_clock_now() - t0;
     if (st)
         return st;
     inject_fault(cfg->inject_fault, cb->out_host, d->out_bytes[0]);

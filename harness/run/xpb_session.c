@@ -5,22 +5,11 @@
 #include <string.h>
 
 #include "xpb_clock.h"
+#include "xpb_poison.h"
 #include "xpb_result_record.h"
 #include "xpb_validate.h"
 
 #define G XPB_GUARD_BYTES
-
-/* Fills all `total` bytes of buf (guards and body) with the poison pattern. */
-static xpb_status poison(xpb_session *s, xpb_buffer *buf, size_t total, xpb_error *err)
-{
-    void *p = malloc(total);
-    if (!p)
-        return xpb_fail(err, XPB_ERR_OUT_OF_MEMORY, "out of host memory (%zu bytes) for poison", total);
-    xpb_poison_fill(p, total);
-    xpb_status st = s->dev->backend->buffer_upload(s->dev->ctx, buf, 0, p, total, err);
-    free(p);
-    return st;
-}
 
 xpb_status xpb_session_alloc(xpb_session *s, size_t bytes, xpb_view *view, xpb_error *err)
 {
@@ -45,7 +34,7 @@ xpb_status xpb_session_alloc(xpb_session *s, size_t bytes, xpb_view *view, xpb_e
     /* Poison and guards serve the validated run, which reads them back. A timed or breakdown run
      * skips the fill: its uploads would double the set-up of every run (a burst run of 1M
      * neurons moves 130 MB of poison for a 0.5 ms run), and nothing reads them. */
-    if (s->validating && (st = poison(s, buf, total, err))) {
+    if (s->validating && (st = xpb_poison_buffer(s->dev, buf, total, err))) {
         b->buffer_free(s->dev->ctx, buf);
         return st;
     }

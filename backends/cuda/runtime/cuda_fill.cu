@@ -10,8 +10,8 @@ __global__ void xpb_cuda_fill_u32(uint32_t *__restrict__ p, size_t n, uint32_t w
         p[i] = word;
 }
 
-xpb_status xpb_cuda_dev_buffer_fill(void *ctx, xpb_buffer *buf, size_t offset, size_t bytes,
-                                               uint32_t word, xpb_error *err)
+xpb_status xpb_cuda_dev_buffer_fill(void *ctx, xpb_buffer *buf, size_t offset, size_t bytes, uint32_t word,
+                                    xpb_error *err)
 {
     xpb_cuda_ctx *c = (xpb_cuda_ctx *)ctx;
     xpb_status st = xpb_cuda_buffer_check_range(buf, offset, bytes, "fill", err);
