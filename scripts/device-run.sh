@@ -51,6 +51,7 @@
 # shardburst (issue 33: sharded burst validated on groups of 1, 2 and all GPUs at
 # XPB_SHARDBURST_PRESETS and under mpirun, timed at XPB_SHARDBURST_SIZES on one GPU and each group,
 # the scaling table last; XPB_SHARDBURST_MODES: launch modes A/B, e.g. "one:again threads:again";
+# XPB_SHARDBURST_MPI_CAPTURES (auto): "auto never" times mpirun with each XPB_CUDA_SHARDED_CAPTURE;
 # XPB_SHARDBURST_PROPAGATE (auto): "list bits" validates, then times, each XPB_CUDA_SHARDED_PROPAGATE (auto, the default, untagged), XPB_SHARDBURST_ROUNDS rounds in alternated order). burstprof (issue 33: where the sharded burst's time goes: nsys's kernel and API summaries where nsys is installed (not on the lent machines), then the phase marks, XPB_CUDA_SHARDED_PROFILE=1, on 0,1 and all GPUs).
 # plugins (issue 35: the CUDA example plugin, examples/plugins/cuda_softmax, validated at conformance and
 # timed at quick beside cuda/default: docs/plugins.md; then crash isolation: the out-of-bounds twin,
@@ -536,15 +537,21 @@ if has shardburst; then # issue 33: sharded burst bit-exact on groups of 1, 2 an
     # XPB_SHARDBURST_MPI_BINDS: mpirun --bind-to values, one run each ("default": Open MPI's own,
     # a core a process at -np <= 2; "default none": the A/B of the processes' CPU room)
     # and each XPB_SHARDBURST_PROPAGATE value under mpirun too
+    # XPB_SHARDBURST_MPI_CAPTURES (auto): XPB_CUDA_SHARDED_CAPTURE values under mpirun, one run each
+    # ("auto never": whether the graphs a process of one rank captures are what makes mpirun slower)
     for bind in ${XPB_SHARDBURST_MPI_BINDS:-default}; do
+     for cap in ${XPB_SHARDBURST_MPI_CAPTURES:-auto}; do
      for prop in ${XPB_SHARDBURST_PROPAGATE:-auto}; do
       btag=""; bargs=(); [ "$bind" = default ] || { btag="-bind-$bind"; bargs=(--bind-to "$bind"); }
+      [ "$cap" = auto ] || btag="$btag-capture-$cap"
       [ "$prop" = auto ] || btag="$btag-$prop"
-      [ "$(left_s)" -gt 30 ] || { stamp "shardburst: mpirun $prop skipped: past XPB_DEADLINE_S"; continue; }
-      stamp "shardburst: $sz under mpirun -np $np ${bargs[*]}, propagate $prop"
-      XPB_CUDA_SHARDED_PROPAGATE=$prop timeout "$(( $(left_s) < 300 ? $(left_s) : 300 ))" mpirun ${XPB_MPIRUN_ARGS:-} "${bargs[@]}" -np "$np" \
-          -x XPB_CUDA_SHARDED_PROPAGATE $bin run --backend cuda --workload burst --size "$sz" \
+      [ "$(left_s)" -gt 30 ] || { stamp "shardburst: mpirun $prop $cap skipped: past XPB_DEADLINE_S"; continue; }
+      stamp "shardburst: $sz under mpirun -np $np ${bargs[*]}, propagate $prop, capture $cap"
+      XPB_CUDA_SHARDED_PROPAGATE=$prop XPB_CUDA_SHARDED_CAPTURE=$cap timeout "$(( $(left_s) < 300 ? $(left_s) : 300 ))" \
+          mpirun ${XPB_MPIRUN_ARGS:-} "${bargs[@]}" -np "$np" -x XPB_CUDA_SHARDED_PROPAGATE -x XPB_CUDA_SHARDED_CAPTURE \
+          $bin run --backend cuda --workload burst --size "$sz" \
           --min-time 0.02 --out "$out/shardburst-$tag-mpi$btag.json" >> "$out/shardburst-mpi.txt" 2>&1 || status=1
+     done
      done
     done
   done
