@@ -78,13 +78,8 @@ xpb_status xpb_cuda_buffer_fill(void *ctx, xpb_buffer *buf, size_t offset, size_
                                 xpb_error *err)
 {
 #ifdef XPB_HAVE_NCCL
-    xpb_cuda_ctx *c = ctx;
-    if (c->group) {
-        xpb_status st = xpb_cuda_buffer_check_range(buf, offset, bytes, "fill", err);
-        if (st != XPB_OK || bytes == 0)
-            return st;
-        return xpb_cuda_group_buffer_fill(c, buf, offset, bytes, word, err);
-    }
+    if (((xpb_cuda_ctx *)ctx)->group) /* each rank's range is checked by its one-device fill */
+        return xpb_cuda_group_buffer_fill(ctx, buf, offset, bytes, word, err);
 #endif
     return xpb_cuda_dev_buffer_fill(ctx, buf, offset, bytes, word, err);
 }
