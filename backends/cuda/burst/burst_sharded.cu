@@ -244,12 +244,15 @@ static xpb_status launch_mode_read(const xpb_cuda_ctx *g, launch_mode *m, xpb_er
     m->from_bits = from == 2 || (from == 0 && xpb_cuda_group_size(g) > 1);
     m->threads = threads == 1; /* "one|threads" */
     m->capture = capture;      /* "auto|again|first|never", in the enum's order */
-    /* auto: with two or more ranks here launched one thread a rank, plain launches (4 x H200, 5M x
-     * 100 batched: 76.8 us a burst, where graphs captured again replayed at 170.5 us from this
-     * thread, docs/multi-gpu.md); else captured when seen again (one thread for every rank, and one
-     * rank a process under MPI, as measured before) */
+    /* auto: plain launches on a group of two or more GPUs where each rank has a thread of its own
+     * (one thread a rank here, or one rank a process under MPI): 4 x H200, 5M x 100 batched, 76.8
+     * us a burst in one process where graphs captured again replayed at 170.5 us from one thread;
+     * under mpirun -np 4 70.6 / 70.7 us where captured graphs took 85.7 / 93.4 with a p95 of
+     * 113-127 (docs/multi-gpu.md). Captured when seen again on a group of one, and where one
+     * thread launches every rank. */
+    const bool own_thread = m->threads || xpb_cuda_group_local(g) == 1;
     if (m->capture == CAPTURE_AUTO)
-        m->capture = m->threads && xpb_cuda_group_local(g) > 1 ? CAPTURE_NEVER : CAPTURE_AGAIN;
+        m->capture = xpb_cuda_group_size(g) > 1 && own_thread ? CAPTURE_NEVER : CAPTURE_AGAIN;
     m->lookback = compact == 0; /* "lookback|twopass" */
     if (st == XPB_OK)
         st = xpb_sharded_prof_enabled(&m->prof, err);
