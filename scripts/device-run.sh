@@ -47,6 +47,9 @@
 # and under mpirun, each cut at XPB_SWEEP_LIMIT_S (120) and kept partial, torch.distributed beside;
 # XPB_SWEEP_MPI=0 leaves mpirun and torch out; each run's phases_s summed). scaling (issue 33: the
 # collectives' XPB_SCALING_PRESET (quick) on 1, 2, ..., N GPUs in one file: --devices 0:0,1:...).
+# nettransport (issue 33: the collectives' conformance under mpirun with NCCL's network transport
+# forced, sockets on lo, then in one process and under mpirun unforced; each results file's
+# transport expected and the one NCCL's log reports, transport_reported).
 # compactab (issue 33: the sharded burst's compact, XPB_CUDA_SHARDED_COMPACT_WORDS or, XPB_COMPACTAB_KNOB=lookback, XPB_CUDA_SHARDED_LOOKBACK_TILES A/B on all GPUs and 0,1).
 # shardburst (issue 33: sharded burst validated on groups of 1, 2 and all GPUs at
 # XPB_SHARDBURST_PRESETS and under mpirun, timed at XPB_SHARDBURST_SIZES on one GPU and each group,
@@ -301,12 +304,21 @@ fi
 if has nettransport; then # issue 33: the code that runs across nodes, on one host: NCCL's network transport forced
   export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
   np=$(nvidia-smi -L | grep -c "^GPU")
+  # the results' nccl entry: the transport expected from the environment, and the one NCCL's own
+  # log reports (transport_reported: xpubench reads NCCL's INIT log, so NCCL_DEBUG stays unset here)
+  nccl_said() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1]))["system"]["devices"][0].get("nccl",{}); print("expected", d.get("transport_expected"), "| reported", d.get("transport_reported") or d.get("transport_reported_why"))' "$1" 2>&1; }
   stamp "nettransport: collectives conformance under mpirun -np $np, NCCL_P2P_DISABLE=1 NCCL_SHM_DISABLE=1 (sockets on lo)"
   timeout -s TERM "${XPB_NETTRANSPORT_LIMIT_S:-120}" mpirun ${XPB_MPIRUN_ARGS:-} -np "$np" -x NCCL_P2P_DISABLE=1 -x NCCL_SHM_DISABLE=1 -x NCCL_SOCKET_IFNAME=lo \
-      -x NCCL_DEBUG=INFO -x NCCL_DEBUG_SUBSYS=INIT,NET $bin run --backend cuda --workload collectives --preset conformance \
+      $bin run --backend cuda --workload collectives --preset conformance \
       --validate-only --out "$out/nettransport.json" > "$out/nettransport.txt" 2>&1 || status=1
-  echo "nettransport: $(grep 'results:' "$out/nettransport.txt" | tail -1); NCCL: $(grep -oE 'via NET/[A-Za-z]+[^ ]*|Using network [A-Za-z]+' \
-      "$out/nettransport.txt" | sort | uniq -c | tr '\n' ' ')" | tee -a "$out/bench.txt"
+  echo "nettransport: $(grep 'results:' "$out/nettransport.txt" | tail -1); NCCL: $(nccl_said "$out/nettransport.json")" | tee -a "$out/bench.txt"
+  # the same without forcing: NCCL's own choice on this host, in one process and under mpirun
+  $bin run --backend cuda --devices all --workload collectives --preset conformance --validate-only \
+      --out "$out/transport-1proc.json" > "$out/transport-1proc.txt" 2>&1 || status=1
+  echo "transport, one process: $(grep 'results:' "$out/transport-1proc.txt" | tail -1); NCCL: $(nccl_said "$out/transport-1proc.json")" | tee -a "$out/bench.txt"
+  timeout -s TERM "${XPB_NETTRANSPORT_LIMIT_S:-120}" mpirun ${XPB_MPIRUN_ARGS:-} -np "$np" $bin run --backend cuda --workload collectives \
+      --preset conformance --validate-only --out "$out/transport-mpi.json" > "$out/transport-mpi.txt" 2>&1 || status=1
+  echo "transport, mpirun: $(grep 'results:' "$out/transport-mpi.txt" | tail -1); NCCL: $(nccl_said "$out/transport-mpi.json")" | tee -a "$out/bench.txt"
 fi
 if has test; then
   stamp "ctest (conformance on cpu, cuda, vulkan under the validation layer; CLI; fault injection)"

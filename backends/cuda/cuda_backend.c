@@ -110,6 +110,7 @@ const xpb_backend_i xpb_backend_cuda = {
     .open_group_mpi = xpb_cuda_open_group_mpi,
     .group_rank_seconds = xpb_cuda_group_rank_seconds,
     .group_topology = xpb_cuda_group_topology,
+    .group_transports = xpb_cuda_group_transports,
 #endif
     .kernels = kernels,
 };

@@ -212,6 +212,10 @@ typedef struct xpb_backend_i {
     /* Optional (NULL = not read): how devices[0..n) of this host connect: each one's active
      * NVLinks (nvlinks[i], -1 unknown) and the xpb_link between i and j (links[i * n + j]). */
     void (*group_topology)(const int *devices, int n, int *nvlinks, signed char *links);
+    /* Optional (NULL = not reported): the transports the group's library says it has connected
+     * this process's ranks with so far ("P2P/CUMEM 48, NET/Socket 12"), for the results; the
+     * reason in why (XPB_ERR_UNAVAILABLE) when it cannot say. */
+    xpb_status (*group_transports)(void *ctx, char *out, size_t n, xpb_error *why);
     /* Optional: each group rank's mean time between timer_begin and timer_end since the last call
      * (which it forgets); returns the ranks written (0 when nothing was timed). */
     int (*group_rank_seconds)(void *ctx, double *mean_s, int max);

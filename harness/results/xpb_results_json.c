@@ -76,7 +76,9 @@ static const char *nccl_transport_expected(const xpb_device *d)
 }
 
 /* A device group's NCCL: version (from the group's library line, "NCCL 2.28.9, ..."), the
- * transport environment that is set, and the expected transport. */
+ * transport environment that is set, the expected transport, and the transports NCCL's own log
+ * reports (the backend's group_transports: every connection of the process writing the results,
+ * so rank 0's under MPI; the reason where it cannot say). */
 static void nccl_json(cJSON *o, const xpb_device *d)
 {
     if (strncmp(d->info.library, "NCCL ", 5) != 0)
@@ -90,8 +92,16 @@ static void nccl_json(cJSON *o, const xpb_device *d)
         if (getenv(nccl_env_vars[i]))
             cJSON_AddStringToObject(env, nccl_env_vars[i], getenv(nccl_env_vars[i]));
     cJSON_AddStringToObject(n, "transport_expected", nccl_transport_expected(d));
-    cJSON_AddStringToObject(n, "transport_source", "the environment and the links (NCCL reports no choice; "
-                                                   "NCCL_DEBUG=INFO logs it)");
+    cJSON_AddStringToObject(n, "transport_source", "the environment and the links (NCCL has no API for its choice; "
+                                                   "transport_reported reads its log)");
+    if (d->backend->group_transports && d->ctx) {
+        char seen[256];
+        xpb_error why = {{0}};
+        if (d->backend->group_transports(d->ctx, seen, sizeof seen, &why) == XPB_OK)
+            cJSON_AddStringToObject(n, "transport_reported", seen);
+        else
+            cJSON_AddStringToObject(n, "transport_reported_why", why.msg);
+    }
 }
 
 static cJSON *device_json(const xpb_device *d)

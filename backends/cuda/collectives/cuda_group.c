@@ -25,6 +25,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "nccl_log.h"
 #include "xpb_mpi.h"
 #include "xpb_team.h"
 
@@ -103,6 +104,7 @@ static xpb_status new_group(xpb_cuda_ctx **out, xpb_error *err)
 xpb_status xpb_cuda_open_group(const int *devices, int n, void **ctx, xpb_error *err)
 {
     *ctx = NULL;
+    xpb_nccl_log_arm(); /* before the process's first NCCL call: the results say what NCCL chose */
     xpb_cuda_ctx *g = NULL;
     if (new_group(&g, err))
         return XPB_ERR_OUT_OF_MEMORY;
@@ -177,6 +179,7 @@ xpb_status xpb_cuda_open_group_mpi(int device, void **ctx, xpb_device_info *info
                                    xpb_error *err)
 {
     *ctx = NULL;
+    xpb_nccl_log_arm(); /* each process its own log, before its first NCCL call */
     int n = xpb_mpi_size(), me = xpb_mpi_rank();
     if (n > XPB_MAX_GROUP)
         return xpb_fail(err, XPB_ERR_USAGE, "%d MPI processes; a device group holds at most %d", n, XPB_MAX_GROUP);
@@ -276,6 +279,14 @@ xpb_status xpb_cuda_group_timer_end(xpb_cuda_ctx *g, double *seconds, xpb_error 
     }
     grp->timed++;
     return XPB_OK;
+}
+
+/* What NCCL's log says this process's connections use (nccl_log.h): the whole process's, every
+ * group it opened, so ctx is not read. */
+xpb_status xpb_cuda_group_transports(void *ctx, char *out, size_t n, xpb_error *why)
+{
+    (void)ctx;
+    return xpb_nccl_log_transports(out, n, why);
 }
 
 int xpb_cuda_group_rank_seconds(void *ctx, double *mean_s, int max)

@@ -191,6 +191,7 @@ xpb_status xpb_cuda_group_info(const int *devices, int n, xpb_device_info *out, 
 xpb_status xpb_cuda_open_group_mpi(int device, void **ctx, xpb_device_info *info, xpb_group_layout *layout,
                                    xpb_error *err);
 int xpb_cuda_group_rank_seconds(void *ctx, double *mean_s, int max);
+xpb_status xpb_cuda_group_transports(void *ctx, char *out, size_t n, xpb_error *why);
 /* How devices[0..n) connect, from NVML (cuda_nvml.c): xpb_backend_i.group_topology. */
 void xpb_cuda_group_topology(const int *devices, int n, int *nvlinks, signed char *links);
 void xpb_cuda_close_group(xpb_cuda_ctx *g);
