@@ -47,6 +47,8 @@
 # and under mpirun, each cut at XPB_SWEEP_LIMIT_S (120) and kept partial, torch.distributed beside;
 # XPB_SWEEP_MPI=0 leaves mpirun and torch out; each run's phases_s summed). scaling (issue 33: the
 # collectives' XPB_SCALING_PRESET (quick) on 1, 2, ..., N GPUs in one file: --devices 0:0,1:...).
+# exchange (issue 33: the sharded burst's exchange alone, tests/exchange_peak.cu: NCCL's in-place
+# all_gather against peer stores with flags, at 5M and 40M neurons' bits on every GPU).
 # nettransport (issue 33: the collectives' conformance under mpirun with NCCL's network transport
 # forced, sockets on lo, then in one process and under mpirun unforced; each results file's
 # transport expected and the one NCCL's log reports, transport_reported).
@@ -300,6 +302,13 @@ for d in r["system"]["devices"]:
 PY
   sweep_phases "$out/scaling.json" | tee -a "$out/bench.txt"
   $bin report "$out/scaling.json" -o "$out/scaling-report" > /dev/null 2>&1 || echo "scaling: report failed" | tee -a "$out/bench.txt"
+fi
+if has exchange; then # issue 33: how fast the burst's exchange could be (docs/multi-gpu.md)
+  for neurons in 5000000 40000000; do
+    np=$(nvidia-smi -L | grep -c "^GPU")
+    stamp "exchange: ${neurons} neurons' bits on $np GPUs"
+    timeout 120 build-device/tests/exchange_peak $(( (neurons / 32 + np - 1) / np )) 2000 2>&1 | tee -a "$out/exchange.txt" "$out/bench.txt" || status=1
+  done
 fi
 if has nettransport; then # issue 33: the code that runs across nodes, on one host: NCCL's network transport forced
   export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
