@@ -17,16 +17,6 @@ trap 'rm -rf "$dir"' EXIT
 rc=$?
 [ "$rc" -eq 77 ] && { head -1 "$dir/log"; exit 77; }
 [ "$rc" -eq 0 ] || { tail -20 "$dir/log"; exit 1; }
-n=0 fail=0
 for f in "$dir"/*.run.cuda_0__default.*.npy; do
-  [ -e "$f" ] || break
-  g=${f/.run.cuda_0__default./.run.cuda_0__tc.}
-  n=$((n + 1))
-  if ! cmp -s "$f" "$g"; then
-    echo "FAIL: $(basename "$g") differs from cuda/default's"
-    fail=1
-  fi
-done
-[ "$n" -gt 0 ] || { echo "FAIL: no array of cuda/default in the dump"; find "$dir" -maxdepth 1 | head; exit 1; }
-echo "ok: $n arrays compared, cuda/tc's runs $([ $fail -eq 0 ] && echo equal || echo DIFFER from) cuda/default's"
-exit $fail
+  [ -e "$f" ] && echo "$f ${f/.run.cuda_0__default./.run.cuda_0__tc.}"
+done | "$here/arrays_equal.sh" "cuda/tc's runs and cuda/default's"

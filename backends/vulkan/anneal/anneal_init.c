@@ -1,5 +1,7 @@
 /* anneal_init.c - vulkan anneal init (XPB_OP_ANNEAL_INIT, xpb_ops.h): farthest-point anchors.
- * Shader: shaders/anneal/anneal_init.comp (its header describes a step).
+ * Shader: shaders/anneal/anneal_init.glsl (its header describes a step), built twice: a point's
+ * lane partials summed through shared memory (anneal_init.comp) or by subgroup shuffles
+ * (anneal_init_shuffle.comp, XPB_VULKAN_INIT_SUM), the same sums in the same order.
  *
  * One launch records m dispatches, step s = 0 .. m-1, with no host round trip: dispatch s reads
  * the candidates step s - 1 left in scratch, writes chosen[s] and anchors[s], and (s < m - 1)
@@ -8,6 +10,7 @@
  * is one workgroup. Only 32-bit integer comparisons decide a choice: deterministic, and the same
  * choice for any G. Scratch: n + 4G words. */
 #include "vk_ops.h"
+#include "xpb_knob.h"
 
 #define INIT_MAX_GROUPS 1024
 
@@ -18,11 +21,48 @@ typedef struct init_push {
 static const uint32_t anneal_init_spv[] = {
 #include "anneal_init.spv.inc"
 };
+static const uint32_t anneal_init_shuffle_spv[] = {
+#include "anneal_init_shuffle.spv.inc"
+};
 static const vkb_shader shader = VKB_SHADER("anneal_init", anneal_init_spv, 4, sizeof(init_push));
+static const vkb_shader shader_shuffle = VKB_SHADER("anneal_init_shuffle", anneal_init_shuffle_spv, 4, sizeof(init_push));
 
 typedef struct init_cfg {
     uint32_t block, lanes, a4, groups;
 } init_cfg;
+
+/* Whether the shuffle form runs here, and why not: the device shuffles in compute shaders, and
+ * every subgroup holds whole lane groups (L divides the smallest subgroup size, which divides the
+ * workgroup). */
+static bool shuffle_fits(const vkb_ctx *c, const init_cfg *g, xpb_error *why)
+{
+    if (!c->caps.subgroup_shuffle) {
+        xpb_fail(why, XPB_ERR_UNSUPPORTED, "this device has no subgroup shuffle in compute shaders");
+        return false;
+    }
+    if (c->caps.min_subgroup_size % g->lanes || g->block % c->caps.subgroup_size) {
+        xpb_fail(why, XPB_ERR_UNSUPPORTED, "subgroups of %u (at least %u) do not hold whole groups of %u lanes in a "
+                 "workgroup of %u", c->caps.subgroup_size, c->caps.min_subgroup_size, g->lanes, g->block);
+        return false;
+    }
+    return true;
+}
+
+/* XPB_VULKAN_INIT_SUM: auto takes the shuffles where they fit; shuffle where they do not is the
+ * case's error with the reason. */
+static xpb_status pick_shader(const vkb_ctx *c, const init_cfg *g, const vkb_shader **out, xpb_error *err)
+{
+    int sum = 0; /* "auto|shuffle|shared" */
+    xpb_status st = xpb_knob_get_choice(XPB_KNOB_VULKAN_INIT_SUM, &sum, err);
+    if (st)
+        return st;
+    xpb_error why;
+    const bool fits = sum != 2 && shuffle_fits(c, g, &why);
+    if (sum == 1 && !fits)
+        return xpb_fail(err, XPB_ERR_UNSUPPORTED, "XPB_VULKAN_INIT_SUM=shuffle: %s", why.msg);
+    *out = fits ? &shader_shuffle : &shader;
+    return XPB_OK;
+}
 
 static init_cfg choose(const vkb_ctx *c, const xpb_anneal_init_args *a)
 {
@@ -61,7 +101,10 @@ static xpb_status supports(void *ctx, const void *args, xpb_error *why)
     if ((st = vkb_check_range(c, "the anneal points", (uint64_t)a->n * (uint64_t)a->d * sizeof(float), why)) ||
         (st = vkb_check_range(c, "the anneal anchors", (uint64_t)a->m * (uint64_t)a->d * sizeof(float), why)))
         return st;
-    return vkb_check_range(c, "the anneal init scratch", scratch_words(a, &g) * sizeof(uint32_t), why);
+    if ((st = vkb_check_range(c, "the anneal init scratch", scratch_words(a, &g) * sizeof(uint32_t), why)))
+        return st;
+    const vkb_shader *sh;
+    return pick_shader(c, &g, &sh, why);
 }
 
 static xpb_status launch(void *ctx, const void *args, void *state, xpb_error *err)
@@ -73,6 +116,9 @@ static xpb_status launch(void *ctx, const void *args, void *state, xpb_error *er
     if (st)
         return st;
     init_cfg g = choose(c, a);
+    const vkb_shader *sh;
+    if ((st = pick_shader(c, &g, &sh, err)))
+        return st;
     vkb_binding b[4] = {
         {a->x.buf, a->x.offset, (VkDeviceSize)a->n * (VkDeviceSize)a->d * sizeof(float)},
         {a->anchors.buf, a->anchors.offset, (VkDeviceSize)a->m * (VkDeviceSize)a->d * sizeof(float)},
@@ -83,7 +129,7 @@ static xpb_status launch(void *ctx, const void *args, void *state, xpb_error *er
     init_push push = {(uint32_t)a->n, (uint32_t)a->d, (uint32_t)a->m, 0, g.groups};
     for (int64_t s = 0; s < a->m; s++) {
         push.step = (uint32_t)s;
-        if ((st = vkb_dispatch(c, &shader, &spec, b, &push, s + 1 < a->m ? g.groups : 1, err)))
+        if ((st = vkb_dispatch(c, sh, &spec, b, &push, s + 1 < a->m ? g.groups : 1, err)))
             return st;
     }
     return XPB_OK;

@@ -107,6 +107,7 @@ typedef struct vkb_caps {
     uint32_t timestamp_valid_bits;
     uint32_t subgroup_size, min_subgroup_size;
     bool subgroup_arithmetic;    /* basic + arithmetic subgroup ops in compute shaders     */
+    bool subgroup_shuffle;       /* basic + shuffle subgroup ops in compute shaders        */
     bool float64;                /* shaderFloat64                                          */
     bool ext_push_descriptor;    /* VK_KHR_push_descriptor                                 */
     bool ext_portability_subset; /* VK_KHR_portability_subset (must be enabled if listed) */

@@ -1,0 +1,243 @@
+// anneal_init.glsl - one step of the farthest-point init (anneal_init.c records m of them in one
+// launch, no host round trip): dispatch s picks chosen[s] and, unless s = m - 1, folds that
+// point's distances into mind and leaves the next choice's candidates.
+//
+// Scratch (uint words): mind[i] (fp32 bits) at [0, n); per-workgroup candidates, double-buffered
+// by the parity of the step: max mind bits at n + buf*G + g, its lowest index at n + 2G + buf*G + g.
+//
+// Step s:
+//  1. p = chosen[s]: 0 when s = 0; else every workgroup reduces the G candidates of step s - 1
+//     to the one with the largest mind bits (mind >= +0, so the bits order like the values),
+//     ties to the lowest index. Max with a lowest-index tie-break is exact and associative, so
+//     neither G nor the reduction order changes the choice.
+//  2. workgroup 0 writes chosen[s] = p and anchors[s] = x[p] (a bit copy).
+//  3. (s < m - 1) x[p] goes to shared memory; L lanes per point sum the direct-form distance
+//     sum_k (x_ik - x_pk)^2 (lane l: units l, l + L, ...; the L partials added in lane order;
+//     each lane group takes Q points per pass, their loads interleaved, two barriers a pass),
+//     mind[i] = dist (s = 0) or min(mind[i], dist) (odd steps from the last point to the
+//     first, for the cache); the workgroup's best (bits, index) goes to
+//     candidate slot g of buffer s & 1, which step s + 1 reads (step s + 2 overwrites it after
+//     the barrier between dispatches).
+// Integer comparisons only: the choice is the same bits on every run.
+//
+// SUM_SHUFFLE (set by the .comp that includes this): how a point's L lane partials meet. 0
+// (anneal_init.comp): through shared memory, two barriers a pass. 1 (anneal_init_shuffle.comp):
+// the group's first lane reads the others' partials with subgroup shuffles, no barrier in the
+// loop; its lane groups are formed inside subgroups (the host checks that the subgroup size is a
+// multiple of L). The partials are added in lane order either way: the same sums bit for bit.
+#extension GL_EXT_control_flow_attributes : require
+#if SUM_SHUFFLE
+#extension GL_KHR_shader_subgroup_basic : require
+#extension GL_KHR_shader_subgroup_shuffle : require
+#endif
+
+layout(local_size_x_id = 0) in;                 // B, a power of two
+layout(constant_id = 1) const uint L = 8;       // lanes per point (power of two <= B)
+layout(constant_id = 2) const bool VEC4 = true; // d % 4 == 0
+layout(constant_id = 3) const uint A4 = 1024;   // ceil(d / 4): vec4 slots of the anchor
+
+layout(push_constant) uniform Push {
+    uint n, d, m;
+    uint step;   // s
+    uint groups; // G: workgroups of the distance steps = candidates per step
+} pc;
+
+layout(std430, set = 0, binding = 0) readonly buffer X { float xs[]; };
+layout(std430, set = 0, binding = 0) readonly buffer X4 { vec4 xs4[]; };
+layout(std430, set = 0, binding = 0) readonly buffer Xu { uint xu[]; };
+layout(std430, set = 0, binding = 1) writeonly buffer An { uint anchors[]; }; // copied as bits
+layout(std430, set = 0, binding = 2) writeonly buffer Ch { uint chosen[]; };
+layout(std430, set = 0, binding = 3) buffer Sf { float mind[]; };
+layout(std430, set = 0, binding = 3) buffer Su { uint su[]; };
+
+const uint B = gl_WorkGroupSize.x;
+const uint PTS = B / L; // lane groups of a workgroup
+const uint Q = 4u;      // points per lane group and pass
+const uint NONE = 0xFFFFFFFFu;
+
+shared vec4 ash[A4];
+#if !SUM_SHUFFLE
+shared float red[Q * B];
+#endif
+shared uint rb[B], ri[B];
+
+// (b1, i1) beats (b2, i2): larger distance bits, then lower index.
+bool better(uint b1, uint i1, uint b2, uint i2)
+{
+    return b1 > b2 || (b1 == b2 && i1 < i2);
+}
+
+// Reduces (rb, ri)[0..B) into slot 0 in two levels (F entries each, then B / F); every
+// invocation calls it.
+const uint F = 16u;
+void reduce_best()
+{
+    const uint tid = gl_LocalInvocationIndex;
+    barrier();
+    if (tid < B / F) {
+        uint b = rb[tid * F], i = ri[tid * F];
+        for (uint e = 1u; e < F; e++)
+            if (better(rb[tid * F + e], ri[tid * F + e], b, i)) {
+                b = rb[tid * F + e];
+                i = ri[tid * F + e];
+            }
+        rb[tid * F] = b;
+        ri[tid * F] = i;
+    }
+    barrier();
+    if (tid == 0u) {
+        for (uint e = 1u; e < B / F; e++)
+            if (better(rb[e * F], ri[e * F], rb[0], ri[0])) {
+                rb[0] = rb[e * F];
+                ri[0] = ri[e * F];
+            }
+    }
+    barrier();
+}
+
+void main()
+{
+    const uint tid = gl_LocalInvocationIndex;
+    const uint G = pc.groups;
+
+    // 1. this step's point
+    uint p = 0u;
+    if (pc.step > 0u) {
+        uint buf = (pc.step - 1u) & 1u;
+        uint bb = 0u, bi = NONE;
+        for (uint g = tid; g < G; g += B) {
+            uint b = su[pc.n + buf * G + g], i = su[pc.n + 2u * G + buf * G + g];
+            if (better(b, i, bb, bi)) {
+                bb = b;
+                bi = i;
+            }
+        }
+        rb[tid] = bb;
+        ri[tid] = bi;
+        reduce_best();
+        p = min(ri[0], pc.n - 1u); // ri[0] < n always; the min only keeps reads in bounds
+        barrier();                 // rb, ri are written again below
+    }
+
+    // 2. the choice and its anchor
+    if (gl_WorkGroupID.x == 0u) {
+        if (tid == 0u)
+            chosen[pc.step] = p;
+        for (uint k = tid; k < pc.d; k += B)
+            anchors[pc.step * pc.d + k] = xu[p * pc.d + k];
+    }
+    if (pc.step + 1u >= pc.m)
+        return; // the last step only chooses
+
+    // 3. distances to x[p]
+    for (uint u = tid; u < A4; u += B) {
+        if (VEC4) {
+            ash[u] = xs4[p * (pc.d / 4u) + u];
+        } else {
+            vec4 v;
+            [[unroll]] for (uint c = 0u; c < 4u; c++) {
+                uint k = 4u * u + c;
+                v[c] = k < pc.d ? xs[p * pc.d + k] : 0.0;
+            }
+            ash[u] = v;
+        }
+    }
+    barrier();
+
+#if SUM_SHUFFLE
+    // lane groups inside each subgroup: L divides the subgroup size (anneal_init.c)
+    const uint lane = gl_SubgroupInvocationID % L;
+    const uint g = gl_SubgroupID * (gl_SubgroupSize / L) + gl_SubgroupInvocationID / L;
+#else
+    const uint g = tid / L, lane = tid % L;
+#endif
+    // Odd steps walk the points from the last to the first (slot j is point n - 1 - j), so a
+    // step starts on the rows the one before ended on, still in the cache. Each point's
+    // distance is its own and the best (bits, index) is order-free: the choice is unchanged.
+    const bool backward = (pc.step & 1u) != 0u;
+    uint bb = 0u, bi = NONE;
+    for (uint base = gl_WorkGroupID.x * PTS * Q; base < pc.n; base += gl_NumWorkGroups.x * PTS * Q) {
+        // Q points per lane group, their loads interleaved; slots past n read the last slot's
+        // row (unused)
+        uint row[Q];
+        [[unroll]] for (uint q = 0u; q < Q; q++) {
+            uint j = min(base + q * PTS + g, pc.n - 1u);
+            row[q] = backward ? pc.n - 1u - j : j;
+        }
+        float part[Q]; // this lane's partial sum of each point
+        if (VEC4) {
+            const uint units = pc.d / 4u;
+            vec4 acc[Q];
+            [[unroll]] for (uint q = 0u; q < Q; q++)
+                acc[q] = vec4(0.0);
+            for (uint u = lane; u < units; u += L) {
+                vec4 a = ash[u];
+                [[unroll]] for (uint q = 0u; q < Q; q++) {
+                    vec4 t = xs4[row[q] * units + u] - a;
+                    acc[q] += t * t;
+                }
+            }
+            [[unroll]] for (uint q = 0u; q < Q; q++)
+                part[q] = (acc[q].x + acc[q].y) + (acc[q].z + acc[q].w);
+        } else {
+            float acc[Q];
+            [[unroll]] for (uint q = 0u; q < Q; q++)
+                acc[q] = 0.0;
+            for (uint k = lane; k < pc.d; k += L) {
+                float a = ash[k >> 2][k & 3u];
+                [[unroll]] for (uint q = 0u; q < Q; q++) {
+                    float t = xs[row[q] * pc.d + k] - a;
+                    acc[q] += t * t;
+                }
+            }
+            [[unroll]] for (uint q = 0u; q < Q; q++)
+                part[q] = acc[q];
+        }
+        // each point's distance: its L partials added in lane order, in the group's first lane
+        float dist[Q];
+#if SUM_SHUFFLE
+        [[unroll]] for (uint q = 0u; q < Q; q++) {
+            dist[q] = part[q];
+            [[unroll]] for (uint l = 1u; l < L; l++) // every invocation takes part; lane 0 keeps it
+                dist[q] += subgroupShuffle(part[q], gl_SubgroupInvocationID - lane + l);
+        }
+#else
+        [[unroll]] for (uint q = 0u; q < Q; q++)
+            red[q * B + tid] = part[q];
+        barrier();
+        if (lane == 0u)
+            [[unroll]] for (uint q = 0u; q < Q; q++) {
+                dist[q] = red[q * B + tid];
+                [[unroll]] for (uint l = 1u; l < L; l++)
+                    dist[q] += red[q * B + tid + l];
+            }
+#endif
+        if (lane == 0u) {
+            [[unroll]] for (uint q = 0u; q < Q; q++) {
+                if (base + q * PTS + g < pc.n) {
+                    uint i = row[q];
+                    float s = dist[q];
+                    float md = pc.step == 0u ? s : min(mind[i], s);
+                    mind[i] = md;
+                    uint b = floatBitsToUint(md);
+                    if (better(b, i, bb, bi)) {
+                        bb = b;
+                        bi = i;
+                    }
+                }
+            }
+        }
+#if !SUM_SHUFFLE
+        barrier(); // red is free again
+#endif
+    }
+
+    rb[tid] = bb;
+    ri[tid] = bi;
+    reduce_best();
+    if (tid == 0u) {
+        uint buf = pc.step & 1u;
+        su[pc.n + buf * G + gl_WorkGroupID.x] = rb[0];
+        su[pc.n + 2u * G + buf * G + gl_WorkGroupID.x] = ri[0];
+    }
+}
