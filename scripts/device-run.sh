@@ -9,7 +9,8 @@
 # vulkan), rows (the row ops on cuda and vulkan with PyTorch's beside them), gemm (default gemm
 # preset plus 8192^3 on every backend), anneal (the annealing workload validated on every backend,
 # timed at 10K and at the 1M-point assign size, PyTorch peers; XPB_ANNEAL_DEFAULT=1 adds the
-# default preset's 100K x 384 case), vktune (the Vulkan anneal assign at the 1M-point size for
+# default preset's 100K x 384 case; XPB_ANNEAL_INIT_SUMS: the Vulkan 1M run with each
+# XPB_VULKAN_INIT_SUM listed, e.g. "shared shuffle shuffle shared"), vktune (the Vulkan anneal assign at the 1M-point size for
 # each tile configuration in XPB_VKTUNE_TILES, with the driver's pipeline statistics: registers,
 # spills; the Vulkan tiled GEMM of the same dot products beside it), burst (the burst workload
 # validated on every backend at the conformance, quick and default presets, timed at the default
@@ -856,6 +857,14 @@ if has anneal; then # annealing: validated everywhere, then timed, with the PyTo
   done
   bench anneal-10k --workload anneal --backend cpu,cuda,vulkan --size n=10000,d=128,m=256,orig=1
   bench anneal-assign-1m --workload anneal --backend cuda,vulkan --size n=1000000,d=128,m=1024,iters=3
+  # XPB_ANNEAL_INIT_SUMS (e.g. "shared shuffle shuffle shared"): the Vulkan 1M run again with each
+  # XPB_VULKAN_INIT_SUM in that order, each its own process (the init's share is in its per-op times)
+  k=0
+  for sum in ${XPB_ANNEAL_INIT_SUMS:-}; do
+    k=$((k + 1))
+    XPB_VULKAN_INIT_SUM=$sum bench "anneal-1m-vulkan-init-$sum-r$k" --workload anneal --backend vulkan \
+        --size n=1000000,d=128,m=1024,iters=3
+  done
   [ -n "${XPB_ANNEAL_DEFAULT:-}" ] && bench anneal-default --workload anneal --backend cuda,vulkan --preset default
   python3 scripts/torch-peer-anneal.py > "$out/torch-anneal.txt" 2>&1 || status=1
   cat "$out/torch-anneal.txt" >> "$out/bench.txt"
