@@ -13,7 +13,8 @@
 //         peer access (double-buffered by parity: a peer's buffer of exchange i - 2 was read before
 //         the peer's exchange i - 1, which this rank waited for), then the grid's last block
 //         publishes its flag to every peer (fence.sc.sys, then st.release.sys).
-// push checks every word it receives (each exchange's values differ) and prints the mismatches.
+// push checks every word it receives (each exchange's values differ) and prints the mismatches; a
+// wait that lasts about a second counts 2^20 of them and goes on, so a bug ends the run, not hangs.
 // Usage: exchange_peak [WORDS [ITERS]]. Exit 77 with fewer than 2 GPUs or no peer access.
 #include <stdio.h>
 #include <stdlib.h>
@@ -75,10 +76,19 @@ __device__ __forceinline__ unsigned value(unsigned it, int r, size_t w)
 __global__ void push(push_args a, unsigned it)
 {
     __shared__ bool last;
+    if (*(volatile unsigned *)a.bad >= (1u << 20))
+        return; // a wait timed out before: the run is failed, finish it fast
     if (threadIdx.x == 0)
-        for (int q = 0; q < a.p; q++)
-            while (q != a.r && load_acquire(&a.flag[a.r][q]) < it - 1) {
-            }
+        for (int q = 0; q < a.p; q++) {
+            // a bound on the wait (about a second at Hopper's clocks): a protocol bug ends the
+            // run with an error (counted as wrong words) instead of hanging the GPU
+            const long long t0 = clock64();
+            while (q != a.r && load_acquire(&a.flag[a.r][q]) < it - 1)
+                if (clock64() - t0 > 2000000000LL) {
+                    atomicAdd(a.bad, 1u << 20);
+                    break;
+                }
+        }
     __syncthreads();
     const size_t slot = a.words, stride = (size_t)gridDim.x * blockDim.x;
     const size_t first = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
