@@ -85,26 +85,31 @@ static uint64_t scratch_words(const xpb_anneal_init_args *a, const init_cfg *g)
     return (uint64_t)a->n + 4u * (uint64_t)g->groups;
 }
 
-static xpb_status supports(void *ctx, const void *args, xpb_error *why)
+/* The launch's configuration and shader, or why the case cannot run here. */
+static xpb_status plan(const vkb_ctx *c, const xpb_anneal_init_args *a, init_cfg *g, const vkb_shader **sh,
+                       xpb_error *why)
 {
-    const vkb_ctx *c = ctx;
-    const xpb_anneal_init_args *a = args;
     xpb_status st = vkb_anneal_check_sizes("init", a->n, a->d, a->m, why);
     if (st)
         return st;
-    init_cfg g = choose(c, a);
-    uint64_t shared = 16ull * g.a4 + (4ull * VKB_ANNEAL_ROWS_PER_LANES + 8) * g.block;
+    *g = choose(c, a);
+    uint64_t shared = 16ull * g->a4 + (4ull * VKB_ANNEAL_ROWS_PER_LANES + 8) * g->block;
     if (shared > c->caps.props.limits.maxComputeSharedMemorySize)
         return xpb_fail(why, XPB_ERR_UNSUPPORTED,
                         "anneal init needs %llu bytes of shared memory for d = %lld; the device has %u",
                         (unsigned long long)shared, (long long)a->d, c->caps.props.limits.maxComputeSharedMemorySize);
     if ((st = vkb_check_range(c, "the anneal points", (uint64_t)a->n * (uint64_t)a->d * sizeof(float), why)) ||
-        (st = vkb_check_range(c, "the anneal anchors", (uint64_t)a->m * (uint64_t)a->d * sizeof(float), why)))
+        (st = vkb_check_range(c, "the anneal anchors", (uint64_t)a->m * (uint64_t)a->d * sizeof(float), why)) ||
+        (st = vkb_check_range(c, "the anneal init scratch", scratch_words(a, g) * sizeof(uint32_t), why)))
         return st;
-    if ((st = vkb_check_range(c, "the anneal init scratch", scratch_words(a, &g) * sizeof(uint32_t), why)))
-        return st;
+    return pick_shader(c, g, sh, why);
+}
+
+static xpb_status supports(void *ctx, const void *args, xpb_error *why)
+{
+    init_cfg g;
     const vkb_shader *sh;
-    return pick_shader(c, &g, &sh, why);
+    return plan(ctx, args, &g, &sh, why);
 }
 
 static xpb_status launch(void *ctx, const void *args, void *state, xpb_error *err)
@@ -112,12 +117,10 @@ static xpb_status launch(void *ctx, const void *args, void *state, xpb_error *er
     vkb_ctx *c = ctx;
     const xpb_anneal_init_args *a = args;
     (void)state;
-    xpb_status st = supports(ctx, args, err);
-    if (st)
-        return st;
-    init_cfg g = choose(c, a);
+    init_cfg g;
     const vkb_shader *sh;
-    if ((st = pick_shader(c, &g, &sh, err)))
+    xpb_status st = plan(c, a, &g, &sh, err);
+    if (st)
         return st;
     vkb_binding b[4] = {
         {a->x.buf, a->x.offset, (VkDeviceSize)a->n * (VkDeviceSize)a->d * sizeof(float)},
