@@ -48,6 +48,9 @@
 # and under mpirun, each cut at XPB_SWEEP_LIMIT_S (120) and kept partial, torch.distributed beside;
 # XPB_SWEEP_MPI=0 leaves mpirun and torch out; each run's phases_s summed). scaling (issue 33: the
 # collectives' XPB_SCALING_PRESET (quick) on 1, 2, ..., N GPUs in one file: --devices 0:0,1:...).
+# torchab (issue 33: XPB_TORCHAB_OPS of the default collectives preset and torch.distributed's, two
+# rounds alternated). nccllogab (issue 33: the collectives' quick preset with NCCL's INIT log armed
+# and not, alternated, compared: the log must leave the timings alone).
 # exchange (issue 33: the sharded burst's exchange alone, tests/exchange_peak.cu: NCCL's in-place
 # all_gather against peer stores with flags, at 5M and 40M neurons' bits on every GPU).
 # nettransport (issue 33: the collectives' conformance under mpirun with NCCL's network transport
@@ -282,6 +285,45 @@ if has sweep; then # issue 33: the collectives' default preset timed on every GP
       "${files[@]}" > "$out/torch-collectives.txt" 2>&1 || status=1
   cat "$out/torch-collectives.txt" >> "$out/bench.txt"
   fi
+fi
+if has torchab; then # issue 33: XPB_TORCHAB_OPS (all_to_all) of the default collectives preset, one process on
+  # every GPU, then torch.distributed, XPB_TORCHAB_ROUNDS (2) rounds alternated: each xpubench run's
+  # ratio against each torch run (a ratio from two runs a side, not one point)
+  ops=${XPB_TORCHAB_OPS:-all_to_all} files=()
+  for ((k = 1; k <= ${XPB_TORCHAB_ROUNDS:-2}; k++)); do
+    stamp "torchab: round $k, xpubench $ops on --devices all, then torch.distributed"
+    $bin run --backend cuda --devices all --workload collectives --preset default --filter "^collectives/(${ops//,/|})/" \
+        --out "$out/torchab-xpb$k.json" > "$out/torchab-xpb$k.txt" 2>&1 || status=1
+    files+=("$out/torchab-xpb$k.json")
+    timeout 150 python3 scripts/torch-peer-collectives.py --preset default --ops "$ops" --json "$out/torchab-torch$k.json" \
+        "${files[@]}" > "$out/torchab-torch$k.txt" 2>&1 || status=1
+    cat "$out/torchab-torch$k.txt" >> "$out/bench.txt"
+  done
+fi
+if has nccllogab; then # issue 33: does arming NCCL's INIT log (transport_reported) move the timings? The
+  # collectives' XPB_NCCLLOG_PRESET (quick) on every GPU, the log armed (NCCL_DEBUG unset) and not
+  # (NCCL_DEBUG=WARN), XPB_NCCLLOG_ROUNDS (2) a side alternated, each its own process; compare
+  # armed against unarmed, and each side's runs against each other (A/A)
+  for ((k = 1; k <= ${XPB_NCCLLOG_ROUNDS:-2}; k++)); do
+    for side in armed unarmed; do
+      stamp "nccllogab: round $k, $side"
+      if [ $side = armed ]; then
+        env -u NCCL_DEBUG -u NCCL_DEBUG_SUBSYS -u NCCL_DEBUG_FILE $bin run --backend cuda --devices all --workload collectives \
+            --preset "${XPB_NCCLLOG_PRESET:-quick}" --out "$out/nccllog-$side$k.json" > "$out/nccllog-$side$k.txt" 2>&1 || status=1
+      else
+        NCCL_DEBUG=WARN $bin run --backend cuda --devices all --workload collectives \
+            --preset "${XPB_NCCLLOG_PRESET:-quick}" --out "$out/nccllog-$side$k.json" > "$out/nccllog-$side$k.txt" 2>&1 || status=1
+      fi
+      python3 -c 'import json,sys; n=[d for d in json.load(open(sys.argv[1]))["system"]["devices"] if "nccl" in d][0]["nccl"]; print("nccllogab:", sys.argv[2], "transport_reported", n.get("transport_reported"), n.get("transport_reported_why",""))' \
+          "$out/nccllog-$side$k.json" "$side$k" 2>&1 | tee -a "$out/bench.txt"
+    done
+  done
+  for pair in "unarmed1 armed1" "unarmed2 armed2" "armed1 armed2" "unarmed1 unarmed2"; do
+    set -- $pair
+    stamp "nccllogab: compare $1 -> $2"
+    $bin compare "$out/nccllog-$1.json" "$out/nccllog-$2.json" > "$out/nccllog-compare-$1-$2.txt" 2>&1
+    grep -iE "verdict|slower|faster|summary|cases" "$out/nccllog-compare-$1-$2.txt" | tail -4 | tee -a "$out/bench.txt"
+  done
 fi
 if has scaling; then # issue 33: 1, 2, ..., N GPUs in one results file (run --devices 0:0,1:...), XPB_SCALING_PRESET
   # (quick) of the collectives, each group its own device with its own gpus=P cases and its nccl entry

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""torch-peer-collectives.py [--preset quick|default|full] [--json OUT] [XPUBENCH_RESULTS.json ...]
+"""torch-peer-collectives.py [--preset quick|default|full] [--json OUT] [--ops OP,...] [XPUBENCH_RESULTS.json ...]
 
 The peer of xpubench's collectives workload (docs/multi-gpu.md) on the same GPUs in the same
 device call: torch.distributed with NCCL, one process per GPU (torch.multiprocessing), the same
@@ -61,14 +61,14 @@ def call(op, send, recv, rank, n):
             q.wait()
 
 
-def worker(rank, n, preset, queue):
+def worker(rank, n, preset, ops, queue):
     os.environ.setdefault("MASTER_ADDR", "127.0.0.1")
     os.environ.setdefault("MASTER_PORT", "29517")
     torch.cuda.set_device(rank)
     dist.init_process_group("nccl", rank=rank, world_size=n, device_id=torch.device("cuda", rank))
     first, step, top = PRESETS[preset]
     rows = []
-    for op in OPS:
+    for op in ops:
         for k in range(first, top + 1, step):
             b = buffers(op, n, 1 << k)
             if b is None:
@@ -105,13 +105,17 @@ def main():
     p = argparse.ArgumentParser()
     p.add_argument("--preset", default="quick", choices=sorted(PRESETS))
     p.add_argument("--json")
+    p.add_argument("--ops", default=",".join(OPS), help="comma list of ops to time (default: all)")
     p.add_argument("results", nargs="*", help="xpubench results files with collectives cases")
     a = p.parse_args()
+    ops = a.ops.split(",")
+    if any(op not in OPS for op in ops):
+        p.error(f"--ops: each of {','.join(OPS)}")
     n = torch.cuda.device_count()
     print(f"torch {torch.__version__}, NCCL {torch.cuda.nccl.version()}, {n} x {torch.cuda.get_device_name(0)}")
     ctx = mp.get_context("spawn")
     queue = ctx.Queue()
-    procs = [ctx.Process(target=worker, args=(r, n, a.preset, queue)) for r in range(n)]
+    procs = [ctx.Process(target=worker, args=(r, n, a.preset, ops, queue)) for r in range(n)]
     for q in procs:
         q.start()
     rows = queue.get()
