@@ -48,19 +48,18 @@ static bool shuffle_fits(const vkb_ctx *c, const init_cfg *g, xpb_error *why)
     return true;
 }
 
-/* XPB_VULKAN_INIT_SUM: auto takes the shuffles where they fit; shuffle where they do not is the
- * case's error with the reason. */
+/* XPB_VULKAN_INIT_SUM: shared memory by default (the shuffles were slower on the H100 and the
+ * H200: docs/performance.md); shuffle where it does not fit is the case's error with the reason. */
 static xpb_status pick_shader(const vkb_ctx *c, const init_cfg *g, const vkb_shader **out, xpb_error *err)
 {
-    int sum = 0; /* "auto|shuffle|shared" */
+    int sum = 0; /* "shared|shuffle" */
     xpb_status st = xpb_knob_get_choice(XPB_KNOB_VULKAN_INIT_SUM, &sum, err);
     if (st)
         return st;
     xpb_error why;
-    const bool fits = sum != 2 && shuffle_fits(c, g, &why);
-    if (sum == 1 && !fits)
+    if (sum == 1 && !shuffle_fits(c, g, &why))
         return xpb_fail(err, XPB_ERR_UNSUPPORTED, "XPB_VULKAN_INIT_SUM=shuffle: %s", why.msg);
-    *out = fits ? &shader_shuffle : &shader;
+    *out = sum == 1 ? &shader_shuffle : &shader;
     return XPB_OK;
 }
 
