@@ -48,6 +48,8 @@
 # and under mpirun, each cut at XPB_SWEEP_LIMIT_S (120) and kept partial, torch.distributed beside;
 # XPB_SWEEP_MPI=0 leaves mpirun and torch out; each run's phases_s summed). scaling (issue 33: the
 # collectives' XPB_SCALING_PRESET (quick) on 1, 2, ..., N GPUs in one file: --devices 0:0,1:...).
+# vkgrid (issue 36: the Vulkan burst propagate's default fixed grid against the indirect dispatch,
+# the default burst preset and 5M x 100 batched, two rounds alternated).
 # torchab (issue 33: XPB_TORCHAB_OPS of the default collectives preset and torch.distributed's, two
 # rounds alternated). nccllogab (issue 33: the collectives' quick preset with NCCL's INIT log armed
 # and not, alternated, compared: the log must leave the timings alone).
@@ -285,6 +287,34 @@ if has sweep; then # issue 33: the collectives' default preset timed on every GP
       "${files[@]}" > "$out/torch-collectives.txt" 2>&1 || status=1
   cat "$out/torch-collectives.txt" >> "$out/bench.txt"
   fi
+fi
+if has vkgrid; then # issue 36: Vulkan burst propagate on its default fixed grid (4 workgroups a compute unit)
+  # against the indirect dispatch (XPB_VULKAN_BURST_PROPAGATE_GROUPS=0): the default burst preset and
+  # XPB_VKGRID_SIZE (5M x 100 batched), XPB_VKGRID_ROUNDS (2) rounds alternated, each its own process
+  vsz=${XPB_VKGRID_SIZE:-neurons=5000000,fanout=100,bursts=100,batched=1}
+  for ((k = 1; k <= ${XPB_VKGRID_ROUNDS:-2}; k++)); do
+    for g in grid indirect; do
+      [ $g = grid ] && unset XPB_VULKAN_BURST_PROPAGATE_GROUPS || export XPB_VULKAN_BURST_PROPAGATE_GROUPS=0
+      bench "vkgrid-$g$k" --workload burst --backend vulkan --preset default --min-time 0.05
+      bench "vkgrid-large-$g$k" --workload burst --backend vulkan --size "$vsz" --min-time 0.05
+      unset XPB_VULKAN_BURST_PROPAGATE_GROUPS
+    done
+  done
+  python3 - "$out" <<'PY' | tee "$out/vkgrid.txt" | tee -a "$out/bench.txt"
+import glob, json, sys
+rows = {}
+for f in sorted(glob.glob(sys.argv[1] + "/vkgrid-*.json")):
+    tag = f.rsplit("/", 1)[-1][len("vkgrid-"):-5]
+    side = "indirect" if "indirect" in tag else "grid"
+    for c in json.load(open(f))["cases"]:
+        r = c.get("run") or {}
+        rows.setdefault(c["id"], {}).setdefault(side, []).append(r.get("per_iteration_s", 0) * 1e6 if c["status"] == "ok" else float("nan"))
+print("vkgrid: us a burst, each run's median (grid = the default, 4 workgroups a compute unit; indirect = XPB_VULKAN_BURST_PROPAGATE_GROUPS=0)")
+for i, v in rows.items():
+    g, d = v.get("grid", []), v.get("indirect", [])
+    ratio = (sum(g) / len(g)) / (sum(d) / len(d)) if g and d else float("nan")
+    print(f"{i:70s} grid {' '.join(f'{x:8.1f}' for x in g)}  indirect {' '.join(f'{x:8.1f}' for x in d)}  grid/indirect {ratio:.3f}")
+PY
 fi
 if has torchab; then # issue 33: XPB_TORCHAB_OPS (all_to_all) of the default collectives preset, one process on
   # every GPU, then torch.distributed, XPB_TORCHAB_ROUNDS (2) rounds alternated: each xpubench run's
