@@ -48,8 +48,8 @@
 # and under mpirun, each cut at XPB_SWEEP_LIMIT_S (120) and kept partial, torch.distributed beside;
 # XPB_SWEEP_MPI=0 leaves mpirun and torch out; each run's phases_s summed). scaling (issue 33: the
 # collectives' XPB_SCALING_PRESET (quick) on 1, 2, ..., N GPUs in one file: --devices 0:0,1:...).
-# vkgrid (issue 36: the Vulkan burst propagate's default fixed grid against the indirect dispatch,
-# the default burst preset and 5M x 100 batched, two rounds alternated).
+# vkgrid (issue 36: the Vulkan burst propagate's grid, XPB_VKGRID_VALUES, on the default burst preset
+# and XPB_VKGRID_SIZES, rounds alternated: device and wall time a burst).
 # torchab (issue 33: XPB_TORCHAB_OPS of the default collectives preset and torch.distributed's, two
 # rounds alternated). nccllogab (issue 33: the collectives' quick preset with NCCL's INIT log armed
 # and not, alternated, compared: the log must leave the timings alone).
@@ -288,15 +288,22 @@ if has sweep; then # issue 33: the collectives' default preset timed on every GP
   cat "$out/torch-collectives.txt" >> "$out/bench.txt"
   fi
 fi
-if has vkgrid; then # issue 36: Vulkan burst propagate on its default fixed grid (4 workgroups a compute unit)
-  # against the indirect dispatch (XPB_VULKAN_BURST_PROPAGATE_GROUPS=0): the default burst preset and
-  # XPB_VKGRID_SIZE (5M x 100 batched), XPB_VKGRID_ROUNDS (2) rounds alternated, each its own process
-  vsz=${XPB_VKGRID_SIZE:-neurons=5000000,fanout=100,bursts=100,batched=1}
+if has vkgrid; then # issue 36: Vulkan burst propagate's grid, XPB_VULKAN_BURST_PROPAGATE_GROUPS = each of
+  # XPB_VKGRID_VALUES ("default 0": the built-in fixed grid, the indirect dispatch; N: N workgroups) on
+  # the default burst preset (XPB_VKGRID_PRESET=default; none leaves it out) and each of XPB_VKGRID_SIZES
+  # (space-separated; 5M x 100 batched), XPB_VKGRID_ROUNDS (2) rounds alternated, each its own process;
+  # the table: device time a burst (the ops' per-run medians) and wall time, per value
+  sizes=${XPB_VKGRID_SIZES:-neurons=5000000,fanout=100,bursts=30,batched=1}
   for ((k = 1; k <= ${XPB_VKGRID_ROUNDS:-2}; k++)); do
-    for g in grid indirect; do
-      [ $g = grid ] && unset XPB_VULKAN_BURST_PROPAGATE_GROUPS || export XPB_VULKAN_BURST_PROPAGATE_GROUPS=0
-      bench "vkgrid-$g$k" --workload burst --backend vulkan --preset default --min-time 0.05
-      bench "vkgrid-large-$g$k" --workload burst --backend vulkan --size "$vsz" --min-time 0.05
+    for g in ${XPB_VKGRID_VALUES:-default 0}; do
+      [ "$g" = default ] && unset XPB_VULKAN_BURST_PROPAGATE_GROUPS || export XPB_VULKAN_BURST_PROPAGATE_GROUPS=$g
+      [ "${XPB_VKGRID_PRESET:-default}" = none ] || \
+        bench "vkgrid-$g-preset-r$k" --workload burst --backend vulkan --preset "${XPB_VKGRID_PRESET:-default}" --min-time 0.05
+      j=0
+      for sz in $sizes; do
+        j=$((j + 1))
+        bench "vkgrid-$g-size$j-r$k" --workload burst --backend vulkan --size "$sz" --min-time 0.05
+      done
       unset XPB_VULKAN_BURST_PROPAGATE_GROUPS
     done
   done
@@ -304,16 +311,16 @@ if has vkgrid; then # issue 36: Vulkan burst propagate on its default fixed grid
 import glob, json, sys
 rows = {}
 for f in sorted(glob.glob(sys.argv[1] + "/vkgrid-*.json")):
-    tag = f.rsplit("/", 1)[-1][len("vkgrid-"):-5]
-    side = "indirect" if "indirect" in tag else "grid"
+    value = f.rsplit("/", 1)[-1].split("-")[1]
     for c in json.load(open(f))["cases"]:
         r = c.get("run") or {}
-        rows.setdefault(c["id"], {}).setdefault(side, []).append(r.get("per_iteration_s", 0) * 1e6 if c["status"] == "ok" else float("nan"))
-print("vkgrid: us a burst, each run's median (grid = the default, 4 workgroups a compute unit; indirect = XPB_VULKAN_BURST_PROPAGATE_GROUPS=0)")
+        n = r.get("iterations") or 1
+        dev = sum(o["per_run"]["median_s"] for o in r.get("ops", []) if "per_run" in o) / n * 1e6
+        wall = r.get("per_iteration_s", 0) * 1e6
+        rows.setdefault(c["id"], {}).setdefault(value, []).append(f"{dev:.1f} [{wall:.1f}]" if c["status"] == "ok" else c["status"])
+print("vkgrid: us a burst, device time [wall], each run (XPB_VULKAN_BURST_PROPAGATE_GROUPS: default = built in, 0 = indirect)")
 for i, v in rows.items():
-    g, d = v.get("grid", []), v.get("indirect", [])
-    ratio = (sum(g) / len(g)) / (sum(d) / len(d)) if g and d else float("nan")
-    print(f"{i:70s} grid {' '.join(f'{x:8.1f}' for x in g)}  indirect {' '.join(f'{x:8.1f}' for x in d)}  grid/indirect {ratio:.3f}")
+    print(f"{i[10:]:62s} " + " | ".join(f"{k} {' '.join(x)}" for k, x in v.items()))
 PY
 fi
 if has torchab; then # issue 33: XPB_TORCHAB_OPS (all_to_all) of the default collectives preset, one process on
