@@ -46,15 +46,15 @@ xpb_status vkb_burst_plan_for(const vkb_ctx *c, const xpb_burst_args *a, vkb_bur
 {
     vkb_burst_plan p;
     uint64_t n = (uint64_t)a->n;
-    /* propagate's grid: fixed by default, 4 workgroups a compute unit (64 units where the count
+    /* propagate's grid: fixed by default, 32 workgroups a compute unit (64 units where the count
      * is unknown). It reads its event count on the device and its workgroups stride over the
-     * chunks, so any grid gives the same sums; 0 sizes each dispatch indirectly from the compact's
-     * count, which read 20.2 us a burst against 17.3 - 17.4 for 264, 528 and 1056 workgroups on
-     * an H100 at 100K x 100 batched (the barrier before an indirect dispatch also waits for the
-     * command read). */
+     * chunks, so any grid gives the same sums. 0 sizes each dispatch indirectly from the compact's
+     * count: its barrier also waits for the command read, 18.3 us of device time a burst against
+     * 16.1 at 100K x 100 batched on an H200. A grid of 4 a unit matched 32 there but strode too
+     * far at 5M x 100 (1002 us against 887; indirect 893): docs/performance.md. */
     const long units = c->caps.sm_count ? (long)c->caps.sm_count : 64;
     long prop = 0;
-    xpb_status st = xpb_knob_get_long_or(XPB_KNOB_VULKAN_BURST_PROPAGATE_GROUPS, 4 * units, &prop, err);
+    xpb_status st = xpb_knob_get_long_or(XPB_KNOB_VULKAN_BURST_PROPAGATE_GROUPS, 32 * units, &prop, err);
     if (st)
         return st;
     p.prop_groups = prop > 0 ? vkb_group_count(c, (uint64_t)prop) : 0;
