@@ -46,13 +46,15 @@ xpb_status vkb_burst_plan_for(const vkb_ctx *c, const xpb_burst_args *a, vkb_bur
 {
     vkb_burst_plan p;
     uint64_t n = (uint64_t)a->n;
-    /* propagate's grid: fixed by default, 32 workgroups a compute unit (64 units where the count
-     * is unknown). It reads its event count on the device and its workgroups stride over the
-     * chunks, so any grid gives the same sums. 0 sizes each dispatch indirectly from the compact's
-     * count: its barrier also waits for the command read, 18.3 us of device time a burst against
-     * 16.1 at 100K x 100 batched on an H200. A grid of 4 a unit matched 32 there but strode too
-     * far at 5M x 100 (1002 us against 887; indirect 893): docs/performance.md. */
-    const long units = c->caps.sm_count ? (long)c->caps.sm_count : 64;
+    /* propagate's grid: where the device reports its compute units (NVIDIA's SM builtins), fixed
+     * by default at 32 workgroups a unit; it reads its event count on the device and its
+     * workgroups stride over the chunks, so any grid gives the same sums. 0 sizes each dispatch
+     * indirectly from the compact's count, whose barrier also waits for the command read: 18.3 us
+     * of device time a burst against 16.1 at 100K x 100 batched on an H200. A grid of 4 a unit
+     * matched 32 there but strode too far at 5M x 100 (1002 us against 887; indirect 893):
+     * docs/performance.md. Where the unit count is unknown, indirect: on lavapipe every idle
+     * workgroup of a fixed grid costs CPU time (20 ms a burst at 10K x 100 against 2.1). */
+    const long units = (long)c->caps.sm_count;
     long prop = 0;
     xpb_status st = xpb_knob_get_long_or(XPB_KNOB_VULKAN_BURST_PROPAGATE_GROUPS, 32 * units, &prop, err);
     if (st)
