@@ -1,11 +1,11 @@
 /* burst_propagate.c - vulkan burst propagate (XPB_OP_BURST_PROPAGATE, xpb_ops.h): the fired list
  * of burst b - 1 adds its synapses' signed weight * psp to input, as int32 atomics. A fixed grid
- * (XPB_VULKAN_BURST_PROPAGATE_GROUPS, 32 workgroups a compute unit by default where the device
- * reports its units), as CUDA's one
- * wave: the shader (shaders/burst/burst_propagate.comp) reads the event count itself, strides
- * over the chunks and balances the work by events through degree_scan. With the knob at 0, one
- * indirect dispatch from counters[b].dispatch (written by the compact before it, or by the host)
- * instead, whose barrier also waits for the indirect-command read (slower on the H100 and H200). */
+ * (XPB_VULKAN_BURST_PROPAGATE_GROUPS; 32 workgroups a compute unit by default where the device
+ * reports its units), as CUDA's one wave: the shader (shaders/burst/burst_propagate.comp) reads
+ * the event count itself, strides over the chunks and balances the work by events through
+ * degree_scan. With the knob at 0 (the default where the units are unknown), one indirect
+ * dispatch from counters[b].dispatch (written by the compact before it, or by the host) instead,
+ * whose barrier also waits for the indirect-command read (slower on the H100 and H200). */
 #include "burst_common.h"
 
 static const uint32_t burst_propagate_spv[] = {
