@@ -15,6 +15,7 @@
 #include "xpb_clock.h"
 #include "xpb_dump.h"
 #include "xpb_group_cpus.h"
+#include "xpb_host_arena.h"
 #include "xpb_isolate.h"
 #include "xpb_mpi.h"
 #include "xpb_poison.h"
@@ -138,6 +139,10 @@ void xpb_device_close(xpb_device *d)
 
 /* ---- buffers of one case on one device ---------------------------------------------------------- */
 
+/* The host copy of every case's output, reused from case to case of a run (xpb_host_arena.c says
+ * why); the runner runs one case at a time, and xpb_runner_run frees it at the end. */
+static xpb_host_arena out_arena;
+
 static void buffers_free(xpb_case_buffers *cb)
 {
     const xpb_backend_i *b = cb->dev->backend;
@@ -147,8 +152,7 @@ static void buffers_free(xpb_case_buffers *cb)
         if (cb->out[i])
             b->buffer_free(cb->dev->ctx, cb->out[i]);
     }
-    free(cb->out_host);
-    memset(cb, 0, sizeof *cb);
+    memset(cb, 0, sizeof *cb); /* out_host stays in out_arena for the next case */
 }
 
 xpb_status xpb_runner_upload_inputs(xpb_case_buffers *cb, const xpb_case *c, xpb_error *err)
@@ -190,7 +194,7 @@ static xpb_status buffers_alloc(xpb_case_buffers *cb, xpb_error *err)
         st = b->buffer_alloc(cb->dev->ctx, d->out_bytes[i] + 2 * G, &cb->out[i], err);
         cb->out_view[i] = (xpb_view){cb->out[i], G};
     }
-    if (!st && !(cb->out_host = malloc(d->out_bytes[0] + 2 * G)))
+    if (!st && !(cb->out_host = xpb_host_arena_get(&out_arena, d->out_bytes[0] + 2 * G)))
         st = xpb_fail(err, XPB_ERR_OUT_OF_MEMORY, "out of host memory for the output copy");
     return st;
 }
@@ -822,6 +826,7 @@ xpb_status xpb_runner_run(xpb_run *run, const xpb_case_list *cases, const xpb_ru
         i += n;
     }
     xpb_progress_end(prog);
+    xpb_host_arena_free(&out_arena);
     free(blk);
     return st ? xpb_fail(err, XPB_ERR_OUT_OF_MEMORY, "out of host memory for results") : XPB_OK;
 }
