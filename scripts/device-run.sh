@@ -66,6 +66,9 @@
 # XPB_SHARDBURST_PROPAGATE (auto): "list bits" validates, then times, each XPB_CUDA_SHARDED_PROPAGATE (auto, the default, untagged), XPB_SHARDBURST_ROUNDS rounds in alternated order). burstprof (issue 33: where the sharded burst's time goes: nsys's kernel and API summaries where nsys is installed (not on the lent machines), then the phase marks, XPB_CUDA_SHARDED_PROFILE=1, on 0,1 and all GPUs).
 # burstncu (issue 33: Nsight Compute over the sharded burst's propagate from the bits and dynamics at
 # XPB_BURSTPROF_SIZE, a group of one GPU and rank 0 of mpirun -np <GPUs>: what limits each).
+# vkrounds (issue 36: the Vulkan burst's per-round times alone and in the default preset, cuda beside).
+# anneal31 (issue 36: the 1M x 128, m = 1024 annealing run at 31 iterations on cuda default, tc and vulkan).
+# tcncu (issue 36: Nsight Compute over the tensor-core assign kernel at 1M x 128, m = 1024).
 # plugins (issue 35: the CUDA example plugin, examples/plugins/cuda_softmax, validated at conformance and
 # timed at quick beside cuda/default: docs/plugins.md; then crash isolation: the out-of-bounds twin,
 # examples/plugins/cuda_softmax_oob, beside cuda/default under --isolate, and cuda/default alone
@@ -728,6 +731,58 @@ if has burstncu; then # issue 33: what limits a sharded burst's per-rank kernels
     done
   else
     echo "burstncu: no ncu (Nsight Compute) on this machine" | tee -a "$out/bench.txt"
+  fi
+fi
+if has vkrounds; then # issue 36: does a Vulkan burst run slow down from round to round, alone and in a preset?
+  # 100K x 100 batched alone, XPB_VKROUNDS_N (8) rounds, replayed and recorded inline; then the default burst
+  # preset on vulkan and cuda, 3 rounds: each case's per-round medians (wall, and the ops' device time)
+  sz=neurons=100000,fanout=100,bursts=100,batched=1
+  for rp in 1 0; do
+    stamp "vkrounds: $sz alone, XPB_VULKAN_BURST_REPLAY=$rp, ${XPB_VKROUNDS_N:-8} rounds"
+    XPB_VULKAN_BURST_REPLAY=$rp timeout 200 $bin run --backend vulkan --workload burst --size "$sz" --rounds "${XPB_VKROUNDS_N:-8}" \
+        --out "$out/vkrounds-alone-replay$rp.json" > "$out/vkrounds-alone-replay$rp.txt" 2>&1 || status=1
+  done
+  for be in vulkan cuda; do
+    stamp "vkrounds: the default burst preset on $be, 3 rounds"
+    timeout 300 $bin run --backend $be --workload burst --preset default --rounds 3 \
+        --out "$out/vkrounds-preset-$be.json" > "$out/vkrounds-preset-$be.txt" 2>&1 || status=1
+    grep -E "error|did not repeat" "$out/vkrounds-preset-$be.txt" | head -5 | tee -a "$out/bench.txt"
+  done
+  python3 - "$out"/vkrounds-*.json <<'PY' | tee "$out/vkrounds.txt" | tee -a "$out/bench.txt"
+import json, sys
+print("vkrounds: per round, the run's wall median (ms) | each op's device time median (ms)")
+for f in sys.argv[1:]:
+    for c in json.load(open(f))["cases"]:
+        if c["status"] != "ok":
+            print(f'{f.rsplit("/", 1)[-1][:-5]:28s} {c["id"][10:62]:52s} {c["status"]} {c.get("message", "")[:150]}')
+            continue
+        wall = " ".join(f"{x * 1e3:.2f}" for x in c["timing"]["units"]["medians_s"])
+        ops = " ".join(o["op"] + " " + " ".join(f"{x * 1e3:.2f}" for x in o.get("units_s", [])) for o in c["run"]["ops"])
+        print(f'{f.rsplit("/", 1)[-1][:-5]:28s} {c["id"][10:62]:52s} {c["backend"]:6s} {wall} | {ops}')
+PY
+fi
+if has anneal31; then # issue 36: the annealing run at 1M x 128, m = 1024, 31 iterations (the original's count), on
+  # cuda (default, tc) and vulkan: total, init and per-op times
+  bench anneal31 --workload anneal --backend cuda,vulkan --variant default,tc \
+      --size n=1000000,d=128,m=1024,iters=31 --rounds 2
+  anneal_table "anneal31.json"
+fi
+if has tcncu; then # issue 36: what limits the tensor-core assign (Nsight Compute over one xpb_tc_assign_kernel
+  # launch at 1M x 128, m = 1024): throughput of each unit, shared-memory wavefronts, warp states
+  ncu=$(command -v ncu || ls /usr/local/cuda/bin/ncu /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -1)
+  if [ -n "$ncu" ]; then
+    stamp "tcncu: $ncu over xpb_tc_assign_kernel"
+    timeout 240 "$ncu" --kernel-name regex:xpb_tc_assign_kernel --launch-skip 2 --launch-count 1 --clock-control none \
+        --section SpeedOfLight --section MemoryWorkloadAnalysis --section MemoryWorkloadAnalysis_Tables --section Occupancy \
+        --section LaunchStats --section WarpStateStats --section SchedulerStats --section ComputeWorkloadAnalysis \
+        --section InstructionStats --section SourceCounters \
+        $bin run --backend cuda --variant tc --workload anneal --size n=1000000,d=128,m=1024,iters=3 --validate-only \
+        > "$out/tcncu.txt" 2>&1 || status=1
+    grep -E "^ +(Duration|DRAM Throughput|Memory Throughput|L1/TEX Cache Throughput|L2 Cache Throughput|Compute \(SM\) Throughput|Achieved Occupancy|Theoretical Occupancy|Registers Per Thread|Block Size|Grid Size|Waves Per SM|Shared Memory Configuration Size|Dynamic Shared Memory Per Block|Warp Cycles Per Issued Instruction|Issue Slots Busy|No Eligible|Executed Ipc Active|Stall [A-Za-z ]+) " \
+        "$out/tcncu.txt" | sed "s/^ */tcncu: /" | tr -s " " | tee -a "$out/bench.txt"
+    grep -E "OPT|WRN|Bank|pipe" "$out/tcncu.txt" | head -20 | cut -c1-240 | sed "s/^ */tcncu: /" >> "$out/bench.txt"
+  else
+    echo "tcncu: no ncu (Nsight Compute) on this machine" | tee -a "$out/bench.txt"
   fi
 fi
 if has rowsprof; then # issue 36: why the long rows stop short of the copy roof on this GPU: Nsight Compute

@@ -1,11 +1,12 @@
 /* test_burst_reference.c - the serial burst reference (workloads/burst/): a hand-built 5-neuron
  * network whose spikes and potentials are worked out by hand below, pcg_hash against known
  * values, the generator's invariants and firing rate at the quick sizes, and the run comparison
- * used by validation. */
+ * used by validation, and the check of a timed run's fired counts. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "burst/burst.h"
+#include "burst/burst_case.h"
 #include "xpb_sha256.h"
 #include "xpb_test.h"
 
@@ -384,6 +385,22 @@ static void test_params_format(void)
     CHECK(p.stim == 2 * BURST_MAX_SYNAPSE_INPUT && p.p_stim > 0 && p.p_stim < p.rate);
 }
 
+/* A timed run that fired other counts than the reference is an error naming the first burst. */
+static void test_timed_run(void)
+{
+    uint64_t start[5] = {0, 0, 3, 7, 8};
+    burst_run ref;
+    memset(&ref, 0, sizeof ref);
+    ref.bursts = 4, ref.fired_start = start;
+    const uint32_t same[4] = {0, 3, 4, 1}, later[4] = {0, 3, 5, 1}, first[4] = {1, 3, 4, 1};
+    xpb_error err = {{0}};
+    CHECK(burst_check_timed_run(&ref, same, 4, &err) == XPB_OK);
+    CHECK(burst_check_timed_run(&ref, later, 4, &err) == XPB_ERR_RUNTIME && strstr(err.msg, "fired 5 neurons in burst 2 ") &&
+          strstr(err.msg, "validated run fired 4"));
+    CHECK(burst_check_timed_run(&ref, first, 4, &err) == XPB_ERR_RUNTIME && strstr(err.msg, "in burst 0 "));
+    CHECK(burst_check_timed_run(&ref, later, 2, &err) == XPB_OK); /* only the bursts the run ran */
+}
+
 int main(void)
 {
     test_pcg();
@@ -399,5 +416,6 @@ int main(void)
     test_pinned(100000, 100, 0, 40, false, "aa62300e2a7b2a531a999289a1f7709b43bae88b7273f5122c8399a13096b644",
                 "2af98602aa96480eccf139243eda4a1fe31ccb7f3d83cb92cfc68772f1744986");
     test_params_format();
+    test_timed_run();
     XPB_TEST_END();
 }

@@ -55,6 +55,11 @@ xpb_status burst_dump_run(const char *dir, const char *stem, const xpb_case *c, 
 
 /* ---- per-op checks (checks.c): exact oracles, on the state read back around one burst ---------- */
 
+/* A timed run's fired count in every burst (bursts of them) against the reference's: XPB_OK, or
+ * XPB_ERR_RUNTIME naming the first burst that differs (a timed run that did other work than the
+ * validated one). */
+xpb_status burst_check_timed_run(const burst_run *ref, const uint32_t *fired, int64_t bursts, xpb_error *err);
+
 typedef struct burst_checks {
     xpb_validation *v;
     char first_fail[320];

@@ -1,7 +1,8 @@
 /* checks.c - level 1 of the burst validation: each op's output against an exact oracle computed
  * on the host from the op's own inputs as read back (burst_case.h). Everything here is exact:
  * integers are compared as integers, floats by their bits (so -0 and +0 differ, as they would
- * in the next burst's threshold test). Each element compared counts in the run's validation. */
+ * in the next burst's threshold test). Each element compared counts in the run's validation.
+ * Last, the one check a timed run gets: its fired counts against the reference's. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -118,4 +119,21 @@ void burst_check_compact(burst_checks *k, const burst_network *net, const uint32
     add(k, "compact: counters.events", 4, c->events, (double)events);
     for (int r = 0; r < 3; r++)
         add(k, "compact: counters.reserved", 5 + r, c->reserved[r], 0);
+}
+
+/* A timed run is not checked op by op, but its counters come back anyway: its fired count in
+ * every burst must be the reference's (the validated run matched it bit for bit). A run that
+ * differs did other work than the validated one, so its time would stand for nothing: an error,
+ * naming the first burst that differs. */
+xpb_status burst_check_timed_run(const burst_run *ref, const uint32_t *fired, int64_t bursts, xpb_error *err)
+{
+    for (int64_t b = 0; b < bursts; b++) {
+        const uint64_t want = ref->fired_start[b + 1] - ref->fired_start[b];
+        if (fired[b] != want)
+            return xpb_fail(err, XPB_ERR_RUNTIME,
+                            "burst: a timed run fired %u neurons in burst %lld where the validated run fired %llu: "
+                            "the timed runs did not repeat the validated run",
+                            fired[b], (long long)b, (unsigned long long)want);
+    }
+    return XPB_OK;
 }

@@ -435,6 +435,8 @@ xpb_status burst_run_case(const xpb_case *c, const xpb_case_data *d, xpb_session
         for (int64_t b = 0; !st && !batched && b < bursts; b++)
             dr.r.events[b] = ob->events_per_burst[b];
     }
+    if (!st && !validating) /* a timed run must do the validated run's work (what its time stands for) */
+        st = burst_check_timed_run(&host->ref, ob->fired_per_burst, bursts, err);
     free(cnt);
     if (st || !validating) {
         burst_run_free(&dr.r);
