@@ -737,6 +737,10 @@ if has vkrounds; then # issue 36: does a Vulkan burst run slow down from round t
   # 100K x 100 batched alone, XPB_VKROUNDS_N (8) rounds, replayed and recorded inline; then the default burst
   # preset on vulkan and cuda, 3 rounds: each case's per-round medians (wall, and the ops' device time)
   sz=neurons=100000,fanout=100,bursts=100,batched=1
+  # the SM clock every 0.5 s beside (the driver steps it down when the GPU idles between runs);
+  # each case's clock before and after its rounds is in the results (conditions) too
+  nvidia-smi -i 0 --query-gpu=timestamp,clocks.sm,power.draw --format=csv,noheader -lms 500 > "$out/vkrounds-clocks.csv" 2>&1 &
+  smi=$!
   for rp in 1 0; do
     stamp "vkrounds: $sz alone, XPB_VULKAN_BURST_REPLAY=$rp, ${XPB_VKROUNDS_N:-8} rounds"
     XPB_VULKAN_BURST_REPLAY=$rp timeout 200 $bin run --backend vulkan --workload burst --size "$sz" --rounds "${XPB_VKROUNDS_N:-8}" \
@@ -748,6 +752,7 @@ if has vkrounds; then # issue 36: does a Vulkan burst run slow down from round t
         --out "$out/vkrounds-preset-$be.json" > "$out/vkrounds-preset-$be.txt" 2>&1 || status=1
     grep -E "error|did not repeat" "$out/vkrounds-preset-$be.txt" | head -5 | tee -a "$out/bench.txt"
   done
+  kill $smi 2>/dev/null
   python3 - "$out"/vkrounds-*.json <<'PY' | tee "$out/vkrounds.txt" | tee -a "$out/bench.txt"
 import json, sys
 print("vkrounds: per round, the run's wall median (ms) | each op's device time median (ms)")
@@ -758,7 +763,9 @@ for f in sys.argv[1:]:
             continue
         wall = " ".join(f"{x * 1e3:.2f}" for x in c["timing"]["units"]["medians_s"])
         ops = " ".join(o["op"] + " " + " ".join(f"{x * 1e3:.2f}" for x in o.get("units_s", [])) for o in c["run"]["ops"])
-        print(f'{f.rsplit("/", 1)[-1][:-5]:28s} {c["id"][10:62]:52s} {c["backend"]:6s} {wall} | {ops}')
+        k = c.get("conditions") or {}
+        clk = f' | SM {k["sm_mhz_before"]:.0f} -> {k["sm_mhz_after"]:.0f} MHz' if "sm_mhz_after" in k else " | SM clock not recorded"
+        print(f'{f.rsplit("/", 1)[-1][:-5]:28s} {c["id"][10:62]:52s} {c["backend"]:6s} {wall} | {ops}{clk}')
 PY
 fi
 if has anneal31; then # issue 36: the annealing run at 1M x 128, m = 1024, 31 iterations (the original's count), on

@@ -56,6 +56,7 @@ const xpb_backend_i xpb_backend_vulkan = {
     .synchronize = vkb_synchronize,
     .timer_begin = vkb_timer_begin,
     .timer_end = vkb_timer_end,
+    .conditions = vkb_conditions,
     .spirv_supports = vkb_spirv_supports,
     .spirv_launch = vkb_spirv_launch,
     .kernels = kernels,

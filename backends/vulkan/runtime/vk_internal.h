@@ -237,6 +237,10 @@ typedef struct vkb_ctx {
     VkQueryPool queries; /* VK_NULL_HANDLE when the queue has no timestamps */
     bool timer_on;
     double host_t0;
+
+    /* conditions (vk_conditions.c): NVML's handle of this GPU, looked up on first use */
+    void *nvml_device;
+    bool nvml_tried;
 } vkb_ctx;
 
 xpb_status vkb_open(int device, void **ctx, xpb_error *err);
@@ -336,6 +340,13 @@ xpb_status vkb_timer_init(vkb_ctx *c, xpb_error *err);
 void vkb_timer_destroy(vkb_ctx *c);
 xpb_status vkb_timer_begin(void *ctx, xpb_error *err);
 xpb_status vkb_timer_end(void *ctx, double *seconds, xpb_error *err);
+
+/* ---- conditions (vk_conditions.c) ----------------------------------------------------------- */
+
+/* The GPU's clocks, temperature, power and throttle reasons now (xpb_backend_i.conditions),
+ * through NVML where the device is an NVIDIA GPU NVML knows by its UUID; XPB_ERR_UNAVAILABLE
+ * elsewhere (lavapipe, other vendors, no NVML): then nothing is recorded. */
+xpb_status vkb_conditions(void *ctx, xpb_conditions *out, xpb_error *err);
 
 /* ---- pipelines and dispatch (vk_pipeline.c) ------------------------------------------------- */
 
