@@ -43,7 +43,7 @@ static void usage(FILE *f)
             "  --min-time S        measured seconds per repetition (default 0.06; quick 0.01)\n"
             "  --warmup S          untimed launches first, seconds (default 0.05)\n"
             "  --sample-min S      a timed sample is back-to-back launches lasting at least S seconds\n"
-            "                      (default 0.0002; on a device group 0.002 and at least 20 launches, as\n"
+            "                      (default 0.0002; on a device group 0.002 and at least 20 launches or 50 ms, as\n"
             "                      nccl-tests times a collective); results: launches_per_sample\n"
             "  --graph             capture each sample's launches into a graph replayed by one launch\n"
             "                      per device (CUDA graphs; nccl-tests' -G); other backends: unsupported\n"

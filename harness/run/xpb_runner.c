@@ -233,10 +233,14 @@ static xpb_status check_fits(const xpb_device *dev, const xpb_case_data *d, xpb_
  * counted in short kernels. On a device group a sample is as nccl-tests times one: at least
  * GROUP_MIN_LAUNCHES launches (its -n 20) and GROUP_SAMPLE_TARGET_S, because each rank's timer
  * starts when its own launch is queued: the skew between the ranks' starts (tens of us) and the
- * launch cost would otherwise count in every collective of 100 us. */
+ * launch cost would otherwise count in every collective of 100 us. Fewer launches do where they
+ * already span GROUP_LONG_SAMPLE_S: there the skew is under a thousandth of the sample, and 20
+ * launches of an 8 GiB all_reduce (~50 ms each) made every sample a second long, most of a full
+ * sweep's top sizes (docs/multi-gpu.md). */
 #define SAMPLE_TARGET_S 200e-6
 #define GROUP_SAMPLE_TARGET_S 2e-3
 #define GROUP_MIN_LAUNCHES 20
+#define GROUP_LONG_SAMPLE_S 50e-3
 #define MAX_LAUNCHES_PER_SAMPLE 1000
 /* Launches this slow get one warm-up launch and one end-to-end iteration. */
 #define SLOW_LAUNCH_S 0.5
@@ -299,11 +303,17 @@ static double sample_target(const xpb_device *dev, double sample_min)
 }
 
 /* Launches per timed sample for launches of `best` seconds on dev: the sample's target over
- * best, at least 1 (a device group: GROUP_MIN_LAUNCHES), at most MAX_LAUNCHES_PER_SAMPLE. */
+ * best, at least 1 (a device group: GROUP_MIN_LAUNCHES, or as many as span GROUP_LONG_SAMPLE_S
+ * where that is fewer), at most MAX_LAUNCHES_PER_SAMPLE. */
 int xpb_runner_batch(const xpb_device *dev, double sample_min, double best)
 {
     double target = sample_target(dev, sample_min);
-    int least = dev->n_group > 0 ? GROUP_MIN_LAUNCHES : 1;
+    int least = 1;
+    if (dev->n_group > 0) {
+        least = GROUP_MIN_LAUNCHES;
+        if (best > 0 && best * GROUP_MIN_LAUNCHES > GROUP_LONG_SAMPLE_S)
+            least = (int)ceil(GROUP_LONG_SAMPLE_S / best - 1e-9);
+    }
     double want = best > 0 ? target / best : MAX_LAUNCHES_PER_SAMPLE;
     /* ceil, less the last bits' rounding: 200 us over launches of 1 us is 200, not 201 */
     int batch = want >= MAX_LAUNCHES_PER_SAMPLE ? MAX_LAUNCHES_PER_SAMPLE : (int)ceil(want - 1e-9);

@@ -29,8 +29,8 @@ xpb_status xpb_runner_run(xpb_run *run, const xpb_case_list *cases, const xpb_ru
                           xpb_error *err);
 
 /* Launches per timed sample on dev for launches of `best` seconds: enough for sample_min seconds
- * (0: 200 us on one device; on a device group 2 ms and at least 20 launches, as nccl-tests' -n 20),
- * at least one, at most 1000. */
+ * (0: 200 us on one device; on a device group 2 ms and at least 20 launches, as nccl-tests' -n 20,
+ * or fewer where they span 50 ms), at least one, at most 1000. */
 int xpb_runner_batch(const xpb_device *dev, double sample_min, double best);
 /* The batch again from one timed sample of `batch` launches that took sample_s: larger where the
  * sample fell short of its target (launches that overlap back to back), else batch unchanged. */
