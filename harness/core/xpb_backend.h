@@ -87,6 +87,7 @@ typedef struct xpb_group_layout {
 /* The clocks and limits a device runs under at one moment (NVML on CUDA). */
 typedef struct xpb_conditions {
     double sm_mhz, mem_mhz, temp_c, power_w;
+    double sm_max_mhz; /* the highest SM clock the GPU runs at (its boost), 0 when unknown */
     unsigned long long reasons; /* NVML's clocks event (throttle) reasons, XPB_REASON_* bits */
 } xpb_conditions;
 

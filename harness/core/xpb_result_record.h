@@ -66,6 +66,7 @@ typedef struct xpb_result {
     /* the GPU around the timed rounds (xpb_runner_read_conditions), when the backend reads it */
     bool has_conditions;
     xpb_conditions cond_before, cond_after;
+    double sm_low_mhz;               /* the lowest SM clock of those readings */
     unsigned long long reasons_seen; /* XPB_REASONS_THROTTLE bits seen in any reading */
     int launches_per_sample;    /* back-to-back launches in one timed sample */
     bool graph;                 /* those launches replayed from a captured graph (run --graph) */
@@ -96,6 +97,16 @@ typedef struct xpb_result {
     /* Whole: the runner is not filling or changing it (an interrupted run writes only these). */
     bool settled;
 } xpb_result;
+
+/* A case whose timed rounds saw the SM clock under this fraction of its highest: the driver
+ * lowered it (NVIDIA's Vulkan driver does between short batches: docs/performance.md), so the
+ * case's times hold that clock. Said in the results (conditions.clock_low) and the run's summary. */
+#define XPB_CLOCK_LOW_FRACTION 0.8
+static inline bool xpb_result_clock_low(const xpb_result *r)
+{
+    const double max = r->cond_after.sm_max_mhz > 0 ? r->cond_after.sm_max_mhz : r->cond_before.sm_max_mhz;
+    return r->has_conditions && max > 0 && r->sm_low_mhz > 0 && r->sm_low_mhz < XPB_CLOCK_LOW_FRACTION * max;
+}
 
 typedef struct xpb_run {
     char run_id[96];

@@ -22,6 +22,7 @@ static struct {
     const char *(*error)(nvml_return r);                                /* nvmlErrorString */
     nvml_return (*driver_version)(char *version, unsigned int len);     /* nvmlSystemGetDriverVersion */
     nvml_return (*clock)(xpb_nvml_device device, int type, unsigned int *mhz); /* nvmlDeviceGetClockInfo */
+    nvml_return (*max_clock)(xpb_nvml_device device, int type, unsigned int *mhz); /* nvmlDeviceGetMaxClockInfo */
     nvml_return (*temperature)(xpb_nvml_device device, int sensor, unsigned int *c); /* nvmlDeviceGetTemperature */
     /* nvmlDeviceGetCurrentClocksEventReasons (drivers >= 535), else ...ClocksThrottleReasons */
     nvml_return (*reasons)(xpb_nvml_device device, unsigned long long *reasons);
@@ -42,6 +43,7 @@ static void nvml_load(void)
     *(void **)&nvml.error = dlsym(nvml.lib, "nvmlErrorString");
     *(void **)&nvml.driver_version = dlsym(nvml.lib, "nvmlSystemGetDriverVersion");
     *(void **)&nvml.clock = dlsym(nvml.lib, "nvmlDeviceGetClockInfo");
+    *(void **)&nvml.max_clock = dlsym(nvml.lib, "nvmlDeviceGetMaxClockInfo");
     *(void **)&nvml.temperature = dlsym(nvml.lib, "nvmlDeviceGetTemperature");
     *(void **)&nvml.reasons = dlsym(nvml.lib, "nvmlDeviceGetCurrentClocksEventReasons");
     if (!nvml.reasons)
@@ -134,7 +136,10 @@ xpb_status xpb_nvml_conditions(xpb_nvml_device d, xpb_conditions *out, xpb_error
     xpb_error ignored;
     if (xpb_nvml_power_watts(d, &w, &ignored))
         w = NAN;
-    *out = (xpb_conditions){sm, mem, temp, w, reasons};
+    unsigned int sm_max = 0;
+    if (!nvml.max_clock || nvml.max_clock(d, 1 /* NVML_CLOCK_SM */, &sm_max) != 0)
+        sm_max = 0;
+    *out = (xpb_conditions){sm, mem, temp, w, sm_max, reasons};
     return XPB_OK;
 }
 

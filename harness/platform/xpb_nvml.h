@@ -29,7 +29,7 @@ xpb_status xpb_nvml_by_pci(const char *bus, xpb_nvml_device *out, xpb_error *err
 xpb_status xpb_nvml_by_uuid(const uint8_t uuid[16], xpb_nvml_device *out, xpb_error *err);
 
 /* What the GPU runs at now: SM and memory clocks, temperature, board power (NaN when NVML cannot
- * read it) and the clocks event reasons. */
+ * read it), the highest SM clock it runs at (0 when unknown) and the clocks event reasons. */
 xpb_status xpb_nvml_conditions(xpb_nvml_device d, xpb_conditions *out, xpb_error *err);
 xpb_status xpb_nvml_power_watts(xpb_nvml_device d, double *watts, xpb_error *err);
 bool xpb_nvml_driver_version(char *buf, size_t len);

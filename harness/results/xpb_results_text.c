@@ -187,6 +187,29 @@ static void print_run_reports(FILE *f, const xpb_run *run)
     }
 }
 
+/* The timed results whose SM clock fell under XPB_CLOCK_LOW_FRACTION of its highest, the lowest
+ * of them named: one line after the counts, so that no figure read off the table hides it. */
+static void print_clock_note(FILE *f, const xpb_run *run)
+{
+    size_t n = 0;
+    const xpb_result *worst = NULL;
+    for (size_t i = 0; i < run->count; i++) {
+        const xpb_result *r = &run->results[i];
+        if (!r->timed || !xpb_result_clock_low(r))
+            continue;
+        n++;
+        if (!worst || r->sm_low_mhz < worst->sm_low_mhz)
+            worst = r;
+    }
+    if (!n)
+        return;
+    const double max = worst->cond_after.sm_max_mhz > 0 ? worst->cond_after.sm_max_mhz : worst->cond_before.sm_max_mhz;
+    fprintf(f, "clocks: %zu timed result%s ran with the SM clock under %.0f%% of its highest (the lowest: %s %s, "
+               "%.0f of %.0f MHz): their times hold that clock (results: conditions; docs/performance.md)\n",
+            n, n == 1 ? "" : "s", XPB_CLOCK_LOW_FRACTION * 100, worst->device ? worst->device->label : "-",
+            worst->c.id, worst->sm_low_mhz, max);
+}
+
 void xpb_results_print_table(FILE *f, const xpb_run *run)
 {
     print_grouped(f, run, false);
@@ -197,4 +220,5 @@ void xpb_results_print_table(FILE *f, const xpb_run *run)
     fprintf(f, "\n%zu results: %zu ok, %zu failed-validation, %zu unsupported, %zu error, %zu skipped\n",
             run->count, counts[XPB_CASE_OK], counts[XPB_CASE_FAILED_VALIDATION],
             counts[XPB_CASE_UNSUPPORTED], counts[XPB_CASE_ERROR], counts[XPB_CASE_SKIPPED]);
+    print_clock_note(f, run);
 }

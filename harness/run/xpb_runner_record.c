@@ -39,6 +39,8 @@ void xpb_runner_read_conditions(xpb_device *dev, xpb_result *r, bool before)
         r->cond_before = now;
     if (!before)
         r->cond_after = now;
+    if (now.sm_mhz > 0 && (!r->has_conditions || r->sm_low_mhz <= 0 || now.sm_mhz < r->sm_low_mhz))
+        r->sm_low_mhz = now.sm_mhz;
     r->has_conditions = true;
     r->reasons_seen |= now.reasons & XPB_REASONS_THROTTLE;
 }

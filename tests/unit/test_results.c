@@ -164,6 +164,43 @@ int main(void)
     cJSON_Delete(root);
     free(text);
 
+    /* a GPU's clocks around the rounds (NVML): the lowest and the highest in the JSON, and a
+     * case whose SM clock fell under 80% of its highest is named after the run's counts */
+    xpb_result ck = res[0];
+    ck.has_conditions = true;
+    ck.cond_before = (xpb_conditions){.sm_mhz = 1980, .sm_max_mhz = 1980};
+    ck.cond_after = (xpb_conditions){.sm_mhz = 375, .sm_max_mhz = 1980};
+    ck.sm_low_mhz = 375;
+    CHECK(xpb_result_clock_low(&ck));
+    xpb_run crun = {.run_id = "test-run", .results = &ck, .count = 1, .devices = &dev, .n_devices = 1};
+    CHECK(xpb_results_write_json(path, &crun, &meta, &err) == XPB_OK);
+    text = slurp(path);
+    root = cJSON_Parse(text);
+    cJSON *cond = cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(root, "cases"), 0), "conditions");
+    CHECK(cJSON_GetObjectItem(cond, "sm_mhz_lowest")->valuedouble == 375);
+    CHECK(cJSON_GetObjectItem(cond, "sm_mhz_max")->valuedouble == 1980);
+    CHECK(cJSON_IsTrue(cJSON_GetObjectItem(cond, "clock_low")));
+    cJSON_Delete(root);
+    free(text);
+    FILE *tf = fopen(path, "w");
+    xpb_results_print_table(tf, &crun);
+    fclose(tf);
+    text = slurp(path);
+    CHECK(strstr(text, "clocks: 1 timed result ran with the SM clock under 80% of its highest (the lowest: cpu:0 "
+                       "elementwise/add/n=1000/fp32, 375 of 1980 MHz)") != NULL);
+    free(text);
+    ck.sm_low_mhz = 1700; /* 86% of the highest: nothing to say */
+    CHECK(!xpb_result_clock_low(&ck));
+    ck.cond_before.sm_max_mhz = ck.cond_after.sm_max_mhz = 0; /* no highest known: nothing either */
+    ck.sm_low_mhz = 375;
+    CHECK(!xpb_result_clock_low(&ck));
+    tf = fopen(path, "w");
+    xpb_results_print_table(tf, &crun);
+    fclose(tf);
+    text = slurp(path);
+    CHECK(strstr(text, "clocks:") == NULL);
+    free(text);
+
     /* a write that cannot happen is an error and leaves nothing behind */
     CHECK(xpb_results_write_json("/nonexistent-dir/x.json", &run, &meta, &err) == XPB_ERR_IO);
     CHECK(access("/nonexistent-dir/x.json", F_OK) != 0);
