@@ -393,6 +393,9 @@ static cJSON *case_json(const xpb_result *r)
             cJSON *u = cJSON_AddObjectToObject(t, "units");
             cJSON_AddStringToObject(u, "what", "one per round: the median of the round's kernel samples");
             cJSON_AddItemToObject(u, "medians_s", cJSON_CreateDoubleArray(r->units.v, (int)r->units.n));
+            const double drift = xpb_result_round_drift(r);
+            if (drift != 1.0) /* the rounds move one way (xpb_result_round_drift) */
+                xpb_json_add_number(u, "drift", drift);
         }
         cJSON_AddItemToObject(t, "end_to_end", stats_json(&r->e2e, &r->e2e_samples));
         cJSON *x = cJSON_AddObjectToObject(t, "transfers");

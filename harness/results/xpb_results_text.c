@@ -1,4 +1,5 @@
 /* xpb_results_text.c - CSV, Markdown and the console table: one row model, three renderings. */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -210,6 +211,29 @@ static void print_clock_note(FILE *f, const xpb_run *run)
             worst->c.id, worst->sm_low_mhz, max);
 }
 
+/* The timed results whose rounds drift one way (xpb_result_round_drift), the largest drift named. */
+static void print_drift_note(FILE *f, const xpb_run *run)
+{
+    size_t n = 0;
+    const xpb_result *worst = NULL;
+    double wd = 1.0;
+    for (size_t i = 0; i < run->count; i++) {
+        const xpb_result *r = &run->results[i];
+        const double d = r->timed ? xpb_result_round_drift(r) : 1.0;
+        if (d == 1.0)
+            continue;
+        n++;
+        if (!worst || fabs(log(d)) > fabs(log(wd)))
+            worst = r, wd = d;
+    }
+    if (!n)
+        return;
+    fprintf(f, "drift: the rounds of %zu timed result%s moved one way by more than %.0f%% from the first to the last "
+               "(the most: %s %s, %.2fx): they are not repetitions of one figure (docs/reports.md)\n",
+            n, n == 1 ? "" : "s", (XPB_DRIFT_FACTOR - 1) * 100, worst->device ? worst->device->label : "-",
+            worst->c.id, wd);
+}
+
 void xpb_results_print_table(FILE *f, const xpb_run *run)
 {
     print_grouped(f, run, false);
@@ -221,4 +245,5 @@ void xpb_results_print_table(FILE *f, const xpb_run *run)
             run->count, counts[XPB_CASE_OK], counts[XPB_CASE_FAILED_VALIDATION],
             counts[XPB_CASE_UNSUPPORTED], counts[XPB_CASE_ERROR], counts[XPB_CASE_SKIPPED]);
     print_clock_note(f, run);
+    print_drift_note(f, run);
 }

@@ -201,6 +201,37 @@ int main(void)
     CHECK(strstr(text, "clocks:") == NULL);
     free(text);
 
+    /* rounds that move one way (a clock stepped down between them) are said to drift */
+    xpb_result dr = res[0];
+    memset(&dr.units, 0, sizeof dr.units);
+    const double rising[5] = {1.63e-3, 1.63e-3, 2.04e-3, 2.39e-3, 2.73e-3}, steady[5] = {1.63e-3, 1.7e-3, 1.6e-3, 1.65e-3, 1.64e-3};
+    for (int i = 0; i < 5; i++)
+        xpb_samples_push(&dr.units, rising[i]);
+    CHECK_NEAR(xpb_result_round_drift(&dr), 2.73 / 1.63, 1e-12);
+    xpb_run drun = {.run_id = "test-run", .results = &dr, .count = 1, .devices = &dev, .n_devices = 1};
+    tf = fopen(path, "w");
+    xpb_results_print_table(tf, &drun);
+    fclose(tf);
+    text = slurp(path);
+    CHECK(strstr(text, "drift: the rounds of 1 timed result moved one way by more than 20% from the first to the last "
+                       "(the most: cpu:0 elementwise/add/n=1000/fp32, 1.67x)") != NULL);
+    free(text);
+    CHECK(xpb_results_write_json(path, &drun, &meta, &err) == XPB_OK);
+    text = slurp(path);
+    root = cJSON_Parse(text);
+    cJSON *units = cJSON_GetObjectItem(cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(root, "cases"), 0), "timing"), "units");
+    CHECK_NEAR(cJSON_GetObjectItem(units, "drift")->valuedouble, 2.73 / 1.63, 1e-12);
+    cJSON_Delete(root);
+    free(text);
+    dr.units.n = 0;
+    for (int i = 0; i < 5; i++)
+        xpb_samples_push(&dr.units, steady[i]);
+    CHECK(xpb_result_round_drift(&dr) == 1.0);
+    dr.units.v[4] = 2.5e-3; /* one slow last round, the ones between not on the way: no drift */
+    dr.units.v[2] = 1.2e-3;
+    CHECK(xpb_result_round_drift(&dr) == 1.0);
+    xpb_samples_free(&dr.units);
+
     /* a write that cannot happen is an error and leaves nothing behind */
     CHECK(xpb_results_write_json("/nonexistent-dir/x.json", &run, &meta, &err) == XPB_ERR_IO);
     CHECK(access("/nonexistent-dir/x.json", F_OK) != 0);
