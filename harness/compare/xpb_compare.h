@@ -188,6 +188,7 @@ typedef struct xpb_compare_row {
     xpb_compare_op *ops;    /* base's ops in order, then those only in next; owned */
     size_t n_ops;
     char conditions[192];   /* what may explain a difference: throttled, or clocks apart; "" */
+    double drift_base, drift_next; /* xpb_stats_drift of each side's rounds (1: none, or reruns pooled) */
 } xpb_compare_row;
 
 #define XPB_COMPARE_MAX_WARNINGS 16
@@ -209,6 +210,7 @@ typedef struct xpb_comparison {
     size_t base_runs, new_runs; /* runs pooled into each side's units: 1 + --rerun-base/--rerun-new */
     size_t n_samples_method; /* cases decided on within-run samples: a file without units */
     size_t n_throttled, n_clocks_apart; /* rows whose conditions differ (see row.conditions) */
+    size_t n_drifting;                  /* rows whose rounds drift in either run (row.drift_*) */
 } xpb_comparison;
 
 /* Matches the cases of base and next by (id, device, variant) and compares each pair. The

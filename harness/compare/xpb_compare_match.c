@@ -1,6 +1,7 @@
 /* xpb_compare_match.c - pairs the cases of two results files by (id, device, variant), compares
  * each pair, and notes where the two system fingerprints differ (xpb_compare.h). */
 #include "xpb_compare.h"
+#include "xpb_stats.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -173,6 +174,7 @@ static void explain(xpb_comparison *cmp, xpb_compare_row *r)
 static xpb_status fill_row(xpb_comparison *cmp, xpb_compare_row *r)
 {
     const xpb_rcase *b = r->base, *n = r->next;
+    r->drift_base = r->drift_next = 1.0;
     if (!b) {
         cmp->n_added++;
     } else if (!n) {
@@ -203,6 +205,11 @@ static xpb_status fill_row(xpb_comparison *cmp, xpb_compare_row *r)
         if (r->iterations_differ)
             not_comparable(&r->shift, r, "iteration", b->iterations, n->iterations);
         cmp->n_verdict[r->shift.verdict]++;
+        /* rounds that move one way are not repetitions (one run's; pooled reruns are several runs) */
+        r->drift_base = b->n_runs > 1 ? 1.0 : xpb_stats_drift(b->units, b->n_units);
+        r->drift_next = n->n_runs > 1 ? 1.0 : xpb_stats_drift(n->units, n->n_units);
+        if (r->drift_base != 1.0 || r->drift_next != 1.0)
+            cmp->n_drifting++;
         if (b->has_conditions && n->has_conditions)
             explain(cmp, r);
         if (stateful)
@@ -323,6 +330,19 @@ xpb_status xpb_compare_files_history(const xpb_results_file *base, const xpb_res
                 w[0] = '\0';
             break;
         }
+    for (size_t i = 0; i < out->n_rows && out->n_drifting && out->n_warnings < XPB_COMPARE_MAX_WARNINGS - 1; i++) {
+        const xpb_compare_row *r = &out->rows[i];
+        if (!r->base || !r->next || (r->drift_base == 1.0 && r->drift_next == 1.0))
+            continue;
+        const bool in_next = r->drift_next != 1.0;
+        char *w = out->warnings[out->n_warnings++];
+        if (snprintf(w, sizeof out->warnings[0], "%zu cases' rounds drift one way in one of the runs (the last round "
+                     "over %.0f%% from the first, the ones between on the way: a clock or state that moved, not noise; "
+                     "docs/reports.md); first: %.80s %s: %.2fx in %s", out->n_drifting, (XPB_DRIFT_FACTOR - 1) * 100,
+                     r->next->id, r->next->device, in_next ? r->drift_next : r->drift_base, in_next ? "new" : "base") < 0)
+            w[0] = '\0';
+        break;
+    }
     if (out->n_samples_method && out->n_warnings < XPB_COMPARE_MAX_WARNINGS)
         snprintf(out->warnings[out->n_warnings++], sizeof out->warnings[0],
                  "%zu cases compared on their within-run samples (%s): a file has no rounds (written before "

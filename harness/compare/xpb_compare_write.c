@@ -351,6 +351,10 @@ static cJSON *row_json(const xpb_compare_row *r)
         shift_json(o, &r->shift, xpb_verdict_name(r->shift.verdict));
     if (r->conditions[0])
         cJSON_AddStringToObject(o, "conditions", r->conditions);
+    if (r->drift_base != 1.0 || r->drift_next != 1.0) { /* rounds that move one way (xpb_stats_drift) */
+        cJSON_AddNumberToObject(o, "drift_base", r->drift_base);
+        cJSON_AddNumberToObject(o, "drift_next", r->drift_next);
+    }
     if (r->stateful) {
         cJSON *run = cJSON_AddObjectToObject(o, "run");
         xpb_json_add_number(run, "base_iterations", r->base->iterations);

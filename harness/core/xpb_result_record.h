@@ -98,25 +98,8 @@ typedef struct xpb_result {
     bool settled;
 } xpb_result;
 
-/* Rounds whose medians move one way: the last round's median over the first's when it is more
- * than XPB_DRIFT_FACTOR away and every round between lies between them (each within 5%), else 1.
- * compare treats the rounds as independent repetitions of one quantity; rounds that drift (a
- * clock stepped down, state that grows) are not that, and the run's summary says so. */
-#define XPB_DRIFT_FACTOR 1.2
-static inline double xpb_result_round_drift(const xpb_result *r)
-{
-    const size_t n = r->units.n;
-    if (n < 3 || !(r->units.v[0] > 0) || !(r->units.v[n - 1] > 0))
-        return 1.0;
-    const double first = r->units.v[0], last = r->units.v[n - 1], d = last / first;
-    if (d < XPB_DRIFT_FACTOR && d > 1.0 / XPB_DRIFT_FACTOR)
-        return 1.0;
-    const double lo = (first < last ? first : last) * 0.95, hi = (first < last ? last : first) * 1.05;
-    for (size_t i = 1; i + 1 < n; i++)
-        if (r->units.v[i] < lo || r->units.v[i] > hi)
-            return 1.0;
-    return d;
-}
+/* The case's rounds drift one way (xpb_stats_drift of its round medians): the run's summary says so. */
+static inline double xpb_result_round_drift(const xpb_result *r) { return xpb_stats_drift(r->units.v, r->units.n); }
 
 /* A case whose timed rounds saw the SM clock under this fraction of its highest: the driver
  * lowered it (NVIDIA's Vulkan driver does between short batches: docs/performance.md), so the

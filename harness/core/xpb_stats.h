@@ -27,6 +27,13 @@ void xpb_samples_free(xpb_samples *s);
 /* Statistics over v[0..n); all zero when n == 0. Does not reorder v. */
 xpb_stats xpb_stats_compute(const double *v, size_t n);
 
+/* Rounds whose medians move one way: the last of v[0..n) over the first when it is more than
+ * XPB_DRIFT_FACTOR away and every value between lies between them (each within 5%), else 1 (also
+ * for n < 3). Rounds are taken as independent repetitions of one quantity (compare's units); rounds
+ * that drift (a clock stepped down, state that grows) are not that. */
+#define XPB_DRIFT_FACTOR 1.2
+double xpb_stats_drift(const double *v, size_t n);
+
 #ifdef __cplusplus
 }
 #endif

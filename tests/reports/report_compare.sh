@@ -250,6 +250,13 @@ synth c2.json --seed 2 --rounds 5 --round-noise 0.005 --sm-mhz 1755 --throttled 
 run_compare 0 "warning: 9 cases ran throttled and 9 at SM clocks over 5% apart in one of the runs; first: .*throttled: no in base, sw_power_cap in new; SM clock after the timed rounds 1980 MHz in base, 1755 in new" \
   c1.json c2.json --json c.json
 grep -q '"conditions":.*sw_power_cap' c.json && ok || bad "compare --json: the row's conditions"
+# rounds that drift one way (a clock stepping down between them) are named, per case in --json
+synth d1.json --seed 1 --rounds 5 --round-noise 0.002
+synth d2.json --seed 2 --rounds 5 --round-noise 0.002 --drift 1.6
+run_compare 0 "warning: 18 cases' rounds drift one way in one of the runs .*: 1\.[56][0-9]x in new" d1.json d2.json --json d.json
+grep -qE '"drift_next":\s*1\.[56]' d.json && ok || bad "compare --json: the row's drift"
+run_compare 0 "summary:" d1.json d1.json
+grep -q "rounds drift" out.txt && bad "compare of steady rounds named a drift" || ok
 # files without rounds are compared the old way, and the output says so
 run_compare 4 "warning: .*18 cases compared on their within-run samples" base.json slow10.json
 

@@ -20,12 +20,14 @@ import random
 SIZES = [1 << 16, 1 << 20, 1 << 24]
 
 
-ROUNDS = {"rounds": 0, "noise": 0.0}  # set from the command line (--rounds, --round-noise)
+ROUNDS = {"rounds": 0, "noise": 0.0, "drift": 1.0}  # set from the command line (--rounds, --round-noise, --drift)
 
 
 def timing(rng, median, shift, noise, n):
     rounds = ROUNDS["rounds"]
     factors = [math.exp(rng.gauss(0.0, ROUNDS["noise"])) for _ in range(max(rounds, 1))] if rounds else [1.0]
+    if rounds > 1:  # --drift D: round k slower by D^(k / (rounds - 1)), the last D times the first (a clock stepping down)
+        factors = [f * ROUNDS["drift"] ** (k / (rounds - 1)) for k, f in enumerate(factors)]
     per = max(n // len(factors), 1)
     chunks = [[median * shift * f * math.exp(rng.gauss(0.0, noise)) for _ in range(per)] for f in factors]
     samples = [x for ch in chunks for x in ch]
@@ -219,12 +221,13 @@ def main():
     p.add_argument("--no-per-run", action="store_true", help="anneal ops without per_run (older files)")
     p.add_argument("--rounds", type=int, default=0, help="write R rounds' medians (timing.units)")
     p.add_argument("--round-noise", type=float, default=0.0, help="sigma of each round's log-normal factor")
+    p.add_argument("--drift", type=float, default=1.0, help="the last round this many times the first, the rounds between on the way")
     p.add_argument("--slow-case", action="append", default=[], metavar="ID=X",
                    help="make one case id X times slower on every device (repeatable)")
     p.add_argument("--sm-mhz", type=float, default=0, help="write conditions with this SM clock on cuda:0")
     p.add_argument("--throttled", default="", help="conditions.throttled of the GPU cases (with --sm-mhz)")
     a = p.parse_args()
-    ROUNDS.update(rounds=a.rounds, noise=a.round_noise)
+    ROUNDS.update(rounds=a.rounds, noise=a.round_noise, drift=a.drift)
     a.slow_case = {k: float(v) for k, v in (x.rsplit("=", 1) for x in a.slow_case)}
     a.op_shift = {k: float(v) for k, v in (x.split("=", 1) for x in a.op_shift)}
     with open(a.out, "w") as f:
