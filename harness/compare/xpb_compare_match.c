@@ -336,8 +336,8 @@ xpb_status xpb_compare_files_history(const xpb_results_file *base, const xpb_res
             continue;
         const bool in_next = r->drift_next != 1.0;
         char *w = out->warnings[out->n_warnings++];
-        if (snprintf(w, sizeof out->warnings[0], "%zu cases' rounds drift one way in one of the runs (the last round "
-                     "over %.0f%% from the first, the ones between on the way: a clock or state that moved, not noise; "
+        if (snprintf(w, sizeof out->warnings[0], "%zu cases' rounds drift one way in one of the runs (every round a "
+                     "step the same way, the last over %.0f%% from the first: a clock or state that moved, not noise; "
                      "docs/reports.md); first: %.80s %s: %.2fx in %s", out->n_drifting, (XPB_DRIFT_FACTOR - 1) * 100,
                      r->next->id, r->next->device, in_next ? r->drift_next : r->drift_base, in_next ? "new" : "base") < 0)
             w[0] = '\0';

@@ -74,14 +74,15 @@ xpb_stats xpb_stats_compute(const double *v, size_t n)
 
 double xpb_stats_drift(const double *v, size_t n)
 {
-    if (n < 3 || !(v[0] > 0) || !(v[n - 1] > 0))
+    if (n < 4 || !(v[0] > 0) || !(v[n - 1] > 0))
         return 1.0;
-    const double first = v[0], last = v[n - 1], d = last / first;
+    const double d = v[n - 1] / v[0];
     if (d < XPB_DRIFT_FACTOR && d > 1.0 / XPB_DRIFT_FACTOR)
         return 1.0;
-    const double lo = (first < last ? first : last) * 0.95, hi = (first < last ? last : first) * 1.05;
-    for (size_t i = 1; i + 1 < n; i++)
-        if (v[i] < lo || v[i] > hi)
+    for (size_t i = 1; i < n; i++) { /* each step the drift's way, or back by at most 2% */
+        const double step = v[i] / v[i - 1];
+        if (!(d > 1 ? step >= 0.98 : step <= 1.02))
             return 1.0;
+    }
     return d;
 }

@@ -228,8 +228,8 @@ static void print_drift_note(FILE *f, const xpb_run *run)
     }
     if (!n)
         return;
-    fprintf(f, "drift: the rounds of %zu timed result%s moved one way by more than %.0f%% from the first to the last "
-               "(the most: %s %s, %.2fx): they are not repetitions of one figure (docs/reports.md)\n",
+    fprintf(f, "drift: the rounds of %zu timed result%s moved one way, round after round, by more than %.0f%% from "
+               "the first to the last (the most: %s %s, %.2fx): they are not repetitions of one figure (docs/reports.md)\n",
             n, n == 1 ? "" : "s", (XPB_DRIFT_FACTOR - 1) * 100, worst->device ? worst->device->label : "-",
             worst->c.id, wd);
 }

@@ -213,8 +213,8 @@ int main(void)
     xpb_results_print_table(tf, &drun);
     fclose(tf);
     text = slurp(path);
-    CHECK(strstr(text, "drift: the rounds of 1 timed result moved one way by more than 20% from the first to the last "
-                       "(the most: cpu:0 elementwise/add/n=1000/fp32, 1.67x)") != NULL);
+    CHECK(strstr(text, "drift: the rounds of 1 timed result moved one way, round after round, by more than 20% from "
+                       "the first to the last (the most: cpu:0 elementwise/add/n=1000/fp32, 1.67x)") != NULL);
     free(text);
     CHECK(xpb_results_write_json(path, &drun, &meta, &err) == XPB_OK);
     text = slurp(path);
@@ -229,6 +229,13 @@ int main(void)
     CHECK(xpb_result_round_drift(&dr) == 1.0);
     dr.units.v[4] = 2.5e-3; /* one slow last round, the ones between not on the way: no drift */
     dr.units.v[2] = 1.2e-3;
+    CHECK(xpb_result_round_drift(&dr) == 1.0);
+    const double noisy[5] = {82.5, 58.0, 65.0, 66.1, 60.3}, back[5] = {5750, 5771, 5261, 4183, 3960};
+    memcpy(dr.units.v, noisy, sizeof noisy); /* 0.73x first to last, but up and down on the way */
+    CHECK(xpb_result_round_drift(&dr) == 1.0);
+    memcpy(dr.units.v, back, sizeof back); /* down round after round (one step back 0.4%): 0.69x */
+    CHECK_NEAR(xpb_result_round_drift(&dr), 3960.0 / 5750.0, 1e-12);
+    dr.units.n = 3; /* three rounds fall in order one time in three: never called a drift */
     CHECK(xpb_result_round_drift(&dr) == 1.0);
     xpb_samples_free(&dr.units);
 
