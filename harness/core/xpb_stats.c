@@ -79,10 +79,12 @@ double xpb_stats_drift(const double *v, size_t n)
     const double d = v[n - 1] / v[0];
     if (d < XPB_DRIFT_FACTOR && d > 1.0 / XPB_DRIFT_FACTOR)
         return 1.0;
+    int big = 0; /* steps of 5% or more the drift's way */
     for (size_t i = 1; i < n; i++) { /* each step the drift's way, or back by at most 2% */
-        const double step = v[i] / v[i - 1];
-        if (!(d > 1 ? step >= 0.98 : step <= 1.02))
+        const double step = d > 1 ? v[i] / v[i - 1] : v[i - 1] / v[i];
+        if (!(step >= 0.98))
             return 1.0;
+        big += step >= 1.05;
     }
-    return d;
+    return big >= 2 ? d : 1.0;
 }

@@ -28,11 +28,12 @@ void xpb_samples_free(xpb_samples *s);
 xpb_stats xpb_stats_compute(const double *v, size_t n);
 
 /* Rounds whose medians move one way: the last of v[0..n) over the first when it is more than
- * XPB_DRIFT_FACTOR away and every step goes that way (a step back of up to 2% allowed), else 1
- * (also for n < 4: three independent values fall in order one time in three). Rounds are taken as
- * independent repetitions of one quantity (compare's units); rounds that drift (a clock stepped
- * down, state that grows) are not that. Independent rounds come out in order (either way) one time
- * in 12 for n = 4 and one in 60 for n = 5, and must also span 20% to be called a drift. */
+ * XPB_DRIFT_FACTOR away, every step goes that way (a step back of up to 2% allowed) and at least
+ * two steps move 5% or more, else 1 (also for n < 4: three independent values fall in order one
+ * time in three). Rounds are taken as independent repetitions of one quantity (compare's units);
+ * rounds that drift (a clock stepped down, state that grows) are not that. One odd round, first or
+ * last, with the others flat, is not a drift (one step carries it all); independent rounds come
+ * out in order one time in 12 for n = 4 and one in 60 for n = 5. */
 #define XPB_DRIFT_FACTOR 1.2
 double xpb_stats_drift(const double *v, size_t n);
 

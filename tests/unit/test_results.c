@@ -233,6 +233,11 @@ int main(void)
     const double noisy[5] = {82.5, 58.0, 65.0, 66.1, 60.3}, back[5] = {5750, 5771, 5261, 4183, 3960};
     memcpy(dr.units.v, noisy, sizeof noisy); /* 0.73x first to last, but up and down on the way */
     CHECK(xpb_result_round_drift(&dr) == 1.0);
+    const double odd_first[5] = {2065.8, 1351.4, 1374.0, 1328.1, 1342.3}, odd_last[5] = {2003.9, 1970.1, 2019.2, 2013.2, 2863.3};
+    memcpy(dr.units.v, odd_first, sizeof odd_first); /* one odd round, the rest flat: not a drift */
+    CHECK(xpb_result_round_drift(&dr) == 1.0);
+    memcpy(dr.units.v, odd_last, sizeof odd_last);
+    CHECK(xpb_result_round_drift(&dr) == 1.0);
     memcpy(dr.units.v, back, sizeof back); /* down round after round (one step back 0.4%): 0.69x */
     CHECK_NEAR(xpb_result_round_drift(&dr), 3960.0 / 5750.0, 1e-12);
     dr.units.n = 3; /* three rounds fall in order one time in three: never called a drift */
