@@ -105,9 +105,14 @@ static inline double xpb_result_round_drift(const xpb_result *r) { return xpb_st
  * lowered it (NVIDIA's Vulkan driver does between short batches: docs/performance.md), so the
  * case's times hold that clock. Said in the results (conditions.clock_low) and the run's summary. */
 #define XPB_CLOCK_LOW_FRACTION 0.8
+/* The GPU's highest SM clock as the readings give it (the last one's, else the first's), 0 unknown. */
+static inline double xpb_result_sm_max(const xpb_result *r)
+{
+    return r->cond_after.sm_max_mhz > 0 ? r->cond_after.sm_max_mhz : r->cond_before.sm_max_mhz;
+}
 static inline bool xpb_result_clock_low(const xpb_result *r)
 {
-    const double max = r->cond_after.sm_max_mhz > 0 ? r->cond_after.sm_max_mhz : r->cond_before.sm_max_mhz;
+    const double max = xpb_result_sm_max(r);
     return r->has_conditions && max > 0 && r->sm_low_mhz > 0 && r->sm_low_mhz < XPB_CLOCK_LOW_FRACTION * max;
 }
 

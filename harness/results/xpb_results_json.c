@@ -376,9 +376,8 @@ static cJSON *case_json(const xpb_result *r)
             xpb_json_add_number(k, "sm_mhz_before", r->cond_before.sm_mhz);
             xpb_json_add_number(k, "sm_mhz_after", r->cond_after.sm_mhz);
             xpb_json_add_number(k, "sm_mhz_lowest", r->sm_low_mhz);
-            if (r->cond_after.sm_max_mhz > 0 || r->cond_before.sm_max_mhz > 0) {
-                xpb_json_add_number(k, "sm_mhz_max", r->cond_after.sm_max_mhz > 0 ? r->cond_after.sm_max_mhz
-                                                                                   : r->cond_before.sm_max_mhz);
+            if (xpb_result_sm_max(r) > 0) {
+                xpb_json_add_number(k, "sm_mhz_max", xpb_result_sm_max(r));
                 cJSON_AddBoolToObject(k, "clock_low", xpb_result_clock_low(r));
             }
             xpb_json_add_number(k, "mem_mhz_before", r->cond_before.mem_mhz);

@@ -204,11 +204,10 @@ static void print_clock_note(FILE *f, const xpb_run *run)
     }
     if (!n)
         return;
-    const double max = worst->cond_after.sm_max_mhz > 0 ? worst->cond_after.sm_max_mhz : worst->cond_before.sm_max_mhz;
     fprintf(f, "clocks: %zu timed result%s ran with the SM clock under %.0f%% of its highest (the lowest: %s %s, "
                "%.0f of %.0f MHz): their times hold that clock (results: conditions; docs/performance.md)\n",
             n, n == 1 ? "" : "s", XPB_CLOCK_LOW_FRACTION * 100, worst->device ? worst->device->label : "-",
-            worst->c.id, worst->sm_low_mhz, max);
+            worst->c.id, worst->sm_low_mhz, xpb_result_sm_max(worst));
 }
 
 /* The timed results whose rounds drift one way (xpb_result_round_drift), the largest drift named. */

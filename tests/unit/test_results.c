@@ -32,6 +32,26 @@ static const char *str(const cJSON *o, const char *k)
     return cJSON_IsString(v) ? v->valuestring : "";
 }
 
+/* The JSON results file of run, parsed (*root, for cJSON_Delete), and its first case. */
+static cJSON *written_case(const char *path, const xpb_run *run, const xpb_run_meta *meta, cJSON **root)
+{
+    xpb_error err;
+    CHECK(xpb_results_write_json(path, run, meta, &err) == XPB_OK);
+    char *text = slurp(path);
+    *root = cJSON_Parse(text);
+    free(text);
+    return cJSON_GetArrayItem(cJSON_GetObjectItem(*root, "cases"), 0);
+}
+
+/* run's table as xpubench run prints it (owned). */
+static char *printed_table(const char *path, const xpb_run *run)
+{
+    FILE *f = fopen(path, "w");
+    xpb_results_print_table(f, run);
+    fclose(f);
+    return slurp(path);
+}
+
 int main(void)
 {
     xpb_device dev = {.backend = xpb_backend_find("cpu"), .index = 0, .label = "cpu:0"};
@@ -149,10 +169,7 @@ int main(void)
     st.run.op_seconds[XPB_OP_ANNEAL_INIT] = 2e-3, st.run.op_launches[XPB_OP_ANNEAL_INIT] = 1;
     st.run.op_seconds[XPB_OP_ANNEAL_ASSIGN] = 6e-3, st.run.op_launches[XPB_OP_ANNEAL_ASSIGN] = 4;
     xpb_run srun = {.run_id = "test-run", .results = &st, .count = 1, .devices = &dev, .n_devices = 1};
-    CHECK(xpb_results_write_json(path, &srun, &meta, &err) == XPB_OK);
-    text = slurp(path);
-    root = cJSON_Parse(text);
-    cJSON *rj = cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(root, "cases"), 0), "run");
+    cJSON *rj = cJSON_GetObjectItem(written_case(path, &srun, &meta, &root), "run");
     CHECK(cJSON_GetObjectItem(rj, "breakdown_runs")->valueint == 3);
     cJSON *ops = cJSON_GetObjectItem(rj, "ops"), *assign = cJSON_GetArrayItem(ops, 1);
     CHECK(cJSON_GetArraySize(ops) == 2 && strcmp(str(assign, "op"), "assign") == 0);
@@ -162,7 +179,6 @@ int main(void)
     CHECK_NEAR(cJSON_GetObjectItem(per_run, "median_s")->valuedouble, 6e-3, 1e-15);
     CHECK_NEAR(cJSON_GetArrayItem(cJSON_GetObjectItem(per_run, "samples_s"), 2)->valuedouble, 9e-3, 1e-15);
     cJSON_Delete(root);
-    free(text);
 
     /* a GPU's clocks around the rounds (NVML): the lowest and the highest in the JSON, and a
      * case whose SM clock fell under 80% of its highest is named after the run's counts */
@@ -173,19 +189,12 @@ int main(void)
     ck.sm_low_mhz = 375;
     CHECK(xpb_result_clock_low(&ck));
     xpb_run crun = {.run_id = "test-run", .results = &ck, .count = 1, .devices = &dev, .n_devices = 1};
-    CHECK(xpb_results_write_json(path, &crun, &meta, &err) == XPB_OK);
-    text = slurp(path);
-    root = cJSON_Parse(text);
-    cJSON *cond = cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(root, "cases"), 0), "conditions");
+    cJSON *cond = cJSON_GetObjectItem(written_case(path, &crun, &meta, &root), "conditions");
     CHECK(cJSON_GetObjectItem(cond, "sm_mhz_lowest")->valuedouble == 375);
     CHECK(cJSON_GetObjectItem(cond, "sm_mhz_max")->valuedouble == 1980);
     CHECK(cJSON_IsTrue(cJSON_GetObjectItem(cond, "clock_low")));
     cJSON_Delete(root);
-    free(text);
-    FILE *tf = fopen(path, "w");
-    xpb_results_print_table(tf, &crun);
-    fclose(tf);
-    text = slurp(path);
+    text = printed_table(path, &crun);
     CHECK(strstr(text, "clocks: 1 timed result ran with the SM clock under 80% of its highest (the lowest: cpu:0 "
                        "elementwise/add/n=1000/fp32, 375 of 1980 MHz)") != NULL);
     free(text);
@@ -194,10 +203,7 @@ int main(void)
     ck.cond_before.sm_max_mhz = ck.cond_after.sm_max_mhz = 0; /* no highest known: nothing either */
     ck.sm_low_mhz = 375;
     CHECK(!xpb_result_clock_low(&ck));
-    tf = fopen(path, "w");
-    xpb_results_print_table(tf, &crun);
-    fclose(tf);
-    text = slurp(path);
+    text = printed_table(path, &crun);
     CHECK(strstr(text, "clocks:") == NULL);
     free(text);
 
@@ -209,20 +215,13 @@ int main(void)
         xpb_samples_push(&dr.units, rising[i]);
     CHECK_NEAR(xpb_result_round_drift(&dr), 2.73 / 1.63, 1e-12);
     xpb_run drun = {.run_id = "test-run", .results = &dr, .count = 1, .devices = &dev, .n_devices = 1};
-    tf = fopen(path, "w");
-    xpb_results_print_table(tf, &drun);
-    fclose(tf);
-    text = slurp(path);
+    text = printed_table(path, &drun);
     CHECK(strstr(text, "drift: the rounds of 1 timed result moved one way, round after round, by more than 20% from "
                        "the first to the last (the most: cpu:0 elementwise/add/n=1000/fp32, 1.67x)") != NULL);
     free(text);
-    CHECK(xpb_results_write_json(path, &drun, &meta, &err) == XPB_OK);
-    text = slurp(path);
-    root = cJSON_Parse(text);
-    cJSON *units = cJSON_GetObjectItem(cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(root, "cases"), 0), "timing"), "units");
+    cJSON *units = cJSON_GetObjectItem(cJSON_GetObjectItem(written_case(path, &drun, &meta, &root), "timing"), "units");
     CHECK_NEAR(cJSON_GetObjectItem(units, "drift")->valuedouble, 2.73 / 1.63, 1e-12);
     cJSON_Delete(root);
-    free(text);
     dr.units.n = 0;
     for (int i = 0; i < 5; i++)
         xpb_samples_push(&dr.units, steady[i]);
