@@ -4,7 +4,7 @@
 # arithmetic, so any difference is a bug, never rounding): both variants run the anneal cases of
 # the options (default: --preset conformance) with --dump, and every array of a tc run (initial
 # and final anchors, final assignments, trajectory) must equal default's byte for byte.
-# XPB_CUDA_ASSIGN_TC_RECHECK passes through. Skips (77) where there is no CUDA device.
+# XPB_CUDA_ASSIGN_TC_RECHECK and XPB_CUDA_ASSIGN_TC_SLICE pass through. Skips (77) where there is no CUDA device.
 set -u
 bin=$1
 shift

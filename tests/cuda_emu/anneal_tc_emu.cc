@@ -1,7 +1,8 @@
 // anneal_tc_emu.cc - cuda/tc against cuda/default, both the kernels' own source run by emu.h on the
 // CPU (anneal_tc_emu.sh builds it): every point's assign and dist must be equal bit for bit, with
 // XPB_CUDA_ASSIGN_TC_RECHECK near (only near ties in the exact pass), all (every point, its
-// threshold kept) and exact (every point against every anchor). The cases: the anneal conformance
+// threshold kept) and exact (every point against every anchor), each with anchor slices of 16 and
+// of 32 dimensions (XPB_CUDA_ASSIGN_TC_SLICE; zeros past d). The cases: the anneal conformance
 // shapes' kinds of awkwardness (odd d: 4-byte copies and reads; d past the 128-dimension x chunk;
 // m past one 128-anchor column tile; more list tiles than pass 2's grid) on data that makes near
 // ties (many anchors on few blobs, duplicated anchors, small integers: exact ties), none (blobs, one
@@ -83,8 +84,11 @@ static int run_case(int ci)
     const std::vector<float> want_d(bdist.as<float>(), bdist.as<float>() + n);
     xpb_anneal_assign_args args = {bx.v, ba.v, basg.v, bdist.v, bscratch.v, n, d, m};
     int fails = 0;
-    for (const char *mode : {"near", "all", "exact"}) {
+    static const char *const modes[] = {"near", "all", "exact"};
+    for (int run = 0; run < 6; run++) { /* slices of 16, then of 32, each with every mode */
+        const char *mode = modes[run % 3], *slice = run < 3 ? "16" : "32";
         setenv("XPB_CUDA_ASSIGN_TC_RECHECK", mode, 1);
+        setenv("XPB_CUDA_ASSIGN_TC_SLICE", slice, 1);
         memset(basg.b.ptr, 0xff, n * 4), memset(bdist.b.ptr, 0xff, n * 4); /* poisoned, like the harness */
         xpb_status st = xpb_cuda_anneal_assign_tc.supports((void *)&ctx, &args, &err);
         if (st == XPB_OK)
@@ -105,8 +109,8 @@ static int run_case(int ci)
                 bad++;
             }
         }
-        printf("case %2d: n %4d d %3d m %3d %-10s recheck %-5s: %s (%u of %d points through the exact pass)\n", ci, n,
-               d, m, kind_name[c.k], mode, bad ? "DIFFERS" : "equal", listed, n);
+        printf("case %2d: n %4d d %3d m %3d %-10s slice %s recheck %-5s: %s (%u of %d points through the exact "
+               "pass)\n", ci, n, d, m, kind_name[c.k], slice, mode, bad ? "DIFFERS" : "equal", listed, n);
         fails += bad != 0;
     }
     return fails;

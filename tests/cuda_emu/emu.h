@@ -293,12 +293,20 @@ template <typename T, typename Merge> static inline T xpb_block_allreduce(T v, M
 }
 #endif
 #ifndef EMU_REAL_KNOBS // rows_regs_emu: xpb_knob.h's declarations, the test's definitions
-// the knob tc reads, from the environment like xpb_knob_get_choice
-enum { XPB_KNOB_CUDA_ASSIGN_TC_RECHECK };
-static inline xpb_status xpb_knob_get_choice(int, int *out, xpb_error *err)
+// the knobs tc reads, from the environment like xpb_knob_get_choice: the index of the word, the
+// first (the default) when unset
+enum { XPB_KNOB_CUDA_ASSIGN_TC_RECHECK, XPB_KNOB_CUDA_ASSIGN_TC_SLICE };
+static inline xpb_status xpb_knob_get_choice(int id, int *out, xpb_error *err)
 {
-    const char *v = getenv("XPB_CUDA_ASSIGN_TC_RECHECK");
-    *out = !v || !*v || !strcmp(v, "near") ? 0 : !strcmp(v, "all") ? 1 : !strcmp(v, "exact") ? 2 : -1;
-    return *out < 0 ? xpb_fail(err, XPB_ERR_USAGE, "XPB_CUDA_ASSIGN_TC_RECHECK=%s: near, all or exact", v) : XPB_OK;
+    static const char *const name[] = {"XPB_CUDA_ASSIGN_TC_RECHECK", "XPB_CUDA_ASSIGN_TC_SLICE"};
+    static const char *const words[][4] = {{"near", "all", "exact", nullptr}, {"16", "32", nullptr, nullptr}};
+    const char *v = getenv(name[id]);
+    *out = 0;
+    if (!v || !*v)
+        return XPB_OK;
+    for (int i = 0; words[id][i]; i++)
+        if (!strcmp(v, words[id][i]))
+            return *out = i, XPB_OK;
+    return xpb_fail(err, XPB_ERR_USAGE, "%s=%s: not one of its words", name[id], v);
 }
 #endif

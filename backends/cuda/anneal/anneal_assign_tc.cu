@@ -60,17 +60,26 @@
  * m16n8 accumulators (64 floats a thread). x stays in shared memory in chunks of 128 dimensions
  * (padded rows of 132 floats: a fragment's 32 reads hit 32 banks): for d <= 128 it is read once a
  * block, larger d streams chunk after chunk for each column tile (as `default` streams x). Anchors
- * come in column tiles of 128, d in slices of 16 (rows padded to 20 floats), two shared buffers
- * filled by cp.async (zeros past d; rows and columns past n and m clamped in bounds and never
- * stored; float4 copies when `default` uses float4 loads, else 4-byte ones): 95,744 bytes of
- * shared memory, 2 blocks an SM on sm_90. Pass 1 keeps each row's (t_j1, j1, t2) per column warp
- * in shared memory (4 lanes merge by shuffles first); one thread per row settles it at the end.
+ * come in column tiles of 128, d in slices of BK, two shared buffers filled by cp.async (zeros past
+ * d; rows and columns past n and m clamped in bounds and never stored; float4 copies when `default`
+ * uses float4 loads, else 4-byte ones). Each slice costs a cp.async wait and a barrier, and the
+ * next slice's copy (from L2) hides behind one slice of mma; BK is XPB_CUDA_ASSIGN_TC_SLICE:
+ *   16 (the default): rows of 20 floats, 2 mma k-steps a barrier, 95,744 bytes of shared memory
+ *     (x 67,584, anchors 20,480, slots and row data 7,680);
+ *   32: rows of 36 floats, 4 k-steps a barrier, half the barriers: 112,128 bytes (anchors 36,864).
+ * Both keep the 2 blocks an SM that the registers allow (126 - 128 a thread at either depth, no
+ * spills; ptxas, sm_90): 2 x (112,128 + 1,024 reserved a block) = 226,304 of the 233,472 bytes an
+ * sm_90 SM has. sm_86 and sm_89 allow 101,376 bytes a block: 16 only. The k-steps run in the same
+ * order at both depths (the accumulators carry over from slice to slice); past d both operands
+ * are zeros, so a deeper slice adds only zero products (d = 1: 1 k-step of data, 1 or 3 of zeros).
+ * Pass 1 keeps each row's (t_j1, j1, t2) per column warp in shared memory (4 lanes merge by
+ * shuffles first); one thread per row settles it at the end.
  *
  * The number of points pass 2 rechecks is not reported (a kernel has no channel to the results);
  * at the contract's blobs it is about zero. Scratch: the anchor norms (m floats), a_max and the
  * list's count, the list and the thresholds (n each), 256-byte pieces: at most n 8 + m 4 + 1280 bytes of
- * XPB_ANNEAL_SCRATCH_BYTES(n, m). Needs compute capability 8.0 (mma.sync TF32, cp.async) and
- * 95,744 bytes of shared memory a block; `supports` says so where either is missing. */
+ * XPB_ANNEAL_SCRATCH_BYTES(n, m). Needs compute capability 8.0 (mma.sync TF32, cp.async) and the
+ * slice's shared memory a block (above); `supports` says so where either is missing. */
 #include <math.h>
 
 #include "cuda_anneal.cuh"
@@ -78,23 +87,29 @@
 
 #define XPB_TC_BM 128      /* points per tile                                   */
 #define XPB_TC_BN 128      /* anchors per column tile                           */
-#define XPB_TC_BK 16       /* d per anchor slice (two mma k-steps of 8)         */
 #define XPB_TC_DC 128      /* d per resident x chunk                            */
 #define XPB_TC_THREADS 256
 #define XPB_TC_XLD (XPB_TC_DC + 4) /* 132 = 4 (mod 32): rows g = 0..7 start on banks 0, 4, .., 28 */
-#define XPB_TC_ALD (XPB_TC_BK + 4) /* 20: rows g = 0..7 start on banks 0, 20, 8, 28, 16, 4, 24, 12 */
 #define XPB_TC_SLOTS 4             /* column warps, each with its (t_j1, j1, t2) per row */
 
 /* Shared memory, in floats: x chunk, two anchor slices, the per-row slots (pass 2: the 64-bit keys
- * in their place), then point index, threshold and xn per row. */
+ * in their place), then point index, threshold and xn per row. The anchor slices depend on BK,
+ * the depth of a slice (16 or 32: XPB_CUDA_ASSIGN_TC_SLICE). */
 #define XPB_TC_XS (XPB_TC_BM * XPB_TC_XLD)
-#define XPB_TC_AS (2 * XPB_TC_BN * XPB_TC_ALD)
 #define XPB_TC_SL (3 * XPB_TC_SLOTS * XPB_TC_BM)
-#define XPB_TC_SMEM_BYTES ((XPB_TC_XS + XPB_TC_AS + XPB_TC_SL + 3 * XPB_TC_BM) * (int)sizeof(float))
+/* a slice's row pitch, 20 or 36 floats: = 4 (mod 8), so rows g = 0..7 start on the banks 0, 4, ..,
+ * 28 in some order (20: 0, 20, 8, 28, 16, 4, 24, 12; 36: 0, 4, .., 28) and a B fragment's 32 reads,
+ * bank (g ALD + tq) mod 32, hit 32 banks; 16-byte rows for cp.async */
+__host__ __device__ constexpr int xpb_tc_ald(int bk) { return bk + 4; }
+__host__ __device__ constexpr int xpb_tc_as(int bk) { return 2 * XPB_TC_BN * xpb_tc_ald(bk); }
+__host__ __device__ constexpr int xpb_tc_smem_bytes(int bk)
+{
+    return (XPB_TC_XS + xpb_tc_as(bk) + XPB_TC_SL + 3 * XPB_TC_BM) * (int)sizeof(float);
+}
 
-static_assert(XPB_TC_DC % XPB_TC_BK == 0 && XPB_TC_DC % 16 == 0, "a slice lies in one x chunk; chunks keep k % 16");
+static_assert(XPB_TC_DC % 16 == 0, "chunks keep k % 16");
 static_assert(XPB_TC_SL * sizeof(float) >= XPB_TC_BM * sizeof(unsigned long long), "pass 2's keys fit the slots");
-static_assert((XPB_TC_XS + XPB_TC_AS) % 4 == 0, "the keys start 16-byte aligned");
+static_assert(xpb_tc_smem_bytes(16) == 95744 && xpb_tc_smem_bytes(32) == 112128, "the header comment's sizes");
 
 /* The kernel's arguments (one struct: both passes take the same). */
 struct xpb_tc_args {
@@ -232,12 +247,19 @@ __device__ __forceinline__ float xpb_tc_key_value(unsigned long long key)
 
 /* One tile of up to 128 points against all m anchors. Pass 1 (RECHECK false): points first ..
  * first + rows - 1. Pass 2: list slots first .. first + rows - 1. */
-template <bool VK, bool RECHECK>
+template <bool VK, bool RECHECK, int BK>
 __device__ __forceinline__ void xpb_tc_tile(const xpb_tc_args &p, float *smem, int first, int rows)
 {
+    constexpr int ALD = xpb_tc_ald(BK);
+    static_assert(BK % 8 == 0 && XPB_TC_DC % BK == 0, "whole mma k-steps; a slice lies in one x chunk");
+    static_assert(XPB_TC_BN * BK / 4 % XPB_TC_THREADS == 0, "the threads copy a slice in equal float4 shares");
+    static_assert(ALD % 8 == 4, "B fragment reads hit 32 banks; rows stay 16-byte aligned for cp.async");
+    static_assert((XPB_TC_XS + xpb_tc_as(BK)) % 4 == 0, "the slices and the keys start 16-byte aligned");
+    static_assert(xpb_tc_smem_bytes(BK) <= 232448 && 2 * (xpb_tc_smem_bytes(BK) + 1024) <= 233472,
+                  "a block fits sm_90's 227 KB; two blocks its 228 KB an SM, 1 KB reserved a block");
     float *Xs = smem;
     float *As = Xs + XPB_TC_XS;
-    float *sl = As + XPB_TC_AS;
+    float *sl = As + xpb_tc_as(BK);
     float *sv1 = sl, *sv2 = sl + XPB_TC_SLOTS * XPB_TC_BM;                                   /* pass 1 */
     uint32_t *sj1 = reinterpret_cast<uint32_t *>(sl + 2 * XPB_TC_SLOTS * XPB_TC_BM);
     unsigned long long *skey = reinterpret_cast<unsigned long long *>(sl);                    /* pass 2 */
@@ -285,14 +307,14 @@ __device__ __forceinline__ void xpb_tc_tile(const xpb_tc_args &p, float *smem, i
             }
         }
     };
-    /* anchor slice (column tile ct, dimensions s*BK ..) into buffer b: 2 float4 a thread. */
+    /* anchor slice (column tile ct, dimensions s*BK ..) into buffer b: BK / 8 float4 a thread. */
     auto load_a = [&](int ct, int s, int b) {
 #pragma unroll
-        for (int q = 0; q < XPB_TC_BN * XPB_TC_BK / 4 / XPB_TC_THREADS; q++) {
-            const int idx = q * XPB_TC_THREADS + tid, r = idx / (XPB_TC_BK / 4), c4 = idx % (XPB_TC_BK / 4);
-            const int k = s * XPB_TC_BK + 4 * c4;
+        for (int q = 0; q < XPB_TC_BN * BK / 4 / XPB_TC_THREADS; q++) {
+            const int idx = q * XPB_TC_THREADS + tid, r = idx / (BK / 4), c4 = idx % (BK / 4);
+            const int k = s * BK + 4 * c4;
             const float *src = p.anchors + (int64_t)xpb_tc_min(ct * XPB_TC_BN + r, m - 1) * d;
-            float *dst = As + (b * XPB_TC_BN + r) * XPB_TC_ALD + 4 * c4;
+            float *dst = As + (b * XPB_TC_BN + r) * ALD + 4 * c4;
             if constexpr (VK) {
                 xpb_tc_cp16(dst, src + (k < d ? k : 0), k < d);
             } else {
@@ -312,7 +334,7 @@ __device__ __forceinline__ void xpb_tc_tile(const xpb_tc_args &p, float *smem, i
             for (int c = 0; c < 4; c++)
                 acc[a][b][c] = 0.0f;
 
-    const int kps = (d + XPB_TC_BK - 1) / XPB_TC_BK; /* slices per column tile */
+    const int kps = (d + BK - 1) / BK; /* slices per column tile */
     const int nch = (d + XPB_TC_DC - 1) / XPB_TC_DC; /* x chunks */
     const int nct = (m + XPB_TC_BN - 1) / XPB_TC_BN;
     const int64_t total = (int64_t)kps * nct;
@@ -324,8 +346,8 @@ __device__ __forceinline__ void xpb_tc_tile(const xpb_tc_args &p, float *smem, i
     for (int64_t t = 0; t < total; t++) {
         xpb_tc_wait_all();
         __syncthreads(); /* slice t is in; every warp is done with step t - 1's buffers */
-        if (nch > 1 && t > 0 && s % (XPB_TC_DC / XPB_TC_BK) == 0) { /* a new x chunk (d > DC only) */
-            load_x(s / (XPB_TC_DC / XPB_TC_BK));
+        if (nch > 1 && t > 0 && s % (XPB_TC_DC / BK) == 0) { /* a new x chunk (d > DC only) */
+            load_x(s / (XPB_TC_DC / BK));
             xpb_tc_commit();
             xpb_tc_wait_all();
             __syncthreads();
@@ -338,10 +360,10 @@ __device__ __forceinline__ void xpb_tc_tile(const xpb_tc_args &p, float *smem, i
             xpb_tc_commit();
         }
 
-        const float *Ab = As + (int)(t & 1) * XPB_TC_BN * XPB_TC_ALD;
-        const int xk = (s % (XPB_TC_DC / XPB_TC_BK)) * XPB_TC_BK;
+        const float *Ab = As + (int)(t & 1) * XPB_TC_BN * ALD;
+        const int xk = (s % (XPB_TC_DC / BK)) * BK;
 #pragma unroll
-        for (int kk = 0; kk < XPB_TC_BK; kk += 8) {
+        for (int kk = 0; kk < BK; kk += 8) {
             uint32_t af[4][4], bf[4][2];
 #pragma unroll
             for (int mt = 0; mt < 4; mt++) {
@@ -353,7 +375,7 @@ __device__ __forceinline__ void xpb_tc_tile(const xpb_tc_args &p, float *smem, i
             }
 #pragma unroll
             for (int nt = 0; nt < 4; nt++) {
-                const float *ar = Ab + (wn * 32 + nt * 8 + g) * XPB_TC_ALD + kk + tq;
+                const float *ar = Ab + (wn * 32 + nt * 8 + g) * ALD + kk + tq;
                 bf[nt][0] = __float_as_uint(ar[0]);
                 bf[nt][1] = __float_as_uint(ar[4]);
             }
@@ -474,26 +496,26 @@ __device__ __forceinline__ void xpb_tc_tile(const xpb_tc_args &p, float *smem, i
 }
 
 /* Pass 1: one tile of points a block. */
-template <bool VK>
+template <bool VK, int BK>
 __global__ void __launch_bounds__(XPB_TC_THREADS, 2) xpb_tc_assign_kernel(xpb_tc_args p)
 {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
     extern __shared__ float4 xpb_tc_smem[];
     const int first = blockIdx.x * XPB_TC_BM;
-    xpb_tc_tile<VK, false>(p, reinterpret_cast<float *>(xpb_tc_smem), first, xpb_tc_min(XPB_TC_BM, p.n - first));
+    xpb_tc_tile<VK, false, BK>(p, reinterpret_cast<float *>(xpb_tc_smem), first, xpb_tc_min(XPB_TC_BM, p.n - first));
 #endif
 }
 
 /* Pass 2: the listed points, 128 a tile, grid-stride (the count is known on the device only). */
-template <bool VK>
+template <bool VK, int BK>
 __global__ void __launch_bounds__(XPB_TC_THREADS, 2) xpb_tc_recheck_kernel(xpb_tc_args p)
 {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
     extern __shared__ float4 xpb_tc_smem[];
     const int64_t cnt = *p.count;
     for (int64_t first = (int64_t)blockIdx.x * XPB_TC_BM; first < cnt; first += (int64_t)gridDim.x * XPB_TC_BM)
-        xpb_tc_tile<VK, true>(p, reinterpret_cast<float *>(xpb_tc_smem), (int)first,
-                              (int)(cnt - first < XPB_TC_BM ? cnt - first : XPB_TC_BM));
+        xpb_tc_tile<VK, true, BK>(p, reinterpret_cast<float *>(xpb_tc_smem), (int)first,
+                                  (int)(cnt - first < XPB_TC_BM ? cnt - first : XPB_TC_BM));
 #endif
 }
 
@@ -527,11 +549,14 @@ static float tc_bound_coeff(int64_t d)
     return f;
 }
 
-/* The contract's sizes; tile indices in int; compute capability 8.0 and the shared memory. */
-static xpb_status tc_check(const xpb_cuda_ctx *ctx, const xpb_anneal_assign_args *a, xpb_error *err)
+/* The contract's sizes; tile indices in int; compute capability 8.0 and the shared memory of the
+ * anchor slice's depth, which *bk returns (XPB_CUDA_ASSIGN_TC_SLICE: the index among "16|32"). */
+static xpb_status tc_check(const xpb_cuda_ctx *ctx, const xpb_anneal_assign_args *a, int *bk, xpb_error *err)
 {
-    xpb_status st = xpb_anneal_check_sizes("anneal/assign tc", a->n, a->d, a->m, err);
-    if (st != XPB_OK)
+    int deep = 0;
+    xpb_status st = xpb_knob_get_choice(XPB_KNOB_CUDA_ASSIGN_TC_SLICE, &deep, err);
+    *bk = deep ? 32 : 16;
+    if (st != XPB_OK || (st = xpb_anneal_check_sizes("anneal/assign tc", a->n, a->d, a->m, err)) != XPB_OK)
         return st;
     if (a->m > (int64_t)INT32_MAX - XPB_TC_BN || a->n > (int64_t)INT32_MAX - XPB_TC_BM)
         return xpb_fail(err, XPB_ERR_UNSUPPORTED, "anneal/assign tc: n = %lld, m = %lld: tile indices past 2^31",
@@ -542,22 +567,23 @@ static xpb_status tc_check(const xpb_cuda_ctx *ctx, const xpb_anneal_assign_args
                         "capability 8.0, the GPU has %d.%d", ctx->cc_major, ctx->cc_minor);
     int optin = 0;
     XPB_CUDA_CHECK(err, cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, ctx->device));
-    if (optin < XPB_TC_SMEM_BYTES)
+    if (optin < xpb_tc_smem_bytes(*bk))
         return xpb_fail(err, XPB_ERR_UNSUPPORTED,
-                        "anneal/assign tc: a block needs %d bytes of shared memory, the GPU allows %d",
-                        XPB_TC_SMEM_BYTES, optin);
+                        "anneal/assign tc: a block with anchor slices of %d needs %d bytes of shared memory, the "
+                        "GPU allows %d", *bk, xpb_tc_smem_bytes(*bk), optin);
     return XPB_OK;
 }
 
 static xpb_status tc_supports(void *vctx, const void *vargs, xpb_error *why)
 {
     const xpb_cuda_ctx *ctx = static_cast<const xpb_cuda_ctx *>(vctx);
-    xpb_status st = tc_check(ctx, static_cast<const xpb_anneal_assign_args *>(vargs), why);
+    int bk;
+    xpb_status st = tc_check(ctx, static_cast<const xpb_anneal_assign_args *>(vargs), &bk, why);
     if (st != XPB_OK || (st = xpb_cuda_activate(ctx, why)) != XPB_OK)
         return st;
     /* a build without sm_80 code for this GPU (CMAKE_CUDA_ARCHITECTURES below 80) has empty kernels */
     cudaFuncAttributes fa;
-    XPB_CUDA_CHECK(why, cudaFuncGetAttributes(&fa, xpb_tc_assign_kernel<true>));
+    XPB_CUDA_CHECK(why, cudaFuncGetAttributes(&fa, xpb_tc_assign_kernel<true, 16>));
     if (fa.binaryVersion < 80 && fa.ptxVersion < 80)
         return xpb_fail(why, XPB_ERR_UNSUPPORTED,
                         "anneal/assign tc: built without sm_80+ code for this GPU (binary %d, PTX %d)",
@@ -565,20 +591,21 @@ static xpb_status tc_supports(void *vctx, const void *vargs, xpb_error *why)
     return XPB_OK;
 }
 
-template <bool VK>
+template <bool VK, int BK>
 static xpb_status tc_enqueue(const xpb_cuda_ctx *ctx, const xpb_tc_args &p, xpb_error *err)
 {
-    XPB_CUDA_CHECK(err, cudaFuncSetAttribute(xpb_tc_assign_kernel<VK>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                             XPB_TC_SMEM_BYTES));
-    XPB_CUDA_CHECK(err, cudaFuncSetAttribute(xpb_tc_recheck_kernel<VK>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                             XPB_TC_SMEM_BYTES));
+    constexpr int smem = xpb_tc_smem_bytes(BK);
+    XPB_CUDA_CHECK(err, cudaFuncSetAttribute(xpb_tc_assign_kernel<VK, BK>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                             smem));
+    XPB_CUDA_CHECK(err, cudaFuncSetAttribute(xpb_tc_recheck_kernel<VK, BK>,
+                                             cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
     const unsigned grid = (unsigned)((p.n + XPB_TC_BM - 1) / XPB_TC_BM);
-    xpb_tc_assign_kernel<VK><<<grid, XPB_TC_THREADS, XPB_TC_SMEM_BYTES, ctx->stream>>>(p);
+    xpb_tc_assign_kernel<VK, BK><<<grid, XPB_TC_THREADS, smem, ctx->stream>>>(p);
     XPB_CUDA_CHECK_LAUNCH(err, "anneal/assign tc (pass 1)");
     /* pass 2: at most two blocks an SM (the shared memory), grid-stride over the list */
     const int64_t cap = 2 * (int64_t)ctx->sm_count;
     const unsigned grid2 = (unsigned)(grid < cap ? grid : cap);
-    xpb_tc_recheck_kernel<VK><<<grid2, XPB_TC_THREADS, XPB_TC_SMEM_BYTES, ctx->stream>>>(p);
+    xpb_tc_recheck_kernel<VK, BK><<<grid2, XPB_TC_THREADS, smem, ctx->stream>>>(p);
     XPB_CUDA_CHECK_LAUNCH(err, "anneal/assign tc (pass 2)");
     return XPB_OK;
 }
@@ -588,7 +615,8 @@ static xpb_status tc_launch(void *vctx, const void *vargs, void *state, xpb_erro
     (void)state;
     const xpb_cuda_ctx *ctx = static_cast<const xpb_cuda_ctx *>(vctx);
     const xpb_anneal_assign_args *a = static_cast<const xpb_anneal_assign_args *>(vargs);
-    xpb_status st = tc_check(ctx, a, err);
+    int bk;
+    xpb_status st = tc_check(ctx, a, &bk, err);
     if (st != XPB_OK)
         return st;
     const size_t n = (size_t)a->n, d = (size_t)a->d, m = (size_t)a->m;
@@ -627,7 +655,9 @@ static xpb_status tc_launch(void *vctx, const void *vargs, void *state, xpb_erro
     XPB_CUDA_CHECK_LAUNCH(err, "anneal/assign tc (anchor norm bound)");
     /* float4 copies and reads exactly where `default` uses them */
     const bool vk = a->d % 4 == 0 && xpb_cuda_aligned16(x) && xpb_cuda_aligned16(anchors);
-    return vk ? tc_enqueue<true>(ctx, p, err) : tc_enqueue<false>(ctx, p, err);
+    if (bk == 32)
+        return vk ? tc_enqueue<true, 32>(ctx, p, err) : tc_enqueue<false, 32>(ctx, p, err);
+    return vk ? tc_enqueue<true, 16>(ctx, p, err) : tc_enqueue<false, 16>(ctx, p, err);
 }
 
 extern "C" const xpb_kernel xpb_cuda_anneal_assign_tc = {
