@@ -69,6 +69,7 @@
 # vkrounds (issue 36: the Vulkan burst's per-round times alone and in the default preset, cuda beside).
 # anneal31 (issue 36: the 1M x 128, m = 1024 annealing run at 31 iterations on cuda default, tc and vulkan).
 # tcncu (issue 36: Nsight Compute over the tensor-core assign kernel at 1M x 128, m = 1024).
+# tcslice (issue 36: cuda/tc's anchor slice depth, XPB_CUDA_ASSIGN_TC_SLICE 16 against 32, alternated processes; sanitizers at 32).
 # plugins (issue 35: the CUDA example plugin, examples/plugins/cuda_softmax, validated at conformance and
 # timed at quick beside cuda/default: docs/plugins.md; then crash isolation: the out-of-bounds twin,
 # examples/plugins/cuda_softmax_oob, beside cuda/default under --isolate, and cuda/default alone
@@ -773,6 +774,26 @@ if has anneal31; then # issue 36: the annealing run at 1M x 128, m = 1024, 31 it
   bench anneal31 --workload anneal --backend cuda,vulkan --variant default,tc \
       --size n=1000000,d=128,m=1024,iters=31 --rounds 2
   anneal_table "anneal31.json"
+fi
+if has tcslice; then # issue 36: cuda/tc's anchor slice depth (XPB_CUDA_ASSIGN_TC_SLICE 16 or 32), A/B at
+  # XPB_TCSLICE_SIZE (the 1M x 128, m = 1024 run to 31 iterations): one process a value, two rounds in
+  # alternated order; then compute-sanitizer (memcheck, racecheck) over cuda/tc at conformance with 32
+  sz=${XPB_TCSLICE_SIZE:-n=1000000,d=128,m=1024,iters=31}
+  for round in 1 2; do
+    order="16 32"; [ $round = 2 ] && order="32 16"
+    for v in $order; do
+      export XPB_CUDA_ASSIGN_TC_SLICE=$v
+      bench "tcslice-$v-r$round" --workload anneal --backend cuda --variant tc --size "$sz"
+      unset XPB_CUDA_ASSIGN_TC_SLICE
+    done
+  done
+  anneal_table "tcslice-*.json"
+  for tool in memcheck racecheck; do
+    stamp "tcslice: compute-sanitizer --tool $tool, cuda/tc at conformance, slices of 32"
+    XPB_CUDA_ASSIGN_TC_SLICE=32 timeout 300 compute-sanitizer --tool $tool --error-exitcode 9 $bin run --backend cuda \
+        --workload anneal --variant tc --preset conformance --validate-only > "$out/tcslice-sanitize-$tool.txt" 2>&1 || status=1
+    grep -E "ERROR SUMMARY|results:" "$out/tcslice-sanitize-$tool.txt" | tail -2 | tee -a "$out/bench.txt"
+  done
 fi
 if has tcncu; then # issue 36: what limits the tensor-core assign (Nsight Compute over one xpb_tc_assign_kernel
   # launch at 1M x 128, m = 1024): throughput of each unit, shared-memory wavefronts, warp states

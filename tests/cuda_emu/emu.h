@@ -208,6 +208,8 @@ template <class F> static inline cudaError_t cudaFuncGetAttributes(cudaFuncAttri
 }
 template <class F> static inline cudaError_t cudaFuncSetAttribute(F, int, int) { return cudaSuccess; }
 #define cudaFuncAttributeMaxDynamicSharedMemorySize 0
+#define cudaFuncAttributePreferredSharedMemoryCarveout 1
+#define cudaSharedmemCarveoutMaxShared 100
 #define cudaDevAttrMaxSharedMemoryPerBlockOptin 0
 #define EMU_SMEM_OPTIN 232448 /* an H100's */
 static inline cudaError_t cudaDeviceGetAttribute(int *v, int, int)

@@ -599,6 +599,14 @@ static xpb_status tc_enqueue(const xpb_cuda_ctx *ctx, const xpb_tc_args &p, xpb_
                                              smem));
     XPB_CUDA_CHECK(err, cudaFuncSetAttribute(xpb_tc_recheck_kernel<VK, BK>,
                                              cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+    /* two blocks an SM need the largest shared-memory carve-out (at BK = 32, 226 of 228 KB): ask
+     * for it rather than leave the driver's choice to the L1 it would keep */
+    XPB_CUDA_CHECK(err, cudaFuncSetAttribute(xpb_tc_assign_kernel<VK, BK>,
+                                             cudaFuncAttributePreferredSharedMemoryCarveout,
+                                             cudaSharedmemCarveoutMaxShared));
+    XPB_CUDA_CHECK(err, cudaFuncSetAttribute(xpb_tc_recheck_kernel<VK, BK>,
+                                             cudaFuncAttributePreferredSharedMemoryCarveout,
+                                             cudaSharedmemCarveoutMaxShared));
     const unsigned grid = (unsigned)((p.n + XPB_TC_BM - 1) / XPB_TC_BM);
     xpb_tc_assign_kernel<VK, BK><<<grid, XPB_TC_THREADS, smem, ctx->stream>>>(p);
     XPB_CUDA_CHECK_LAUNCH(err, "anneal/assign tc (pass 1)");
