@@ -19,9 +19,10 @@ OMP_NUM_THREADS=2 "$bin" run --backend cpu --size n=4096,rows=16,cols=64 --min-t
 # real H100 results (results/h100), a few ops of each workload in one file, made a partial run of
 # two presets: the opening summary, the stateful units, the >100% marks and the library rows
 "$py" - "$root/results/h100" <<'PY' || exit 1
-import json, sys
+import json, lzma, os, sys
 d = sys.argv[1]
-load = lambda f: json.load(open(f"{d}/{f}"))
+# a large results file is kept xz-compressed (results/README.md)
+load = lambda f: json.load(open(f"{d}/{f}") if os.path.exists(f"{d}/{f}") else lzma.open(f"{d}/{f}.xz", "rt"))
 doc = load("2026-11-22-gemm.json")
 keep = lambda c: (c["op"] in ("copy", "add") or c["op"] == "gemm" and c["params"].get("m") in (1024, 4096)
                   and c["variant"] in ("blas", "cublas", "cublas-tf32", "tiled"))
