@@ -301,7 +301,7 @@ enum { XPB_KNOB_CUDA_ASSIGN_TC_RECHECK, XPB_KNOB_CUDA_ASSIGN_TC_SLICE };
 static inline xpb_status xpb_knob_get_choice(int id, int *out, xpb_error *err)
 {
     static const char *const name[] = {"XPB_CUDA_ASSIGN_TC_RECHECK", "XPB_CUDA_ASSIGN_TC_SLICE"};
-    static const char *const words[][4] = {{"near", "all", "exact", nullptr}, {"16", "32", nullptr, nullptr}};
+    static const char *const words[][4] = {{"near", "all", "exact", nullptr}, {"auto", "16", "32", nullptr}};
     const char *v = getenv(name[id]);
     *out = 0;
     if (!v || !*v)

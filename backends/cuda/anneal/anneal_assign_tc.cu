@@ -63,10 +63,12 @@
  * come in column tiles of 128, d in slices of BK, two shared buffers filled by cp.async (zeros past
  * d; rows and columns past n and m clamped in bounds and never stored; float4 copies when `default`
  * uses float4 loads, else 4-byte ones). Each slice costs a cp.async wait and a barrier, and the
- * next slice's copy (from L2) hides behind one slice of mma; BK is XPB_CUDA_ASSIGN_TC_SLICE:
- *   16 (the default): rows of 20 floats, 2 mma k-steps a barrier, 95,744 bytes of shared memory
+ * next slice's copy (from L2) hides behind one slice of mma; BK is XPB_CUDA_ASSIGN_TC_SLICE (auto:
+ * 32 where a block may have its shared memory, else 16):
+ *   16: rows of 20 floats, 2 mma k-steps a barrier, 95,744 bytes of shared memory
  *     (x 67,584, anchors 20,480, slots and row data 7,680);
- *   32: rows of 36 floats, 4 k-steps a barrier, half the barriers: 112,128 bytes (anchors 36,864).
+ *   32: rows of 36 floats, 4 k-steps a barrier, half the barriers: 112,128 bytes (anchors 36,864);
+ *     on an H200 at 1M x 128, m = 1024 the assign takes 2.45 ms a launch against 2.63 at 16.
  * Both keep the 2 blocks an SM that the registers allow (126 - 128 a thread at either depth, no
  * spills; ptxas, sm_90): 2 x (112,128 + 1,024 reserved a block) = 226,304 of the 233,472 bytes an
  * sm_90 SM has. sm_86 and sm_89 allow 101,376 bytes a block: 16 only. The k-steps run in the same
@@ -550,12 +552,15 @@ static float tc_bound_coeff(int64_t d)
 }
 
 /* The contract's sizes; tile indices in int; compute capability 8.0 and the shared memory of the
- * anchor slice's depth, which *bk returns (XPB_CUDA_ASSIGN_TC_SLICE: the index among "16|32"). */
+ * anchor slice's depth, which *bk returns: XPB_CUDA_ASSIGN_TC_SLICE, where `auto` (the default)
+ * takes 32 when a block may have its 112,128 bytes (sm_90: the assign 7% faster on an H200,
+ * docs/performance.md) and 16 otherwise (sm_86, sm_89: 101,376 bytes a block); a depth named
+ * outright that does not fit is the case's error. */
 static xpb_status tc_check(const xpb_cuda_ctx *ctx, const xpb_anneal_assign_args *a, int *bk, xpb_error *err)
 {
-    int deep = 0;
-    xpb_status st = xpb_knob_get_choice(XPB_KNOB_CUDA_ASSIGN_TC_SLICE, &deep, err);
-    *bk = deep ? 32 : 16;
+    int choice = 0; /* auto, 16, 32 */
+    xpb_status st = xpb_knob_get_choice(XPB_KNOB_CUDA_ASSIGN_TC_SLICE, &choice, err);
+    *bk = 16;
     if (st != XPB_OK || (st = xpb_anneal_check_sizes("anneal/assign tc", a->n, a->d, a->m, err)) != XPB_OK)
         return st;
     if (a->m > (int64_t)INT32_MAX - XPB_TC_BN || a->n > (int64_t)INT32_MAX - XPB_TC_BM)
@@ -567,6 +572,7 @@ static xpb_status tc_check(const xpb_cuda_ctx *ctx, const xpb_anneal_assign_args
                         "capability 8.0, the GPU has %d.%d", ctx->cc_major, ctx->cc_minor);
     int optin = 0;
     XPB_CUDA_CHECK(err, cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, ctx->device));
+    *bk = choice == 1 ? 16 : choice == 2 ? 32 : optin >= xpb_tc_smem_bytes(32) ? 32 : 16;
     if (optin < xpb_tc_smem_bytes(*bk))
         return xpb_fail(err, XPB_ERR_UNSUPPORTED,
                         "anneal/assign tc: a block with anchor slices of %d needs %d bytes of shared memory, the "
