@@ -34,6 +34,9 @@ typedef struct xpb_run_outcome {
                           * time, without buffer set-up and the initial upload              */
     double upload_s;     /* the initial upload of the inputs                         */
     uint64_t upload_bytes;
+    bool inputs_kept;    /* XPB_STATEFUL_INPUTS=kept: the timed and breakdown runs shared their
+                          * buffers, and an input already there was not uploaded again      */
+    uint64_t inputs_kept_bytes; /* the bytes a breakdown run did not upload again for that */
     /* validation, level 1: each op on the run's first iteration against fp64 (in
      * xpb_result.validation: elements checked, worst err/tol); near ties are reported apart */
     bool ops_passed;

@@ -296,6 +296,10 @@ static cJSON *run_outcome_json(const xpb_result *r)
         cJSON_AddNumberToObject(x, "h2d_in_run_bytes", (double)o->h2d_bytes);
         xpb_json_add_number(x, "d2h_in_run_s", o->d2h_s);
         cJSON_AddNumberToObject(x, "d2h_in_run_bytes", (double)o->d2h_bytes);
+        if (o->inputs_kept) { /* XPB_STATEFUL_INPUTS=kept: upload_bytes is then what a later run uploaded */
+            cJSON_AddStringToObject(x, "inputs", "kept");
+            cJSON_AddNumberToObject(x, "inputs_kept_bytes", (double)o->inputs_kept_bytes);
+        }
     }
     report_json(j, &o->report);
     cJSON *v = cJSON_AddObjectToObject(j, "check");

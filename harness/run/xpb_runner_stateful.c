@@ -16,7 +16,14 @@
  *      BREAKDOWN_MIN_RUNS (compare's minimum for a verdict) and at most BREAKDOWN_MAX_RUNS,
  *      stopping early once it has spent as long as the timed phase (at least
  *      BREAKDOWN_MIN_BUDGET_S). Each run is independent (fresh buffers, inputs uploaded again),
- *      so one run's total in an op is one sample; a launch is not (the iterations differ). */
+ *      so one run's total in an op is one sample; a launch is not (the iterations differ).
+ * With XPB_STATEFUL_INPUTS=kept, the runs of 2 and 3 (each round's) share their buffers instead
+ * (xpb_session_keep): the first allocates and uploads, the next ones skip the inputs no op writes
+ * (the network, the points) and upload only the state they start from. Why: a run's set-up can
+ * take ten times its GPU work (a 100K x 100 burst run: ~15 ms around 1.6 ms), and NVIDIA's
+ * driver lowers a Vulkan process's SM clock while the GPU idles between runs (docs/performance.md).
+ * The end-to-end samples then leave the inputs' upload out after a round's first run, and the
+ * results say so (run.transfers.inputs). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,6 +47,7 @@ typedef struct stateful_ctx {
     const xpb_kernel *k;
     xpb_result *r;
     xpb_samples *e2e;
+    xpb_session_keep *keep; /* XPB_STATEFUL_INPUTS=kept: the unvalidated runs' shared buffers */
 } stateful_ctx;
 
 static void outcome_free(xpb_run_outcome *o)
@@ -73,6 +81,9 @@ static xpb_status one_run(stateful_ctx *x, bool time_ops, xpb_run_outcome *o, do
     xpb_session s;
     session_init(&s, x->dev, x->k);
     s.time_ops = time_ops;
+    s.keep = x->keep;
+    if (x->keep)
+        x->keep->next = 0;
     memset(o, 0, sizeof *o);
     double t0 = xpb_clock_now();
     xpb_status st = x->c->workload->run(x->c, x->d, &s, 0, NULL, o, err);
@@ -89,6 +100,8 @@ static xpb_status one_run(stateful_ctx *x, bool time_ops, xpb_run_outcome *o, do
     o->h2d_bytes = s.h2d_bytes - o->upload_bytes;
     o->d2h_s = s.d2h_s;
     o->d2h_bytes = s.d2h_bytes;
+    o->inputs_kept = x->keep != NULL;
+    o->inputs_kept_bytes = s.inputs_kept_bytes;
     return st;
 }
 
@@ -165,6 +178,7 @@ static xpb_status breakdown_runs(stateful_ctx *x, int target, double budget, xpb
             if (i == 0) {
                 memcpy(ro->op_launches, o.op_launches, sizeof o.op_launches);
                 ro->h2d_bytes = o.h2d_bytes, ro->d2h_bytes = o.d2h_bytes, ro->upload_bytes = o.upload_bytes;
+                ro->inputs_kept = o.inputs_kept, ro->inputs_kept_bytes = o.inputs_kept_bytes;
             }
         }
         outcome_free(&o);
@@ -219,9 +233,14 @@ void xpb_run_stateful_again(xpb_device *dev, const xpb_case *c, const xpb_case_d
                             xpb_result *r)
 {
     xpb_error err = {{0}};
-    stateful_ctx x = {dev, c, d, r->ran, r, NULL};
+    stateful_ctx x = {dev, c, d, r->ran, r, NULL, NULL};
+    xpb_session_keep keep = {0};
     double timed_s;
-    xpb_status st = time_runs(&x, cfg, &timed_s, &err);
+    int kept = 0;
+    xpb_status st = xpb_knob_get_choice(XPB_KNOB_STATEFUL_INPUTS, &kept, &err);
+    x.keep = kept ? &keep : NULL;
+    if (!st)
+        st = time_runs(&x, cfg, &timed_s, &err);
     if (!st) { /* this round's per-op medians, from a few breakdown runs; round 1's runs stay */
         xpb_run_outcome keep = r->run;
         r->run.op_samples = NULL;
@@ -233,6 +252,7 @@ void xpb_run_stateful_again(xpb_device *dev, const xpb_case *c, const xpb_case_d
         if (!st)
             st = push_op_units(&r->run, medians, &err);
     }
+    xpb_session_keep_release(dev, x.keep);
     if (st)
         xpb_runner_set_outcome(r, dev, st, &err);
 }
@@ -241,9 +261,12 @@ void xpb_run_stateful(xpb_device *dev, const xpb_kernel *k, const xpb_case *c, c
                       const xpb_run_config *cfg, xpb_result *r)
 {
     xpb_error err = {{0}};
-    stateful_ctx x = {dev, c, d, k, r, NULL};
-    int warm = 0;
+    stateful_ctx x = {dev, c, d, k, r, NULL, NULL};
+    xpb_session_keep keep = {0};
+    int warm = 0, kept = 0;
     xpb_status st = xpb_knob_get_choice(XPB_KNOB_VALIDATE_WARM, &warm, &err);
+    if (!st)
+        st = xpb_knob_get_choice(XPB_KNOB_STATEFUL_INPUTS, &kept, &err);
     if (!st && warm) { /* the run the caches learn from (top of the file) */
         double seconds;
         xpb_run_outcome o;
@@ -260,6 +283,7 @@ void xpb_run_stateful(xpb_device *dev, const xpb_kernel *k, const xpb_case *c, c
         /* 2. warm-up (at least one run), then whole runs under Google Benchmark */
         double timed_s;
         x.e2e = &r->e2e_samples;
+        x.keep = kept ? &keep : NULL; /* the validated run above had fresh buffers */
         st = time_runs(&x, cfg, &timed_s, &err);
         x.e2e = NULL;
         r->e2e = xpb_stats_compute(r->e2e_samples.v, r->e2e_samples.n);
@@ -275,6 +299,8 @@ void xpb_run_stateful(xpb_device *dev, const xpb_kernel *k, const xpb_case *c, c
             r->download_s = r->run.d2h_s;
         }
         r->timed = st == XPB_OK;
+        xpb_session_keep_release(dev, x.keep);
+        x.keep = NULL;
     }
     if (r->timed) { /* the one-shot checks after timing (xpb_runner.c) do not apply: said why */
         r->timed_output.state = r->recheck.state = XPB_CHECK_SKIPPED;

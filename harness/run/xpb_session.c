@@ -28,6 +28,20 @@ xpb_status xpb_session_alloc(xpb_session *s, size_t bytes, xpb_view *view, xpb_e
                         "needs a %.1f MiB buffer; this device binds at most %.1f MiB per buffer",
                         (double)total / 1048576.0, (double)s->dev->info.max_buffer_bytes / 1048576.0);
     xpb_buffer *buf = NULL;
+    xpb_session_keep *k = s->validating ? NULL : s->keep;
+    if (k && k->next < k->n && k->e[k->next].bytes == bytes) { /* the last run's buffer, as it left it */
+        buf = k->e[k->next++].buf;
+        s->buffers[slot].buf = buf, s->buffers[slot].bytes = bytes, s->buffers[slot].kept = true;
+        if (slot == s->n_buffers)
+            s->n_buffers++;
+        *view = (xpb_view){buf, G};
+        return XPB_OK;
+    }
+    if (k) { /* this run's buffers part from the last run's here: fresh ones from here on */
+        for (int i = k->next; i < k->n; i++)
+            b->buffer_free(s->dev->ctx, k->e[i].buf);
+        k->n = k->next;
+    }
     xpb_status st = b->buffer_alloc(s->dev->ctx, total, &buf, err);
     if (st)
         return st;
@@ -40,6 +54,11 @@ xpb_status xpb_session_alloc(xpb_session *s, size_t bytes, xpb_view *view, xpb_e
     }
     s->buffers[slot].buf = buf;
     s->buffers[slot].bytes = bytes;
+    if (k && k->n == XPB_SESSION_MAX_BUFFERS) /* a run that allocates this often keeps no more */
+        k = NULL;
+    s->buffers[slot].kept = k != NULL;
+    if (k)
+        k->e[k->n++] = (xpb_session_kept){buf, bytes, NULL, 0, 0}, k->next = k->n;
     if (slot == s->n_buffers)
         s->n_buffers++;
     *view = (xpb_view){buf, G};
@@ -50,7 +69,8 @@ void xpb_session_free(xpb_session *s, xpb_view *view)
 {
     for (int i = 0; view->buf && i < s->n_buffers; i++)
         if (s->buffers[i].buf == view->buf) {
-            s->dev->backend->buffer_free(s->dev->ctx, view->buf);
+            if (!s->buffers[i].kept)
+                s->dev->backend->buffer_free(s->dev->ctx, view->buf);
             s->buffers[i].buf = NULL;
         }
     *view = (xpb_view){0};
@@ -59,9 +79,26 @@ void xpb_session_free(xpb_session *s, xpb_view *view)
 void xpb_session_free_all(xpb_session *s)
 {
     for (int i = 0; i < s->n_buffers; i++)
-        if (s->buffers[i].buf)
+        if (s->buffers[i].buf && !s->buffers[i].kept)
             s->dev->backend->buffer_free(s->dev->ctx, s->buffers[i].buf);
     s->n_buffers = 0;
+}
+
+void xpb_session_keep_release(xpb_device *dev, xpb_session_keep *k)
+{
+    for (int i = 0; k && i < k->n; i++)
+        dev->backend->buffer_free(dev->ctx, k->e[i].buf);
+    if (k)
+        k->n = k->next = 0;
+}
+
+/* The kept entry of buf, or NULL. */
+static xpb_session_kept *kept_entry(xpb_session *s, const xpb_buffer *buf)
+{
+    for (int i = 0; s->keep && !s->validating && i < s->keep->n; i++)
+        if (s->keep->e[i].buf == buf)
+            return &s->keep->e[i];
+    return NULL;
 }
 
 xpb_status xpb_session_upload(xpb_session *s, xpb_view view, size_t offset, const void *src, size_t bytes,
@@ -69,10 +106,27 @@ xpb_status xpb_session_upload(xpb_session *s, xpb_view view, size_t offset, cons
 {
     if (bytes == 0)
         return XPB_OK;
+    xpb_session_kept *e = kept_entry(s, view.buf);
+    if (e) /* what it held from an input is overwritten */
+        e->src = NULL;
     double t0 = xpb_clock_now();
     xpb_status st = s->dev->backend->buffer_upload(s->dev->ctx, view.buf, view.offset + offset, src, bytes, err);
     s->h2d_s += xpb_clock_now() - t0;
     s->h2d_bytes += bytes;
+    return st;
+}
+
+xpb_status xpb_session_upload_input(xpb_session *s, xpb_view view, size_t offset, const void *src, size_t bytes,
+                                    xpb_error *err)
+{
+    xpb_session_kept *e = kept_entry(s, view.buf);
+    if (e && bytes && e->src == src && e->offset == offset && e->src_bytes == bytes) {
+        s->inputs_kept_bytes += bytes;
+        return XPB_OK;
+    }
+    xpb_status st = xpb_session_upload(s, view, offset, src, bytes, err);
+    if (e && !st)
+        e->src = src, e->offset = offset, e->src_bytes = bytes;
     return st;
 }
 

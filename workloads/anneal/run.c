@@ -475,10 +475,11 @@ xpb_status anneal_run(const xpb_case *c, const xpb_case_data *d, xpb_session *s,
 
     st = alloc_all(s, g, err);
     double h2d0 = s->h2d_s;
-    if (!st)
-        st = xpb_session_upload(s, g->x, 0, r.x, d->in_bytes[0], err);
+    uint64_t b2d0 = s->h2d_bytes;
+    if (!st) /* the points: no op writes them */
+        st = xpb_session_upload_input(s, g->x, 0, r.x, d->in_bytes[0], err);
     out->upload_s = s->h2d_s - h2d0;
-    out->upload_bytes = d->in_bytes[0];
+    out->upload_bytes = s->h2d_bytes - b2d0;
 
     xpb_anneal_init_args ia = {g->x, g->anchors, g->chosen, g->scratch, n, dim, g->m};
     if (!st && !s->ranks)

@@ -94,7 +94,9 @@ static xpb_status setup(xpb_session *s, const burst_network *net, int64_t bursts
             continue;
         if (!(st = xpb_session_alloc(s, b[i].bytes ? b[i].bytes : 4, b[i].v, err)) && b[i].src_bytes) {
             const void *src = b[i].src ? b[i].src : zeros ? zeros : (zeros = alloc_host(zbytes, &st, err));
-            if (!st)
+            if (!st && b[i].src) /* the network: no op writes it */
+                st = xpb_session_upload_input(s, *b[i].v, 0, src, b[i].src_bytes, err);
+            else if (!st) /* the state's zeros, which the run overwrites */
                 st = xpb_session_upload(s, *b[i].v, 0, src, b[i].src_bytes, err);
         }
     }
