@@ -4,7 +4,8 @@
 # and with kept ones. Both ok; the kept results say so (run.transfers.inputs), a later run
 # uploaded less (the network, the points stay on the device: inputs_kept_bytes), and the same
 # cases ran. The timed burst runs' fired counts are checked against the validated run's either
-# way (workloads/burst/checks.c), so kept buffers that changed a run would fail the case.
+# way (workloads/burst/checks.c), so kept buffers that changed a run would fail the case; compare
+# warns when one run kept its inputs and the other did not.
 # Exit 77 (skipped) when BACKEND has no device here.
 set -u
 bin=$1 backend=$2
@@ -35,3 +36,11 @@ for i, k in kept.items():
 print("\n".join(["FAIL: " + b for b in bad]) or f"OK: {len(kept)} cases, kept inputs uploaded once")
 sys.exit(1 if bad else 0)
 PY
+[ $? = 0 ] || exit 1
+# compare names the difference (the uploads and end-to-end times differ by design), and only then
+"$bin" compare "$work/fresh.json" "$work/kept.json" > "$work/cmp.txt" 2>&1
+grep -q "3 stateful cases kept their inputs on the device between runs in one run only" "$work/cmp.txt" \
+  || { echo "FAIL: compare fresh kept: no warning"; cat "$work/cmp.txt"; exit 1; }
+"$bin" compare "$work/kept.json" "$work/kept.json" 2>&1 | grep -q "kept their inputs" \
+  && { echo "FAIL: compare kept kept warns"; exit 1; }
+echo "OK: compare warns where one run kept its inputs"

@@ -61,6 +61,7 @@ typedef struct xpb_rcase {
     bool has_run;              /* a stateful workload's run object (docs/results-schema.md) */
     double iterations;         /* run.iterations */
     bool converged;
+    bool inputs_kept;          /* run.transfers.inputs "kept" (XPB_STATEFUL_INPUTS=kept) */
     /* run.metrics, run.timings and run.texts (series are not loaded); from a file of schema 1 or
      * 2, its workload objects mapped into them by name (xpb_results_legacy.c) */
     xpb_run_report report;

@@ -201,6 +201,11 @@ static xpb_status read_run(ctx *c, const cJSON *o, xpb_rcase *rc)
     snprintf(c->where + len, sizeof c->where - len, ".run");
     if (!st) st = get_num(c, r, "iterations", &rc->iterations);
     if (!st) st = get_bool(c, r, "converged", &rc->converged);
+    const cJSON *x = NULL;
+    char inputs[16] = "";
+    if (!st) st = get_obj(c, r, "transfers", &x);
+    if (!st && x) st = get_str(c, x, "inputs", inputs, sizeof inputs, false);
+    rc->inputs_kept = strcmp(inputs, "kept") == 0;
     if (!st) /* the workload's figures: named (schema 3), or its older objects mapped to the names */
         st = xpb_results_read_report(c->name, c->where, r, rc->workload, rc->n_samples, &rc->report, c->err);
     if (!st) st = read_array(c, r, "ops", false, sizeof *rc->ops, (void **)&rc->ops, &rc->n_ops, read_op);
