@@ -67,6 +67,8 @@
 # burstncu (issue 33: Nsight Compute over the sharded burst's propagate from the bits and dynamics at
 # XPB_BURSTPROF_SIZE, a group of one GPU and rank 0 of mpirun -np <GPUs>: what limits each).
 # vkrounds (issue 36: the Vulkan burst's per-round times alone and in the default preset, cuda beside).
+# vkkept (issue 36: the default burst preset on vulkan and cuda with XPB_STATEFUL_INPUTS fresh and kept,
+# alternated, the SM clock beside: does keeping the inputs on the device hold the clock?).
 # anneal31 (issue 36: the 1M x 128, m = 1024 annealing run at 31 iterations on cuda default, tc and vulkan).
 # tcncu (issue 36: Nsight Compute over the tensor-core assign kernel at 1M x 128, m = 1024).
 # tcslice (issue 36: cuda/tc's anchor slice depth, XPB_CUDA_ASSIGN_TC_SLICE 16 against 32, alternated processes; sanitizers at 32).
@@ -767,6 +769,41 @@ for f in sys.argv[1:]:
         k = c.get("conditions") or {}
         clk = f' | SM {k["sm_mhz_before"]:.0f} -> {k["sm_mhz_after"]:.0f} MHz' if "sm_mhz_after" in k else " | SM clock not recorded"
         print(f'{f.rsplit("/", 1)[-1][:-5]:28s} {c["id"][10:62]:52s} {c["backend"]:6s} {wall} | {ops}{clk}')
+PY
+fi
+if has vkkept; then # issue 36: do a case's runs that keep their inputs on the device (XPB_STATEFUL_INPUTS=kept)
+  # hold the SM clock a Vulkan process loses between runs? The default burst preset on vulkan and cuda,
+  # fresh and kept in alternated order, 3 rounds each, one process each, nvidia-smi's SM clock beside;
+  # first the stateful_kept ctest cases on this GPU. Per case and round: wall and device time, clock.
+  (cd build-device && timeout 120 ctest -R stateful_kept --output-on-failure) > "$out/vkkept-ctest.txt" 2>&1 || status=1
+  grep -E "tests passed|Failed|Not Run" "$out/vkkept-ctest.txt" | tee -a "$out/bench.txt"
+  nvidia-smi -i 0 --query-gpu=timestamp,clocks.sm,power.draw --format=csv,noheader -lms 500 > "$out/vkkept-clocks.csv" 2>&1 &
+  smi=$!
+  for be in vulkan cuda; do
+    for m in fresh kept kept fresh; do
+      [ "$(left_s)" -gt 40 ] || { stamp "vkkept: deadline, $be $m not run"; continue; }
+      n=$(ls "$out"/vkkept-$be-$m-*.json 2>/dev/null | wc -l)
+      stamp "vkkept: the default burst preset on $be, XPB_STATEFUL_INPUTS=$m, 3 rounds"
+      t1=$(date +%s.%N)
+      XPB_STATEFUL_INPUTS=$m timeout 300 $bin run --backend $be --workload burst --preset default --rounds 3 \
+          --out "$out/vkkept-$be-$m-$n.json" > "$out/vkkept-$be-$m-$n.txt" 2>&1 || status=1
+      echo "vkkept: $be $m process wall $(python3 -c "import time; print(round(time.time() - $t1, 1))") s" | tee -a "$out/bench.txt"
+    done
+  done
+  kill $smi 2>/dev/null
+  python3 - "$out"/vkkept-*.json <<'PY' | tee "$out/vkkept.txt" | tee -a "$out/bench.txt"
+import json, sys
+print("vkkept: per round, the run's median (ms) | the ops' device time (ms) | SM lowest / highest MHz")
+for f in sys.argv[1:]:
+    for c in json.load(open(f))["cases"]:
+        tag = f.rsplit("/", 1)[-1][7:-5]
+        if c["status"] != "ok":
+            print(f'{tag:16s} {c["id"][10:62]:52s} {c["status"]} {c.get("message", "")[:150]}')
+            continue
+        wall = " ".join(f"{x * 1e3:.2f}" for x in c["timing"]["units"]["medians_s"])
+        ops = " ".join(o["op"][:4] + " " + " ".join(f"{x * 1e3:.2f}" for x in o.get("units_s", [])) for o in c["run"]["ops"])
+        k = c.get("conditions") or {}
+        print(f'{tag:16s} {c["id"][10:62]:52s} {wall} | {ops} | SM {k.get("sm_mhz_lowest", 0):.0f}/{k.get("sm_mhz_max", 0):.0f}')
 PY
 fi
 if has anneal31; then # issue 36: the annealing run at 1M x 128, m = 1024, 31 iterations (the original's count), on
