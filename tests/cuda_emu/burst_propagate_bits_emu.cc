@@ -5,7 +5,7 @@
 // a warp (a hub), empty and full firing, slots whose last word is partial; input starts at nonzero
 // values (a burst's input holds what earlier terms left) and the guard words after it stay put.
 // The counts too: counters[b] = {fired, dispatch, events over the whole network's rows, 0} written
-// by the grid's last block (the emulator runs the blocks in order, so it checks the sums and the
+// by the grid's last block, and the same from a rank's own slot then the others' (two launches) (the emulator runs the blocks in order, so it checks the sums and the
 // ticket's arithmetic, not the fences), no other entry touched, the tally left zero; and burst 0
 // writes no entry (it is the run's zeros).
 #include "cuda_burst_emu.h"
@@ -81,15 +81,25 @@ static int run_case(int ci)
     std::fill_n(xpb_burst_tally(scratch.data()), XPB_BURST_TALLY_WORDS, 0u); // as burst/shard leaves it
     d.counters = counters.data(), d.scratch = scratch.data();
     xpb_error err = {};
-    // burst 0 first (no entry written: every word stays poisoned), then the case's burst
-    for (uint32_t b : {0u, burst})
-        if (xpb_burst_propagate_bits_enqueue(&ctx, &d, bits.data(), p, off.data(), NULL, b, &err) != XPB_OK) {
+    // burst 0 first (no entry written: every word stays poisoned), then the case's burst, then
+    // the case's burst again in two parts, a rank's own slot and then the others' (the overlap of
+    // burst_sharded.cu): the same terms and the same entry, the tally left zero
+    for (int launch = 0; launch < 2 + 2 * p; launch++) { // ALL, ALL, then OWN and OTHERS of every rank
+        const int own = launch < 2 ? 0 : (launch - 2) / 2;
+        const xpb_propbits_part part = launch < 2 ? XPB_PROPBITS_ALL : launch % 2 == 0 ? XPB_PROPBITS_OWN : XPB_PROPBITS_OTHERS;
+        if (xpb_burst_propagate_bits_part_enqueue(&ctx, ctx.stream, &d, bits.data(), p, own, part, off.data(), NULL,
+                                                  launch == 0 ? 0u : burst, &err) != XPB_OK) {
             printf("case %d: %s\n", ci, err.msg);
             return 1;
         }
+        if (part == XPB_PROPBITS_OWN && xpb_burst_tally(scratch.data())[2] != 0) { // counts wait, no ticket
+            printf("case %d: OWN took a ticket\n", ci);
+            return 1;
+        }
+    }
     int bad = 0;
-    for (uint32_t i = 0; i < n; i++) // both launches added: the terms twice over the start
-        want[i] += want[i] - start[i];
+    for (uint32_t i = 0; i < n; i++) // 2 + p passes added: the terms 2 + p times over the start
+        want[i] += (1 + p) * (want[i] - start[i]);
     uint32_t groups = (uint32_t)((events + XPB_BURST_EVENTS_PER_GROUP - 1) / XPB_BURST_EVENTS_PER_GROUP);
     groups = groups < 1 ? 1 : groups > XPB_BURST_MAX_GROUPS ? XPB_BURST_MAX_GROUPS : groups;
     const uint32_t entry[XPB_BURST_COUNTER_WORDS] = {(uint32_t)fired, groups, 1, 1, (uint32_t)events, 0, 0, 0};

@@ -24,7 +24,15 @@
  *      network's own rows) into the tally (scratch words XPB_BURST_TALLY_WORD ..: fired, events,
  *      blocks done), then takes a ticket; the last block (its ticket gridDim.x - 1, after a fence)
  *      writes counters[b] from the sums and zeroes the tally for the next burst. Integer sums: the
- *      same counts whatever the order. Entry 0 (before burst 0) stays the run's zeros. */
+ *      same counts whatever the order. Entry 0 (before burst 0) stays the run's zeros.
+ *
+ * A launch reads every slot (XPB_PROPBITS_ALL), or the rank's own slot alone (OWN) or every slot
+ * but it (OTHERS): OWN then OTHERS add the same terms as ALL, and OWN only adds its counts to the
+ * tally (no ticket, no entry), which the OTHERS launch after it on the same stream finishes. Why:
+ * a rank's own bits are on its GPU when its dynamics ends, the others' only after the exchange,
+ * so the own slot's share of the next burst's propagate can run during the exchange
+ * (burst_sharded.cu, XPB_CUDA_SHARDED_OVERLAP). A launch's words are a run of `count` indices i
+ * from `first`, the word i + first, past skip_at moved on by skip_n (OTHERS jumps the own slot). */
 #include "cuda_burst.cuh"
 
 #define XPB_PROPBITS_THREADS 256
@@ -61,8 +69,8 @@ __device__ __forceinline__ uint32_t xpb_propbits_nth(uint32_t m, uint32_t r)
 }
 
 __global__ void __launch_bounds__(XPB_PROPBITS_THREADS)
-xpb_burst_propagate_bits_kernel(const uint32_t *__restrict__ bits, uint32_t words, uint32_t slot_words,
-                                uint32_t ranks, uint32_t n, const uint32_t *__restrict__ offsets,
+xpb_burst_propagate_bits_kernel(const uint32_t *__restrict__ bits, uint32_t count, uint32_t first, uint32_t skip_at,
+                                uint32_t skip_n, uint32_t finish, uint32_t slot_words, uint32_t ranks, uint32_t n, const uint32_t *__restrict__ offsets,
                                 const uint32_t *__restrict__ targets, const uint8_t *__restrict__ weight,
                                 const uint8_t *__restrict__ psp, const uint8_t *__restrict__ inhibitory,
                                 int32_t *__restrict__ input, const uint32_t *__restrict__ global_offsets,
@@ -76,10 +84,12 @@ xpb_burst_propagate_bits_kernel(const uint32_t *__restrict__ bits, uint32_t word
     const uint32_t lane = threadIdx.x & 31u;
     uint32_t my_fired = 0, my_events = 0; /* this lane's share of the counts */
     const uint64_t warps = (uint64_t)gridDim.x * (blockDim.x / 32);
-    const uint64_t groups = ((uint64_t)words + 31u) / 32u;
+    const uint64_t groups = ((uint64_t)count + 31u) / 32u;
     for (uint64_t g = ((uint64_t)blockIdx.x * blockDim.x + threadIdx.x) / 32; g < groups; g += warps) {
-        const uint64_t w = g * 32u + lane;
-        const uint32_t m = w < words ? __ldg(bits + w) : 0u;
+        const uint64_t i = g * 32u + lane;
+        uint32_t w = (uint32_t)i + first; /* this lane's word (below count: i < 2^32 - 32) */
+        w += w >= skip_at ? skip_n : 0u;
+        const uint32_t m = i < count ? __ldg(bits + w) : 0u;
         if (__ballot_sync(XPB_FULL_MASK, m != 0u) == 0u)
             continue; /* the common case at low rates: nothing fired in these 1024 neurons */
         uint32_t fired_total;
@@ -91,9 +101,9 @@ xpb_burst_propagate_bits_kernel(const uint32_t *__restrict__ bits, uint32_t word
             const uint32_t src = xpb_propbits_lane(fbase, k); /* the lane whose word holds it */
             const uint32_t sm = __shfl_sync(XPB_FULL_MASK, m, src);
             const uint32_t sb = __shfl_sync(XPB_FULL_MASK, fbase, src);
+            const uint32_t wi = __shfl_sync(XPB_FULL_MASK, w, src);
             uint32_t e0 = 0, len = 0, neg = 0;
             if (k < fired_total) {
-                const uint32_t wi = (uint32_t)(g * 32u + src);
                 const uint32_t s = xpb_burst_bits_id0(wi, slot_words, ranks, n) + xpb_propbits_nth(sm, k - sb);
                 e0 = __ldg(offsets + s);
                 len = __ldg(offsets + s + 1) - e0;
@@ -141,6 +151,8 @@ xpb_burst_propagate_bits_kernel(const uint32_t *__restrict__ bits, uint32_t word
             atomicAdd(tally, block_sum[0]);
             atomicAdd(tally + 1, block_sum[1]);
         }
+        if (!finish) /* OWN: the OTHERS launch after it takes the tickets and writes the entry */
+            return;
         __threadfence(); /* the sums before the ticket, for the block that takes the last one */
         if (atomicAdd(tally + 2, 1u) == gridDim.x - 1) {
             __threadfence();
@@ -154,20 +166,39 @@ xpb_burst_propagate_bits_kernel(const uint32_t *__restrict__ bits, uint32_t word
     }
 }
 
-xpb_status xpb_burst_propagate_bits_enqueue(const xpb_cuda_ctx *ctx, const xpb_burst_dev *d, const uint32_t *bits,
-                                            int ranks, const uint32_t *global_offsets, const uint32_t *bdev,
-                                            uint32_t boff, xpb_error *err)
+xpb_status xpb_burst_propagate_bits_part_enqueue(const xpb_cuda_ctx *ctx, cudaStream_t stream, const xpb_burst_dev *d,
+                                                 const uint32_t *bits, int ranks, int rank, xpb_propbits_part part,
+                                                 const uint32_t *global_offsets, const uint32_t *bdev, uint32_t boff,
+                                                 xpb_error *err)
 {
     const uint64_t slot_words = XPB_BURST_SHARD_WORDS(d->n, ranks), words = (uint64_t)ranks * slot_words;
     if (words == 0 || words > UINT32_MAX - 32u)
         return xpb_fail(err, XPB_ERR_UNSUPPORTED, "burst/propagate (bits): %llu words of bits",
                         (unsigned long long)words);
-    const int64_t warps_needed = (int64_t)((words + 31u) / 32u);
+    if (part != XPB_PROPBITS_ALL && (rank < 0 || rank >= ranks))
+        return xpb_fail(err, XPB_ERR_USAGE, "burst/propagate (bits): rank %d of %d", rank, ranks);
+    /* the words this launch reads: all, the own slot, or all but it (the kernel's header comment) */
+    const uint32_t own = (uint32_t)((uint64_t)rank * slot_words);
+    uint32_t count = (uint32_t)words, first = 0, skip_at = UINT32_MAX, skip_n = 0;
+    if (part == XPB_PROPBITS_OWN)
+        count = (uint32_t)slot_words, first = own;
+    else if (part == XPB_PROPBITS_OTHERS)
+        count = (uint32_t)(words - slot_words), skip_at = own, skip_n = (uint32_t)slot_words;
+    const int64_t warps_needed = (int64_t)((count + 31u) / 32u);
     const unsigned grid = xpb_cuda_grid(ctx, (warps_needed * 32 + XPB_PROPBITS_THREADS - 1) / XPB_PROPBITS_THREADS,
                                         XPB_PROPBITS_THREADS, 8);
-    xpb_burst_propagate_bits_kernel<<<grid, XPB_PROPBITS_THREADS, 0, ctx->stream>>>(
-        bits, (uint32_t)words, (uint32_t)slot_words, (uint32_t)ranks, d->n, d->offsets, d->targets, d->weight, d->psp,
-        d->inhibitory, d->input, global_offsets, d->counters, xpb_burst_tally(d->scratch), bdev, boff);
+    xpb_burst_propagate_bits_kernel<<<grid, XPB_PROPBITS_THREADS, 0, stream>>>(
+        bits, count, first, skip_at, skip_n, part != XPB_PROPBITS_OWN, (uint32_t)slot_words, (uint32_t)ranks, d->n,
+        d->offsets, d->targets, d->weight, d->psp, d->inhibitory, d->input, global_offsets, d->counters,
+        xpb_burst_tally(d->scratch), bdev, boff);
     XPB_CUDA_CHECK_LAUNCH(err, "burst/propagate (bits)");
     return XPB_OK;
+}
+
+xpb_status xpb_burst_propagate_bits_enqueue(const xpb_cuda_ctx *ctx, const xpb_burst_dev *d, const uint32_t *bits,
+                                            int ranks, const uint32_t *global_offsets, const uint32_t *bdev,
+                                            uint32_t boff, xpb_error *err)
+{
+    return xpb_burst_propagate_bits_part_enqueue(ctx, ctx->stream, d, bits, ranks, 0, XPB_PROPBITS_ALL, global_offsets,
+                                                 bdev, boff, err);
 }

@@ -321,6 +321,14 @@ xpb_status xpb_burst_compact_lookback_enqueue(const xpb_cuda_ctx *ctx, const xpb
 xpb_status xpb_burst_propagate_bits_enqueue(const xpb_cuda_ctx *ctx, const xpb_burst_dev *d, const uint32_t *bits,
                                             int ranks, const uint32_t *global_offsets, const uint32_t *bdev,
                                             uint32_t boff, xpb_error *err);
+/* Which slots of the gathered bits a launch of the propagate reads (burst_propagate_bits.cu): every
+ * one, rank's own (its counts only added to the tally), or every other one (after OWN on the same
+ * stream, or on a stream that waits for it: then the same input and entry as ALL). */
+typedef enum { XPB_PROPBITS_ALL, XPB_PROPBITS_OWN, XPB_PROPBITS_OTHERS } xpb_propbits_part;
+xpb_status xpb_burst_propagate_bits_part_enqueue(const xpb_cuda_ctx *ctx, cudaStream_t stream, const xpb_burst_dev *d,
+                                                 const uint32_t *bits, int ranks, int rank, xpb_propbits_part part,
+                                                 const uint32_t *global_offsets, const uint32_t *bdev, uint32_t boff,
+                                                 xpb_error *err);
 
 /* Scratch words XPB_BURST_TALLY_WORD .. + 2 (inside the base bytes, after batch's base word):
  * propagate-from-the-bits' tally {fired, events, blocks done}; burst/shard zeroes it once per run. */
