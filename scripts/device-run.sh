@@ -63,7 +63,7 @@
 # XPB_SHARDBURST_PRESETS and under mpirun, timed at XPB_SHARDBURST_SIZES on one GPU and each group,
 # the scaling table last; XPB_SHARDBURST_MODES: launch modes A/B, e.g. "one:again threads:again";
 # XPB_SHARDBURST_MPI_CAPTURES (auto): "auto never" times mpirun with each XPB_CUDA_SHARDED_CAPTURE;
-# XPB_SHARDBURST_PROPAGATE (auto): "list bits" validates, then times, each XPB_CUDA_SHARDED_PROPAGATE (auto, the default, untagged), XPB_SHARDBURST_ROUNDS rounds in alternated order). burstprof (issue 33: where the sharded burst's time goes: nsys's kernel and API summaries where nsys is installed (not on the lent machines), then the phase marks, XPB_CUDA_SHARDED_PROFILE=1, on 0,1 and all GPUs).
+# XPB_SHARDBURST_PROPAGATE (auto): "list bits" validates, then times, each XPB_CUDA_SHARDED_PROPAGATE (auto, the default, untagged), XPB_SHARDBURST_ROUNDS rounds in alternated order; a value PROP+own adds XPB_CUDA_SHARDED_OVERLAP=own: "auto auto+own"). burstprof (issue 33: where the sharded burst's time goes: nsys's kernel and API summaries where nsys is installed (not on the lent machines), then the phase marks, XPB_CUDA_SHARDED_PROFILE=1, on 0,1 and all GPUs).
 # burstncu (issue 33: Nsight Compute over the sharded burst's propagate from the bits and dynamics at
 # XPB_BURSTPROF_SIZE, a group of one GPU and rank 0 of mpirun -np <GPUs>: what limits each).
 # vkrounds (issue 36: the Vulkan burst's per-round times alone and in the default preset, cuda beside).
@@ -602,23 +602,25 @@ if has shardburst; then # issue 33: sharded burst bit-exact on groups of 1, 2 an
   # timed at XPB_SHARDBURST_SIZES (space-separated --size values) on one GPU (the single-device
   # kernels) and on each group, the scaling table last (scripts/burst-scaling.py)
   export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+  # a XPB_SHARDBURST_PROPAGATE value PROP+own also sets XPB_CUDA_SHARDED_OVERLAP=own ("auto auto+own": the A/B)
+  overlap_of() { [[ $1 == *+own ]] && echo own || echo off; }
   np=$(nvidia-smi -L | grep -c "^GPU")
   groups="0 all"; [ "$np" -gt 2 ] && groups="0 0,1 all"
   # every XPB_SHARDBURST_PROPAGATE value validated the same way before any is timed
   for prop in ${XPB_SHARDBURST_PROPAGATE:-auto}; do
-    ptag=""; [ "$prop" = auto ] || ptag="-$prop"
+    ptag=""; [ "$prop" = auto ] || ptag="-${prop/+/-}"
     for devs in $groups; do
       for p in ${XPB_SHARDBURST_PRESETS:-conformance quick default}; do
         stamp "shardburst: $p on --devices $devs, propagate $prop, validate-only"
-        XPB_CUDA_SHARDED_PROPAGATE=$prop timeout 300 $bin run --backend cuda --devices $devs --workload burst --preset $p --validate-only \
+        XPB_CUDA_SHARDED_PROPAGATE=${prop%+*} XPB_CUDA_SHARDED_OVERLAP=$(overlap_of "$prop") timeout 300 $bin run --backend cuda --devices $devs --workload burst --preset $p --validate-only \
             --out "$out/shardburst-validate-$p-$devs$ptag.json" > "$out/shardburst-validate-$p-$devs$ptag.txt" 2>&1 || status=1
         tail -1 "$out/shardburst-validate-$p-$devs$ptag.txt" | sed "s/^/shardburst $p --devices $devs $prop: /" | tee -a "$out/bench.txt"
         grep -E "failed-validation|error|FAIL" "$out/shardburst-validate-$p-$devs$ptag.txt" | grep -v "^\[" | head -5 | tee -a "$out/bench.txt"
       done
     done
     stamp "shardburst: conformance under mpirun -np $np, propagate $prop, validate-only"
-    XPB_CUDA_SHARDED_PROPAGATE=$prop timeout 300 mpirun ${XPB_MPIRUN_ARGS:-} -np "$np" \
-        -x XPB_CUDA_SHARDED_PROPAGATE $bin run --backend cuda --workload burst \
+    XPB_CUDA_SHARDED_PROPAGATE=${prop%+*} XPB_CUDA_SHARDED_OVERLAP=$(overlap_of "$prop") timeout 300 mpirun ${XPB_MPIRUN_ARGS:-} -np "$np" \
+        -x XPB_CUDA_SHARDED_PROPAGATE -x XPB_CUDA_SHARDED_OVERLAP $bin run --backend cuda --workload burst \
         --preset conformance --validate-only > "$out/shardburst-validate-mpi$ptag.txt" 2>&1 || status=1
     tail -1 "$out/shardburst-validate-mpi$ptag.txt" | sed "s/^/shardburst conformance mpirun $prop: /" | tee -a "$out/bench.txt"
   done
@@ -636,8 +638,8 @@ if has shardburst; then # issue 33: sharded burst bit-exact on groups of 1, 2 an
         for mode in ${XPB_SHARDBURST_MODES:-threads:auto}; do
           for prop in $order; do
             mtag=""; [ "$mode" = threads:auto ] || mtag="-${mode/:/-}"
-            [ "$prop" = auto ] || mtag="$mtag-$prop"
-            XPB_CUDA_SHARDED_PROPAGATE=$prop XPB_CUDA_SHARDED_LAUNCH=${mode%:*} XPB_CUDA_SHARDED_CAPTURE=${mode#*:} \
+            [ "$prop" = auto ] || mtag="$mtag-${prop/+/-}"
+            XPB_CUDA_SHARDED_PROPAGATE=${prop%+*} XPB_CUDA_SHARDED_OVERLAP=$(overlap_of "$prop") XPB_CUDA_SHARDED_LAUNCH=${mode%:*} XPB_CUDA_SHARDED_CAPTURE=${mode#*:} \
               bench "shardburst-$tag-$devs$mtag$rtag" --backend cuda --devices $devs --workload burst --size "$sz" --min-time 0.02
           done
         done
@@ -653,11 +655,11 @@ if has shardburst; then # issue 33: sharded burst bit-exact on groups of 1, 2 an
      for prop in ${XPB_SHARDBURST_PROPAGATE:-auto}; do
       btag=""; bargs=(); [ "$bind" = default ] || { btag="-bind-$bind"; bargs=(--bind-to "$bind"); }
       [ "$cap" = auto ] || btag="$btag-capture-$cap"
-      [ "$prop" = auto ] || btag="$btag-$prop"
+      [ "$prop" = auto ] || btag="$btag-${prop/+/-}"
       [ "$(left_s)" -gt 30 ] || { stamp "shardburst: mpirun $prop $cap skipped: past XPB_DEADLINE_S"; continue; }
       stamp "shardburst: $sz under mpirun -np $np ${bargs[*]}, propagate $prop, capture $cap"
-      XPB_CUDA_SHARDED_PROPAGATE=$prop XPB_CUDA_SHARDED_CAPTURE=$cap timeout "$(( $(left_s) < 300 ? $(left_s) : 300 ))" \
-          mpirun ${XPB_MPIRUN_ARGS:-} "${bargs[@]}" -np "$np" -x XPB_CUDA_SHARDED_PROPAGATE -x XPB_CUDA_SHARDED_CAPTURE \
+      XPB_CUDA_SHARDED_PROPAGATE=${prop%+*} XPB_CUDA_SHARDED_OVERLAP=$(overlap_of "$prop") XPB_CUDA_SHARDED_CAPTURE=$cap timeout "$(( $(left_s) < 300 ? $(left_s) : 300 ))" \
+          mpirun ${XPB_MPIRUN_ARGS:-} "${bargs[@]}" -np "$np" -x XPB_CUDA_SHARDED_PROPAGATE -x XPB_CUDA_SHARDED_OVERLAP -x XPB_CUDA_SHARDED_CAPTURE \
           $bin run --backend cuda --workload burst --size "$sz" \
           --min-time 0.02 --out "$out/shardburst-$tag-mpi$btag.json" >> "$out/shardburst-mpi.txt" 2>&1 || status=1
      done

@@ -49,6 +49,7 @@ typedef struct launch_mode {
     unsigned compact_words; /* XPB_CUDA_SHARDED_COMPACT_WORDS */
     unsigned lookback_tiles; /* XPB_CUDA_SHARDED_LOOKBACK_TILES */
     bool from_bits;         /* XPB_CUDA_SHARDED_PROPAGATE */
+    bool overlap;           /* XPB_CUDA_SHARDED_OVERLAP */
 } launch_mode;
 
 /* What one rank runs: its three views of the burst (propagate through the shard, dynamics on its
@@ -63,6 +64,8 @@ typedef struct rank_plan {
     unsigned compact_words;  /* the one-launch compact's words of bits a thread */
     unsigned lookback_tiles; /* its look-back's earlier tiles a lane a step */
     bool from_bits;          /* propagate from the gathered bits, the compact at a span's end only */
+    bool overlap;            /* from the bits: the own slot's share on the side stream during the exchange */
+    int rank;                /* r of P: the own slot */
 } rank_plan;
 
 static xpb_status plan_rank(const xpb_burst_args *a, int l, int r, int p, uint64_t entries, const launch_mode *m,
@@ -88,6 +91,8 @@ static xpb_status plan_rank(const xpb_burst_args *a, int l, int r, int p, uint64
     q->compact_words = m->compact_words;
     q->lookback_tiles = m->lookback_tiles;
     q->from_bits = m->from_bits;
+    q->overlap = m->overlap;
+    q->rank = r;
     if (q->lookback) { /* propagate zeroes the look-back state of the same burst's compact */
         const xpb_burst_lookback lb =
             xpb_burst_lookback_layout(k.net.scratch, (uint64_t)p * q->slot_words, q->compact_words);
@@ -116,21 +121,54 @@ static xpb_status rank_mark(const xpb_cuda_ctx *g, int l, bool prof, int mark, x
     return prof ? xpb_sharded_prof_mark(l, rank->device, rank->stream, mark, err) : XPB_OK;
 }
 
-/* Rank l's propagate and dynamics of burst (base ? *base : 0) + boff. */
+/* Rank l's propagate of burst (base ? *base : 0) + boff from the gathered bits. With the overlap,
+ * a span's first burst reads every slot; a later one the others' alone, after the own slot's
+ * share that the burst before left on the side stream (rank_overlap_own). */
+static xpb_status rank_propagate_bits(const xpb_cuda_ctx *g, const rank_plan *q, const xpb_cuda_ctx *rank,
+                                      const uint32_t *base, uint32_t boff, bool span_first, xpb_error *err)
+{
+    const bool rest = q->overlap && !span_first;
+    if (rest)
+        XPB_CUDA_CHECK(err, cudaStreamWaitEvent(rank->stream, rank->ev_join, 0));
+    return xpb_burst_propagate_bits_part_enqueue(rank, rank->stream, &q->prop, q->bits, xpb_cuda_group_size(g), q->rank,
+                                                 rest ? XPB_PROPBITS_OTHERS : XPB_PROPBITS_ALL, q->global_offsets,
+                                                 base, boff, err);
+}
+
+/* With the overlap, after a burst's dynamics (not a span's last burst): the next burst's propagate
+ * of the rank's own fired bits, on the side stream, so that it runs while the exchange that
+ * follows on the stream brings the others' (its counts wait in the tally for the rest). */
+static xpb_status rank_overlap_own(const xpb_cuda_ctx *g, const rank_plan *q, const xpb_cuda_ctx *rank,
+                                   const uint32_t *base, uint32_t boff, xpb_error *err)
+{
+    XPB_CUDA_CHECK(err, cudaEventRecord(rank->ev_fork, rank->stream));
+    XPB_CUDA_CHECK(err, cudaStreamWaitEvent(rank->side, rank->ev_fork, 0));
+    const xpb_status st =
+        xpb_burst_propagate_bits_part_enqueue(rank, rank->side, &q->prop, q->bits, xpb_cuda_group_size(g), q->rank,
+                                              XPB_PROPBITS_OWN, q->global_offsets, base, boff + 1, err);
+    if (st != XPB_OK)
+        return st;
+    XPB_CUDA_CHECK(err, cudaEventRecord(rank->ev_join, rank->side));
+    return XPB_OK;
+}
+
+/* Rank l's propagate and dynamics of burst (base ? *base : 0) + boff, the span's first and last
+ * bursts said (the overlap's fork and join stay inside a span: a captured graph ends joined). */
 static xpb_status rank_update(const xpb_cuda_ctx *g, const rank_plan *q, int l, const uint32_t *base, uint32_t boff,
-                              bool prof, xpb_error *err)
+                              bool span_first, bool span_last, bool prof, xpb_error *err)
 {
     const xpb_cuda_ctx *rank = xpb_cuda_group_rank_ctx(g, l);
     xpb_status st;
     if ((st = xpb_cuda_activate(rank, err)) == XPB_OK && (st = rank_mark(g, l, prof, XPB_SHARDED_PROF_START, err)) == XPB_OK &&
-        (st = q->from_bits ? xpb_burst_propagate_bits_enqueue(rank, &q->prop, q->bits, xpb_cuda_group_size(g),
-                                                              q->global_offsets, base, boff, err)
+        (st = q->from_bits ? rank_propagate_bits(g, q, rank, base, boff, span_first, err)
                            : xpb_burst_propagate_enqueue(rank, &q->prop, base, boff, err)) == XPB_OK)
         st = rank_mark(g, l, prof, XPB_SHARDED_PROF_PROPAGATE, err);
     /* a rank of no neurons (n < P) still launches it where it clears the look-back state (`bits`):
        else the next compact's tickets run on past its tiles and wait forever */
     if (st == XPB_OK && (q->dyn.n > 0 || q->dyn.clear_words > 0))
         st = xpb_burst_dynamics_enqueue(rank, &q->dyn, base, boff, err);
+    if (st == XPB_OK && q->from_bits && q->overlap && !span_last)
+        st = rank_overlap_own(g, q, rank, base, boff, err);
     return st == XPB_OK ? rank_mark(g, l, prof, XPB_SHARDED_PROF_DYNAMICS, err) : st;
 }
 
@@ -168,7 +206,7 @@ static xpb_status enqueue_bursts(const xpb_cuda_ctx *g, const rank_plan *plan, b
         xpb_status st = XPB_OK;
         for (int l = 0; l < local && st == XPB_OK; l++)
             st = rank_update(g, &plan[l], l, graph ? reinterpret_cast<const uint32_t *>(plan[l].prop.scratch) : NULL,
-                             boff, prof, err);
+                             boff, i == 0, i + 1 == count, prof, err);
         if (st != XPB_OK)
             return st;
         XPB_NCCL_CHECK(err, ncclGroupStart());
@@ -204,7 +242,8 @@ static xpb_status threaded_span_rank(void *user, int l, xpb_error *err)
     const threaded_span *t = static_cast<const threaded_span *>(user);
     xpb_status st = XPB_OK;
     for (uint32_t i = 0; i < t->count && st == XPB_OK; i++) {
-        if ((st = rank_update(t->g, &t->plan[l], l, NULL, t->first + i, t->prof, err)) == XPB_OK &&
+        if ((st = rank_update(t->g, &t->plan[l], l, NULL, t->first + i, i == 0, i + 1 == t->count, t->prof, err)) ==
+                XPB_OK &&
             (st = rank_gather(t->g, &t->plan[l], l, err)) == XPB_OK &&
             (st = rank_mark(t->g, l, t->prof, XPB_SHARDED_PROF_GATHER, err)) == XPB_OK)
             st = rank_compact(t->g, &t->plan[l], l, NULL, t->first + i, i + 1 == t->count, t->prof, err);
@@ -242,6 +281,14 @@ static xpb_status launch_mode_read(const xpb_cuda_ctx *g, launch_mode *m, xpb_er
      * on every rank (5M x 100 batched: 4 x H200 71.8 against 79.3 us a burst, mpirun -np 4 88
      * against 130, 2 x H200 107 against 109; a group of one 172.7 against 162.3: docs/multi-gpu.md) */
     m->from_bits = from == 2 || (from == 0 && xpb_cuda_group_size(g) > 1);
+    int overlap = 0;
+    if (st == XPB_OK)
+        st = xpb_knob_get_choice(XPB_KNOB_CUDA_SHARDED_OVERLAP, &overlap, err);
+    m->overlap = overlap == 1; /* "off|own" */
+    if (st == XPB_OK && m->overlap && !m->from_bits)
+        st = xpb_fail(err, XPB_ERR_UNSUPPORTED,
+                      "burst/sharded: XPB_CUDA_SHARDED_OVERLAP=own overlaps the propagate from the bits, and "
+                      "this group propagates from the fired list (XPB_CUDA_SHARDED_PROPAGATE)");
     m->threads = threads == 1; /* "one|threads" */
     m->capture = capture;      /* "auto|again|first|never", in the enum's order */
     /* auto: plain launches on a group of two or more GPUs where each rank has a thread of its own

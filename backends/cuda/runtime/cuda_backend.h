@@ -49,6 +49,11 @@ typedef struct xpb_cuda_ctx {
     cudaStream_t stream;
     cudaEvent_t ev_begin;
     cudaEvent_t ev_end;
+    /* a second stream, and the events that order it against `stream` (no timing): work that
+     * may overlap the stream's, e.g. a sharded burst's own share of the propagate during the
+     * exchange (burst_sharded.cu) */
+    cudaStream_t side;
+    cudaEvent_t ev_fork, ev_join;
     int sm_count;
     int max_threads_per_sm;
     int max_grid_x;

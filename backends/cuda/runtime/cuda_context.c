@@ -23,6 +23,12 @@ static void destroy(xpb_cuda_ctx *c)
         cudaEventDestroy(c->ev_end);
     if (c->ev_begin)
         cudaEventDestroy(c->ev_begin);
+    if (c->ev_join)
+        cudaEventDestroy(c->ev_join);
+    if (c->ev_fork)
+        cudaEventDestroy(c->ev_fork);
+    if (c->side)
+        cudaStreamDestroy(c->side);
     if (c->stream)
         cudaStreamDestroy(c->stream);
     free(c);
@@ -40,6 +46,9 @@ static xpb_status init(xpb_cuda_ctx *c, int device, xpb_error *err)
     XPB_CUDA_CHECK(err, cudaStreamCreateWithFlags(&c->stream, cudaStreamNonBlocking));
     XPB_CUDA_CHECK(err, cudaEventCreate(&c->ev_begin));
     XPB_CUDA_CHECK(err, cudaEventCreate(&c->ev_end));
+    XPB_CUDA_CHECK(err, cudaStreamCreateWithFlags(&c->side, cudaStreamNonBlocking));
+    XPB_CUDA_CHECK(err, cudaEventCreateWithFlags(&c->ev_fork, cudaEventDisableTiming));
+    XPB_CUDA_CHECK(err, cudaEventCreateWithFlags(&c->ev_join, cudaEventDisableTiming));
     XPB_CUDA_CHECK(err, cudaDeviceGetAttribute(&c->sm_count, cudaDevAttrMultiProcessorCount, device));
     XPB_CUDA_CHECK(err, cudaDeviceGetAttribute(&c->max_threads_per_sm,
                                                cudaDevAttrMaxThreadsPerMultiProcessor, device));
