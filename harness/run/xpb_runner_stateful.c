@@ -234,11 +234,11 @@ void xpb_run_stateful_again(xpb_device *dev, const xpb_case *c, const xpb_case_d
 {
     xpb_error err = {{0}};
     stateful_ctx x = {dev, c, d, r->ran, r, NULL, NULL};
-    xpb_session_keep keep = {0};
+    xpb_session_keep shared = {0};
     double timed_s;
     int kept = 0;
     xpb_status st = xpb_knob_get_choice(XPB_KNOB_STATEFUL_INPUTS, &kept, &err);
-    x.keep = kept ? &keep : NULL;
+    x.keep = kept ? &shared : NULL;
     if (!st)
         st = time_runs(&x, cfg, &timed_s, &err);
     if (!st) { /* this round's per-op medians, from a few breakdown runs; round 1's runs stay */
@@ -262,7 +262,7 @@ void xpb_run_stateful(xpb_device *dev, const xpb_kernel *k, const xpb_case *c, c
 {
     xpb_error err = {{0}};
     stateful_ctx x = {dev, c, d, k, r, NULL, NULL};
-    xpb_session_keep keep = {0};
+    xpb_session_keep shared = {0};
     int warm = 0, kept = 0;
     xpb_status st = xpb_knob_get_choice(XPB_KNOB_VALIDATE_WARM, &warm, &err);
     if (!st)
@@ -283,7 +283,7 @@ void xpb_run_stateful(xpb_device *dev, const xpb_kernel *k, const xpb_case *c, c
         /* 2. warm-up (at least one run), then whole runs under Google Benchmark */
         double timed_s;
         x.e2e = &r->e2e_samples;
-        x.keep = kept ? &keep : NULL; /* the validated run above had fresh buffers */
+        x.keep = kept ? &shared : NULL; /* the validated run above had fresh buffers */
         st = time_runs(&x, cfg, &timed_s, &err);
         x.e2e = NULL;
         r->e2e = xpb_stats_compute(r->e2e_samples.v, r->e2e_samples.n);
