@@ -22,8 +22,8 @@
  * (the network, the points) and upload only the state they start from. Why: a run's set-up can
  * take ten times its GPU work (a 100K x 100 burst run: ~15 ms around 1.6 ms), and NVIDIA's
  * driver lowers a Vulkan process's SM clock while the GPU idles between runs (docs/performance.md).
- * The end-to-end samples then leave the inputs' upload out after a round's first run, and the
- * results say so (run.transfers.inputs). */
+ * The end-to-end samples then leave the inputs' upload out (a round's warm-up run, untimed, does
+ * it), and the results say so (run.transfers.inputs). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
