@@ -55,6 +55,7 @@
 # and not, alternated, compared: the log must leave the timings alone).
 # exchange (issue 33: the sharded burst's exchange alone, tests/exchange_peak.cu: NCCL's in-place
 # all_gather against peer stores with flags, at 5M and 40M neurons' bits on every GPU).
+# a2aforms (issue 33: all_to_all as send/recv pairs and as ncclAlltoAll, tests/alltoall_forms.cu, alternated rounds).
 # nettransport (issue 33: the collectives' conformance under mpirun with NCCL's network transport
 # forced, sockets on lo, then in one process and under mpirun unforced; each results file's
 # transport expected and the one NCCL's log reports, transport_reported).
@@ -397,6 +398,12 @@ if has exchange; then # issue 33: how fast the burst's exchange could be (docs/m
     stamp "exchange: ${neurons} neurons' bits on $np GPUs"
     timeout 120 build-device/tests/exchange_peak $(( (neurons / 32 + np - 1) / np )) 2000 2>&1 | tee -a "$out/exchange.txt" "$out/bench.txt" || status=1
   done
+fi
+if has a2aforms; then # issue 33: all_to_all as grouped send/recv pairs (the collectives' form) and as
+  # ncclAlltoAll (NCCL 2.28), alternated rounds at XPB_A2AFORMS_MIB (16 64 256), tests/alltoall_forms.cu
+  stamp "a2aforms: all_to_all's two NCCL forms on every GPU"
+  timeout 200 build-device/tests/alltoall_forms "${XPB_A2AFORMS_ROUNDS:-6}" 20 ${XPB_A2AFORMS_MIB:-16 64 256} 2>&1 \
+      | tee -a "$out/a2aforms.txt" "$out/bench.txt" || status=1
 fi
 if has nettransport; then # issue 33: the code that runs across nodes, on one host: NCCL's network transport forced
   export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
