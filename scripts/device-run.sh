@@ -182,6 +182,29 @@ for f in sorted(glob.glob(sys.argv[1] + "/" + sys.argv[2])):
 PY
 }
 
+# rounds_table NAME FILES...: per case of each results file, its rounds' medians (the run's, ms),
+# each op's device time per round (ms) and the SM clock (before -> after, lowest / highest MHz)
+rounds_table() {
+  local name=$1; shift
+  python3 - "$name" "$@" <<'PY'
+import json, sys
+name = sys.argv[1]
+print(f"{name}: per round, the run's median (ms) | each op's device time (ms) | SM before -> after, lowest / highest (MHz)")
+for f in sys.argv[2:]:
+    tag = f.rsplit("/", 1)[-1][:-5].removeprefix(name + "-")
+    for c in json.load(open(f))["cases"]:
+        if c["status"] != "ok":
+            print(f'{tag:24s} {c["id"][10:62]:52s} {c["status"]} {c.get("message", "")[:150]}')
+            continue
+        wall = " ".join(f"{x * 1e3:.2f}" for x in c["timing"]["units"]["medians_s"])
+        ops = " ".join(o["op"][:4] + " " + " ".join(f"{x * 1e3:.2f}" for x in o.get("units_s", [])) for o in c["run"]["ops"])
+        k = c.get("conditions") or {}
+        clk = (f' | SM {k["sm_mhz_before"]:.0f} -> {k["sm_mhz_after"]:.0f}, {k.get("sm_mhz_lowest", 0):.0f} / {k.get("sm_mhz_max", 0):.0f}'
+               if "sm_mhz_after" in k else " | SM clock not recorded")
+        print(f'{tag:24s} {c["id"][10:62]:52s} {c["backend"]:6s} {wall} | {ops}{clk}')
+PY
+}
+
 if has nodeps; then # issue 32: a CUDA toolkit without NCCL and without MPI builds and passes conformance
   stamp "nodeps: build with -DXPB_NCCL=OFF -DXPB_MPI=OFF (sm_90), then the CUDA conformance preset"
   # shellcheck disable=SC2086
@@ -765,20 +788,7 @@ if has vkrounds; then # issue 36: does a Vulkan burst run slow down from round t
     grep -E "error|did not repeat" "$out/vkrounds-preset-$be.txt" | head -5 | tee -a "$out/bench.txt"
   done
   kill $smi 2>/dev/null
-  python3 - "$out"/vkrounds-*.json <<'PY' | tee "$out/vkrounds.txt" | tee -a "$out/bench.txt"
-import json, sys
-print("vkrounds: per round, the run's wall median (ms) | each op's device time median (ms)")
-for f in sys.argv[1:]:
-    for c in json.load(open(f))["cases"]:
-        if c["status"] != "ok":
-            print(f'{f.rsplit("/", 1)[-1][:-5]:28s} {c["id"][10:62]:52s} {c["status"]} {c.get("message", "")[:150]}')
-            continue
-        wall = " ".join(f"{x * 1e3:.2f}" for x in c["timing"]["units"]["medians_s"])
-        ops = " ".join(o["op"] + " " + " ".join(f"{x * 1e3:.2f}" for x in o.get("units_s", [])) for o in c["run"]["ops"])
-        k = c.get("conditions") or {}
-        clk = f' | SM {k["sm_mhz_before"]:.0f} -> {k["sm_mhz_after"]:.0f} MHz' if "sm_mhz_after" in k else " | SM clock not recorded"
-        print(f'{f.rsplit("/", 1)[-1][:-5]:28s} {c["id"][10:62]:52s} {c["backend"]:6s} {wall} | {ops}{clk}')
-PY
+  rounds_table vkrounds "$out"/vkrounds-*.json | tee "$out/vkrounds.txt" | tee -a "$out/bench.txt"
 fi
 if has vkkept; then # issue 36: do a case's runs that keep their inputs on the device (XPB_STATEFUL_INPUTS=kept)
   # hold the SM clock a Vulkan process loses between runs? The default burst preset on vulkan and cuda,
@@ -800,20 +810,7 @@ if has vkkept; then # issue 36: do a case's runs that keep their inputs on the d
     done
   done
   kill $smi 2>/dev/null
-  python3 - "$out"/vkkept-*.json <<'PY' | tee "$out/vkkept.txt" | tee -a "$out/bench.txt"
-import json, sys
-print("vkkept: per round, the run's median (ms) | the ops' device time (ms) | SM lowest / highest MHz")
-for f in sys.argv[1:]:
-    for c in json.load(open(f))["cases"]:
-        tag = f.rsplit("/", 1)[-1][7:-5]
-        if c["status"] != "ok":
-            print(f'{tag:16s} {c["id"][10:62]:52s} {c["status"]} {c.get("message", "")[:150]}')
-            continue
-        wall = " ".join(f"{x * 1e3:.2f}" for x in c["timing"]["units"]["medians_s"])
-        ops = " ".join(o["op"][:4] + " " + " ".join(f"{x * 1e3:.2f}" for x in o.get("units_s", [])) for o in c["run"]["ops"])
-        k = c.get("conditions") or {}
-        print(f'{tag:16s} {c["id"][10:62]:52s} {wall} | {ops} | SM {k.get("sm_mhz_lowest", 0):.0f}/{k.get("sm_mhz_max", 0):.0f}')
-PY
+  rounds_table vkkept "$out"/vkkept-*.json | tee "$out/vkkept.txt" | tee -a "$out/bench.txt"
 fi
 if has anneal31; then # issue 36: the annealing run at 1M x 128, m = 1024, 31 iterations (the original's count), on
   # cuda (default, tc) and vulkan: total, init and per-op times

@@ -25,22 +25,8 @@
 #define MAXR 8
 #define HAVE_NATIVE (NCCL_VERSION_CODE >= NCCL_VERSION(2, 28, 0))
 
-#define CHECK(x)                                                                                 \
-    do {                                                                                         \
-        cudaError_t e_ = (x);                                                                    \
-        if (e_ != cudaSuccess) {                                                                 \
-            fprintf(stderr, "alltoall_forms: %s: %s\n", #x, cudaGetErrorString(e_));             \
-            exit(1);                                                                             \
-        }                                                                                        \
-    } while (0)
-#define NCHECK(x)                                                                                \
-    do {                                                                                         \
-        ncclResult_t r_ = (x);                                                                   \
-        if (r_ != ncclSuccess) {                                                                 \
-            fprintf(stderr, "alltoall_forms: %s: %s\n", #x, ncclGetErrorString(r_));             \
-            exit(1);                                                                             \
-        }                                                                                        \
-    } while (0)
+#define GPU_TOOL "alltoall_forms"
+#include "gpu_tool_check.cuh"
 
 __global__ void fill(float *x, size_t chunk, int p, int r)
 {

@@ -28,22 +28,8 @@
 
 #define MAXR 8
 
-#define CHECK(x)                                                                                 \
-    do {                                                                                         \
-        cudaError_t e_ = (x);                                                                    \
-        if (e_ != cudaSuccess) {                                                                 \
-            fprintf(stderr, "exchange_peak: %s: %s\n", #x, cudaGetErrorString(e_));              \
-            exit(1);                                                                             \
-        }                                                                                        \
-    } while (0)
-#define NCHECK(x)                                                                                \
-    do {                                                                                         \
-        ncclResult_t r_ = (x);                                                                   \
-        if (r_ != ncclSuccess) {                                                                 \
-            fprintf(stderr, "exchange_peak: %s: %s\n", #x, ncclGetErrorString(r_));              \
-            exit(1);                                                                             \
-        }                                                                                        \
-    } while (0)
+#define GPU_TOOL "exchange_peak"
+#include "gpu_tool_check.cuh"
 
 struct push_args {
     unsigned *buf[MAXR];   // every rank's buffer: 2 parities x P slots x words
