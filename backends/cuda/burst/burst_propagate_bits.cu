@@ -70,7 +70,8 @@ __device__ __forceinline__ uint32_t xpb_propbits_nth(uint32_t m, uint32_t r)
 
 __global__ void __launch_bounds__(XPB_PROPBITS_THREADS)
 xpb_burst_propagate_bits_kernel(const uint32_t *__restrict__ bits, uint32_t count, uint32_t first, uint32_t skip_at,
-                                uint32_t skip_n, uint32_t finish, uint32_t slot_words, uint32_t ranks, uint32_t n, const uint32_t *__restrict__ offsets,
+                                uint32_t skip_n, uint32_t finish, uint32_t slot_words, uint32_t ranks, uint32_t n,
+                                const uint32_t *__restrict__ offsets,
                                 const uint32_t *__restrict__ targets, const uint8_t *__restrict__ weight,
                                 const uint8_t *__restrict__ psp, const uint8_t *__restrict__ inhibitory,
                                 int32_t *__restrict__ input, const uint32_t *__restrict__ global_offsets,
