@@ -212,8 +212,8 @@ static xpb_status fill_row(xpb_comparison *cmp, xpb_compare_row *r)
             cmp->n_drifting++;
         if (b->has_conditions && n->has_conditions)
             explain(cmp, r);
-        if (stateful && b->inputs_kept != n->inputs_kept && !cmp->n_inputs_differ++)
-            cmp->inputs_first = r;
+        if (stateful && b->inputs_kept != n->inputs_kept)
+            cmp->n_inputs_differ++;
         if (stateful)
             return compare_ops(cmp, r);
     }
@@ -345,14 +345,17 @@ xpb_status xpb_compare_files_history(const xpb_results_file *base, const xpb_res
             w[0] = '\0';
         break;
     }
-    if (out->n_inputs_differ && out->n_warnings < XPB_COMPARE_MAX_WARNINGS) {
-        const xpb_compare_row *r = out->inputs_first;
+    for (size_t i = 0; i < out->n_rows && out->n_inputs_differ && out->n_warnings < XPB_COMPARE_MAX_WARNINGS; i++) {
+        const xpb_compare_row *r = &out->rows[i];
+        if (!r->base || !r->next || !r->base->has_run || !r->next->has_run || r->base->inputs_kept == r->next->inputs_kept)
+            continue;
         char *w = out->warnings[out->n_warnings++];
         if (snprintf(w, sizeof out->warnings[0], "%zu stateful cases kept their inputs on the device between runs in "
                      "one run only (XPB_STATEFUL_INPUTS=kept in the %s): their uploads and end-to-end times differ by "
                      "that, and the GPU's clock may too; first: %.80s %s", out->n_inputs_differ,
                      r->next->inputs_kept ? "new" : "base", r->next->id, r->next->device) < 0)
             w[0] = '\0';
+        break;
     }
     if (out->n_samples_method && out->n_warnings < XPB_COMPARE_MAX_WARNINGS)
         snprintf(out->warnings[out->n_warnings++], sizeof out->warnings[0],
