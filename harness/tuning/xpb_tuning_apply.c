@@ -47,16 +47,21 @@ static bool take(const xpb_tuning_file *f, const xpb_device *d, const xpb_tuning
     return true;
 }
 
-/* The cache file of fp: its entry when it is this device's; a corrupt or foreign file warns. */
-static bool from_cache(xpb_tuning_state *st, const xpb_device *d, const xpb_tuning_fingerprint *fp, xpb_tuning_used *u)
+/* The cache file of fp: its entry when it is this device's; a corrupt or foreign file warns, and
+ * *present says a file was there (then the defaults, never a shipped tuning, as the warning says). */
+static bool from_cache(xpb_tuning_state *st, const xpb_device *d, const xpb_tuning_fingerprint *fp, xpb_tuning_used *u,
+                       bool *present)
 {
     char path[1024], text[700];
     xpb_tuning_file f;
     bool missing = false, same = false, found = false;
     xpb_error err = {{0}};
+    *present = false;
     if (!xpb_tuning_cache_path(fp, path, sizeof path))
         return false;
+    *present = true;
     if (xpb_tuning_load(path, &f, &missing, &err)) {
+        *present = !missing;
         if (!missing)
             warn(st, "%s: %s; running with the default knobs", d->label, err.msg);
         return false;
@@ -179,7 +184,8 @@ xpb_status xpb_tuning_apply(xpb_tuning_state *st, const xpb_device *devices, siz
                 warn(st, "%s: tuning file %s has no entry for this device (%s); running with the default knobs",
                      d->label, path, xpb_tuning_fingerprint_text(&fp, text, sizeof text));
         } else {
-            got = from_cache(st, d, &fp, u) || from_shipped(st, d, &fp, u);
+            bool cached = false;
+            got = from_cache(st, d, &fp, u, &cached) || (!cached && from_shipped(st, d, &fp, u));
         }
         if (got && agrees(st, u)) {
             set_values(u);
