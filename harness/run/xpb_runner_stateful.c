@@ -15,13 +15,16 @@
  *      can test each op: as many runs as the timed phase took samples, at least
  *      BREAKDOWN_MIN_RUNS (compare's minimum for a verdict) and at most BREAKDOWN_MAX_RUNS,
  *      stopping early once it has spent as long as the timed phase (at least
- *      BREAKDOWN_MIN_BUDGET_S). Each run is independent (fresh buffers, inputs uploaded again),
+ *      BREAKDOWN_MIN_BUDGET_S). Each run is independent (it starts from the uploaded initial state),
  *      so one run's total in an op is one sample; a launch is not (the iterations differ).
- * With XPB_STATEFUL_INPUTS=kept, the runs of 2 and 3 (each round's) share their buffers instead
- * (xpb_session_keep): the first allocates and uploads, the next ones skip the inputs no op writes
- * (the network, the points) and upload only the state they start from. Why: a run's set-up can
- * take ten times its GPU work (a 100K x 100 burst run: ~15 ms around 1.6 ms), and NVIDIA's
- * driver lowers a Vulkan process's SM clock while the GPU idles between runs (docs/performance.md).
+ * With XPB_STATEFUL_INPUTS=kept (the default), the runs of 2 and 3 (each round's) share their
+ * buffers instead (xpb_session_keep): the first allocates and uploads, the next ones skip the inputs
+ * no op writes (the network, the points) and upload only the state they start from. Why: a run's
+ * set-up can take ten times its GPU work (a 100K x 100 burst run: ~15 ms around 1.6 ms), and
+ * NVIDIA's driver lowers a Vulkan process's SM clock while the GPU idles between runs: fresh, a
+ * preset's Vulkan burst ran at 345-450 of 1980 MHz on an H200, kept at 1980 (docs/performance.md).
+ * XPB_STATEFUL_INPUTS=fresh: each of those runs allocates and uploads everything, as the
+ * validated run always does.
  * The end-to-end samples then leave the inputs' upload out (a round's warm-up run, untimed, does
  * it), and the results say so (run.transfers.inputs). */
 #include <math.h>
