@@ -8,7 +8,7 @@
 #   4. compare warns for a tuned vs an untuned run;
 #   5. a corrupt and a foreign-device tuning file in the cache: one warning, the defaults, exit 0;
 #      named with --tuning: corrupt is exit 2, foreign a warning and the defaults;
-#   6. a shipped tuning (XPB_TUNING_DIR) is matched by device name;
+#   6. a shipped tuning (XPB_TUNING_DIR) is matched by device name; 6b. never past a corrupt cache file;
 #   7. docs/tuning.md's table is `xpubench tune --list --markdown`;
 #   8. --candidates: a malformed one, an unknown or untunable knob, a value the knob refuses, a knob
 #      not swept: exit 2 and one line; on lavapipe, a sweep of two values from the command line
@@ -204,6 +204,10 @@ PY
 XPB_TUNING_DIR=$work/shipped "$bin" "${run[@]}" --out "$work/shipped.json" > /dev/null 2>&1 || no "shipped run failed"
 python3 -c "import json,sys; d=json.load(open(sys.argv[1]))['tuning']['devices'][0]; assert d['origin']=='shipped' and d['match']=='name'" \
   "$work/shipped.json" || no "the shipped tuning was not used by name"
+# 6b. a corrupt cache file beside a shipped tuning of the same device: the defaults, as the warning
+#    says, not the shipped one (on a GPU with a shipped entry, an H200, section 5 checks this too)
+cp "$work/good.json" "$file" && printf '{"schema": "xpubench-tuning", "entries": [' > "$file"
+XPB_TUNING_DIR=$work/shipped check_defaults corrupt-cache-beside-shipped
 
 [ $fail -eq 0 ] && echo "ok: tune, tuning files, run and compare"
 exit $fail
