@@ -17,16 +17,16 @@
  *      stopping early once it has spent as long as the timed phase (at least
  *      BREAKDOWN_MIN_BUDGET_S). Each run is independent (it starts from the uploaded initial state),
  *      so one run's total in an op is one sample; a launch is not (the iterations differ).
- * With XPB_STATEFUL_INPUTS=kept (the default), the runs of 2 and 3 (each round's) share their
- * buffers instead (xpb_session_keep): the first allocates and uploads, the next ones skip the inputs
- * no op writes (the network, the points) and upload only the state they start from. Why: a run's
+ * With XPB_STATEFUL_INPUTS=kept (the default on one device: inputs_kept), the runs of 2 and 3
+ * (each round's) share their buffers instead (xpb_session_keep): the first allocates and
+ * uploads, the next ones skip the inputs no op writes (the network, the points) and upload only
+ * the state they start from; the end-to-end samples then leave the inputs' upload out (a round's
+ * warm-up run, untimed, does it), and the results say so (run.transfers.inputs). Why: a run's
  * set-up can take ten times its GPU work (a 100K x 100 burst run: ~15 ms around 1.6 ms), and
  * NVIDIA's driver lowers a Vulkan process's SM clock while the GPU idles between runs: fresh, a
  * preset's Vulkan burst ran at 345-450 of 1980 MHz on an H200, kept at 1980 (docs/performance.md).
  * XPB_STATEFUL_INPUTS=fresh: each of those runs allocates and uploads everything, as the
- * validated run always does.
- * The end-to-end samples then leave the inputs' upload out (a round's warm-up run, untimed, does
- * it), and the results say so (run.transfers.inputs). */
+ * validated run always does. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -232,6 +232,22 @@ static xpb_status time_runs(stateful_ctx *x, const xpb_run_config *cfg, double *
     return st ? st : xpb_runner_close_round(r, from, err);
 }
 
+/* XPB_STATEFUL_INPUTS for dev: kept on one device; a device group's runs take fresh buffers
+ * every run (kept buffers have not been run on a group of GPUs yet: the default stays fresh
+ * there, and kept named in the environment is the case's unsupported status, never ignored). */
+static xpb_status inputs_kept(const xpb_device *dev, int *kept, xpb_error *err)
+{
+    xpb_status st = xpb_knob_get_choice(XPB_KNOB_STATEFUL_INPUTS, kept, err);
+    if (st || !*kept || dev->n_group == 0)
+        return st;
+    *kept = 0;
+    if (xpb_knob_env(XPB_KNOB_STATEFUL_INPUTS))
+        return xpb_fail(err, XPB_ERR_UNSUPPORTED,
+                        "XPB_STATEFUL_INPUTS=kept: a device group's stateful runs take fresh buffers every run "
+                        "(kept buffers are not yet proven on a group)");
+    return XPB_OK;
+}
+
 void xpb_run_stateful_again(xpb_device *dev, const xpb_case *c, const xpb_case_data *d, const xpb_run_config *cfg,
                             xpb_result *r)
 {
@@ -240,7 +256,7 @@ void xpb_run_stateful_again(xpb_device *dev, const xpb_case *c, const xpb_case_d
     xpb_session_keep shared = {0};
     double timed_s;
     int kept = 0;
-    xpb_status st = xpb_knob_get_choice(XPB_KNOB_STATEFUL_INPUTS, &kept, &err);
+    xpb_status st = inputs_kept(dev, &kept, &err);
     x.keep = kept ? &shared : NULL;
     if (!st)
         st = time_runs(&x, cfg, &timed_s, &err);
@@ -269,7 +285,7 @@ void xpb_run_stateful(xpb_device *dev, const xpb_kernel *k, const xpb_case *c, c
     int warm = 0, kept = 0;
     xpb_status st = xpb_knob_get_choice(XPB_KNOB_VALIDATE_WARM, &warm, &err);
     if (!st)
-        st = xpb_knob_get_choice(XPB_KNOB_STATEFUL_INPUTS, &kept, &err);
+        st = inputs_kept(dev, &kept, &err);
     if (!st && warm) { /* the run the caches learn from (top of the file) */
         double seconds;
         xpb_run_outcome o;
