@@ -6,7 +6,8 @@
 // shapes' kinds of awkwardness (odd d: 4-byte copies and reads; d past the 128-dimension x chunk;
 // m past one 128-anchor column tile; more list tiles than pass 2's grid) on data that makes near
 // ties (many anchors on few blobs, duplicated anchors, small integers: exact ties), none (blobs, one
-// anchor each) and everything a candidate (points far from the origin). Arguments: the case
+// anchor each), everything a candidate (points far from the origin) and values that are not finite
+// (NaN coordinates, squares past fp32, in points and anchors). Arguments: the case
 // numbers to run (default: all). Exit 0 when every case is equal.
 #include "emu.h"
 
@@ -15,8 +16,9 @@ xpb_status xpb_cuda_anneal_assign_enqueue(const xpb_cuda_ctx *ctx, const float *
                                           uint32_t *assign, float *dist, int64_t n, int64_t d, int64_t m,
                                           xpb_error *err);
 
-enum kind { UNIFORM, BLOBS, CROWDED, DUPLICATES, FAR, ALL_POINTS, INTEGERS };
-static const char *const kind_name[] = {"uniform", "blobs", "crowded", "duplicates", "far", "all-points", "integers"};
+enum kind { UNIFORM, BLOBS, CROWDED, DUPLICATES, FAR, ALL_POINTS, INTEGERS, NONFINITE, NONFINITE_ANCHORS };
+static const char *const kind_name[] = {"uniform", "blobs", "crowded", "duplicates", "far", "all-points", "integers",
+                                        "nonfinite", "nf-anchors"};
 struct shape {
     int n, d, m;
     kind k;
@@ -25,7 +27,8 @@ static const shape cases[] = {
     {1, 1, 1, UNIFORM},         {3, 3, 2, UNIFORM},       {255, 5, 3, BLOBS},       {257, 3, 7, BLOBS},
     {300, 64, 10, BLOBS},       {1000, 16, 16, CROWDED},  {1000, 16, 4, BLOBS},     {200, 33, 17, DUPLICATES},
     {130, 128, 129, BLOBS},     {150, 130, 40, BLOBS},    {129, 300, 9, FAR},       {140, 384, 140, CROWDED},
-    {300, 8, 300, ALL_POINTS},  {260, 20, 60, INTEGERS},
+    {300, 8, 300, ALL_POINTS},  {260, 20, 60, INTEGERS},  {200, 16, 140, NONFINITE}, {130, 33, 7, NONFINITE},
+    {200, 16, 140, NONFINITE_ANCHORS},
 };
 
 static uint64_t rng = 88172645463325252ull;
@@ -69,7 +72,16 @@ static int run_case(int ci)
                                             : (int)((uint64_t)j * 7919 % (uint64_t)n);
         for (int e = 0; e < d; e++)
             a[(size_t)j * d + e] = c.k == UNIFORM ? (float)(2 * uniform() - 1) : x[(size_t)src * d + e];
+        if (c.k == NONFINITE_ANCHORS && j == m - 1) /* the last anchor huge (every point untame) */
+            a[(size_t)j * d] = 1e20f;
+        if (c.k == NONFINITE_ANCHORS && j == m / 2) /* a NaN norm: every point to the exact pass */
+            a[(size_t)j * d + d - 1] = NAN;
     }
+    if (c.k == NONFINITE || c.k == NONFINITE_ANCHORS) /* after the anchors (clean copies): a NaN
+                                                         * coordinate in every 17th point, 1e20 (its square
+                                                         * past fp32) in every 19th */
+        for (int i = 0; i < n; i++)
+            x[(size_t)i * d + (size_t)i % d] = i % 17 == 3 ? NAN : i % 19 == 5 ? 1e20f : x[(size_t)i * d + (size_t)i % d];
     dev_array bx(x.size() * 4), ba(a.size() * 4), basg(n * 4), bdist(n * 4), bscratch(XPB_ANNEAL_SCRATCH_BYTES(n, m));
     memcpy(bx.b.ptr, x.data(), x.size() * 4), memcpy(ba.b.ptr, a.data(), a.size() * 4);
     // two SMs: pass 2's grid (two blocks an SM) is smaller than the list's tiles in the larger cases
