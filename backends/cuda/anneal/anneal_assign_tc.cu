@@ -309,20 +309,23 @@ __device__ __forceinline__ void xpb_tc_tile(const xpb_tc_args &p, float *smem, i
             }
         }
     };
-    /* anchor slice (column tile ct, dimensions s*BK ..) into buffer b: BK / 8 float4 a thread. */
+    /* anchor slice (column tile ct, dimensions s*BK ..) into buffer b: BK / 8 float4 a thread.
+     * Rows past m are zeros (their source clamped in bounds, not read), so a finite point's
+     * products there are exact zeros and its t, with the +inf norm past m, is +inf: pass 1's fold
+     * needs no column test. */
     auto load_a = [&](int ct, int s, int b) {
 #pragma unroll
         for (int q = 0; q < XPB_TC_BN * BK / 4 / XPB_TC_THREADS; q++) {
             const int idx = q * XPB_TC_THREADS + tid, r = idx / (BK / 4), c4 = idx % (BK / 4);
-            const int k = s * BK + 4 * c4;
-            const float *src = p.anchors + (int64_t)xpb_tc_min(ct * XPB_TC_BN + r, m - 1) * d;
+            const int k = s * BK + 4 * c4, row = ct * XPB_TC_BN + r;
+            const float *src = p.anchors + (int64_t)xpb_tc_min(row, m - 1) * d;
             float *dst = As + (b * XPB_TC_BN + r) * ALD + 4 * c4;
             if constexpr (VK) {
-                xpb_tc_cp16(dst, src + (k < d ? k : 0), k < d);
+                xpb_tc_cp16(dst, src + (k < d ? k : 0), k < d && row < m);
             } else {
 #pragma unroll
                 for (int e = 0; e < 4; e++)
-                    xpb_tc_cp4(dst + e, src + (k + e < d ? k + e : 0), k + e < d);
+                    xpb_tc_cp4(dst + e, src + (k + e < d ? k + e : 0), k + e < d && row < m);
             }
         }
     };
@@ -411,22 +414,26 @@ __device__ __forceinline__ void xpb_tc_tile(const xpb_tc_args &p, float *smem, i
                                 if (col0 + nt * 8 + e < m && !(fmaf(-2.0f, acc[mt][nt][2 * h + e], an[nt][e]) > th))
                                     cand |= 1ull << (((mt * 2 + h) * 4 + nt) * 2 + e);
                     } else {
-                        float t1 = INFINITY, t2 = INFINITY;
+                        /* no column test: past m t is +inf (load_a), which neither the least nor
+                         * the second least takes from a finite one; a NaN is no answer: the sum of
+                         * the row's t turns NaN (so does -inf + inf, from untame values only), and
+                         * t1 = -inf then sends the point to pass 2, as any t1 that is not finite */
+                        float t1 = INFINITY, t2 = INFINITY, sum = 0.0f;
                         uint32_t j1 = 0;
 #pragma unroll
                         for (int nt = 0; nt < 4; nt++) {
 #pragma unroll
                             for (int e = 0; e < 2; e++) { /* columns in increasing order */
-                                const int col = col0 + nt * 8 + e;
-                                float tv = fmaf(-2.0f, acc[mt][nt][2 * h + e], an[nt][e]);
-                                /* a NaN is no answer: -inf sends the point to pass 2; no column past m */
-                                tv = col < m ? (tv == tv ? tv : -INFINITY) : INFINITY;
+                                const float tv = fmaf(-2.0f, acc[mt][nt][2 * h + e], an[nt][e]);
+                                sum += tv;
                                 if (tv < t1)
-                                    t2 = t1, t1 = tv, j1 = (uint32_t)col;
+                                    t2 = t1, t1 = tv, j1 = (uint32_t)(col0 + nt * 8 + e);
                                 else
                                     t2 = fminf(t2, tv);
                             }
                         }
+                        if (sum != sum)
+                            t1 = -INFINITY;
 #pragma unroll
                         for (int o = 1; o < 4; o <<= 1) /* the 4 lanes of row r: lane bits 0..1 */
                             xpb_tc_merge(t1, j1, t2, __shfl_xor_sync(XPB_FULL_MASK, t1, o),
