@@ -11,13 +11,17 @@
 // init in double (exact here), ties to the lowest index; one case of uniform floats. Shapes: n 1,
 // 3, 255, 257, 4097 (ranks of 0 points when P > n, ranges not a multiple of the 32 points of a
 // block pass, more passes than the grid), m 1, 2, 7, d from 1 to 132 (float4 and scalar rows).
+// The rows a step skips (its bounds: anneal_init.cu's "Speed") must change nothing: the one-GPU
+// op (bounds on) is also run as one plan with them off, and its anchors, chosen ids and every
+// point's mind must be equal bit for bit; clustered cases (tight blobs, m up to 24, float4 and
+// scalar rows) make most rows skip, and each case prints the share of rows its steps skipped.
 // Arguments: the case numbers to run (default: all). Exit 0 when every case is equal.
 #include "cuda_anneal_emu.h"
 
 extern "C" const xpb_kernel xpb_cuda_anneal_init;
 
-enum kind { INTEGERS, DUPLICATES, SAME, UNIFORM };
-static const char *const kind_name[] = {"integers", "duplicates", "same-point", "uniform"};
+enum kind { INTEGERS, DUPLICATES, SAME, UNIFORM, BLOBS };
+static const char *const kind_name[] = {"integers", "duplicates", "same-point", "uniform", "blobs"};
 struct shape {
     int n, m, d;
     kind k;
@@ -27,6 +31,7 @@ static const shape cases[] = {
     {255, 2, 5, INTEGERS},   {255, 7, 4, DUPLICATES},  {257, 1, 2, INTEGERS},    {257, 2, 132, DUPLICATES},
     {257, 7, 3, INTEGERS},   {4097, 1, 4, INTEGERS},   {4097, 2, 7, DUPLICATES}, {4097, 7, 4, INTEGERS},
     {257, 7, 1, INTEGERS},   {257, 7, 8, SAME},        {257, 7, 12, UNIFORM},
+    {1000, 24, 16, BLOBS},   {300, 20, 132, BLOBS},    {600, 20, 7, BLOBS},      {257, 16, 3, UNIFORM},
 };
 
 static uint64_t rng; /* seeded per case: a case's data does not depend on which cases ran before */
@@ -92,10 +97,16 @@ static int run_case(int ci)
     const int n = c.n, m = c.m, d = c.d;
     rng = 0x9e3779b97f4a7c15ull + 0x2545f4914f6cdd1dull * (uint64_t)ci;
     std::vector<float> x((size_t)n * d);
+    std::vector<float> centre((size_t)8 * d); /* BLOBS: 8 centres in [-1, 1]^d, points within 0.01 */
+    for (float &v : centre)
+        v = (float)(2 * uniform() - 1);
     for (int i = 0; i < n; i++) {
         const int src = c.k == DUPLICATES ? (int)(uniform() * (n / 3 + 1)) : c.k == SAME ? 0 : i;
+        const int b = (int)(uniform() * 8);
         for (int k = 0; k < d; k++)
-            x[(size_t)i * d + k] = c.k == UNIFORM ? (float)(2 * uniform() - 1) : (float)(int)(uniform() * 4);
+            x[(size_t)i * d + k] = c.k == UNIFORM ? (float)(2 * uniform() - 1)
+                                   : c.k == BLOBS ? centre[(size_t)b * d + k] + (float)(0.02 * uniform() - 0.01)
+                                                  : (float)(int)(uniform() * 4);
         if (src < i)
             memcpy(&x[(size_t)i * d], &x[(size_t)src * d], (size_t)d * 4);
     }
@@ -109,7 +120,7 @@ static int run_case(int ci)
         return 1;
     }
     int fails = 0;
-    if (c.k != UNIFORM) {
+    if (c.k != UNIFORM && c.k != BLOBS) { // exact in double only on integers
         const std::vector<uint32_t> want = serial_init(x, n, d, m);
         if (memcmp(want.data(), one.chosen.as<uint32_t>(), (size_t)m * 4) != 0) {
             printf("case %2d: the one-GPU init differs from the serial one\n", ci);
@@ -117,6 +128,46 @@ static int run_case(int ci)
         }
     }
     const size_t mind_at = ((size_t)m * 8 + XPB_ANNEAL_ALIGN - 1) / XPB_ANNEAL_ALIGN * XPB_ANNEAL_ALIGN;
+    {   // the bounds change nothing: one plan over all the points with them on and one with them
+        // off, step by step; the rows skipped counted from the bounds kernel's thresholds and the
+        // running minima (and their owners) before each step
+        device on(x, n, d, m), off(x, n, d, m);
+        xpb_anneal_init_plan pon, poff;
+        if (xpb_cuda_anneal_init_plan_make(&ctx, &on.args, 0, n, &pon, &err) != XPB_OK ||
+            xpb_cuda_anneal_init_plan_make(&ctx, &off.args, 0, n, &poff, &err) != XPB_OK) {
+            printf("one plan: %s\n", err.msg);
+            return 1;
+        }
+        poff.bound = false;
+        long long skipped = 0, rows = 0;
+        std::vector<float> mind0(n);
+        std::vector<uint32_t> owner0(n);
+        for (int s = 0; s < m; s++) {
+            memcpy(mind0.data(), pon.mind, (size_t)n * 4);
+            memcpy(owner0.data(), pon.owner, (size_t)n * 4);
+            if (xpb_cuda_anneal_init_step_enqueue(&ctx, &pon, s, &err) != XPB_OK ||
+                xpb_cuda_anneal_init_step_enqueue(&ctx, &poff, s, &err) != XPB_OK) {
+                printf("step %d: %s\n", s, err.msg);
+                return 1;
+            }
+            if (s >= 1 && s < m - 1) { // the thresholds this step used
+                for (int i = 0; i < n; i++)
+                    skipped += mind0[i] <= pon.thr[owner0[i]];
+                rows += n;
+            }
+        }
+        const float *mind_one = reinterpret_cast<const float *>(one.scratch.as<unsigned char>() + mind_at);
+        bool same = true;
+        for (const device *dv : {&on, &off})
+            same = same && memcmp(dv->anchors.b.ptr, one.anchors.b.ptr, (size_t)m * d * 4) == 0 &&
+                   memcmp(dv->chosen.b.ptr, one.chosen.b.ptr, (size_t)m * 4) == 0;
+        same = same && (m == 1 || (memcmp(pon.mind, mind_one, (size_t)n * 4) == 0 &&
+                                   memcmp(poff.mind, mind_one, (size_t)n * 4) == 0));
+        printf("case %2d: n %4d m %2d d %3d %-10s bounds on / off: %s; rows skipped: %.1f%% of steps 1 .. m-2\n", ci,
+               n, m, d, kind_name[c.k], same ? "equal (anchors, chosen, mind)" : "DIFFER",
+               rows ? 100.0 * (double)skipped / (double)rows : 0.0);
+        fails += !same;
+    }
     for (int p = 1; p <= 4; p++) {
         std::vector<std::unique_ptr<device>> rank;
         std::vector<xpb_anneal_init_plan> plan(p);

@@ -137,6 +137,11 @@ static inline float __double2float_ru(double v)
     const float f = (float)v;
     return (double)f < v ? std::nextafter(f, INFINITY) : f;
 }
+static inline float __double2float_rd(double v)
+{
+    const float f = (float)v;
+    return (double)f > v ? std::nextafter(f, -INFINITY) : f;
+}
 static inline uint32_t __float_as_uint(float f)
 {
     uint32_t u;

@@ -1,27 +1,39 @@
 /* anneal_init.cu - anneal init: farthest-point anchors (workloads/ops/xpb_ops.h, xpb_anneal_init_args).
  *
  * The m choices are sequential (each depends on the last), so the op is m launches of one step
- * kernel, queued back to back with no host round trip: the step that fills anchor s learns which
- * point that is from a 64-bit slot the previous step wrote on the device.
+ * kernel (each but the first and the last after a small bounds kernel: below), queued back to
+ * back with no host round trip: the step that fills anchor s learns which point that is from a
+ * 64-bit slot the previous step wrote on the device.
  *
  * Step s (one launch): p = 0 for s = 0, else the winner recorded in slot[s - 1]. Block 0 copies
  * x[p] into anchors[s] (bit for bit) and writes chosen[s] = p. Unless s is the last anchor, every
- * group of 8 lanes then takes points i (grid-stride, 4 consecutive points per warp), computes
+ * point i (grid-stride, 32 consecutive points per warp) whose distance may lower its minimum gets
  * dist(x_i, x_p) in the direct form (fp32, xpb_anneal_group8_dist: the same bits as one warp per
- * point), folds it into the running min-distance mind[i] (scratch) and keeps the largest key
- * (bits(mind[i]) << 32 | ~i): mind >= 0, so its bits order like its value, and ~i makes the
+ * point), folded into the running min-distance mind[i] (scratch). The step keeps the largest key
+ * over all its points (bits(mind[i]) << 32 | ~i): mind >= 0, so its bits order like its value, and ~i makes the
  * lowest index win a tie. The block's largest key goes to slot[s] with one integer atomicMax,
  * which is order-independent, so the winner is deterministic.
  *
- * Speed: each step reads all of x (n*d*4 bytes) and mind, so the op is bound by memory
- * bandwidth. A warp per point kept one 16-byte load per lane in flight (half of HBM's bandwidth
- * at 1M x 128); 8 lanes per point keep 4 (d = 128), and the grid fills the GPU (resident blocks
- * per SM x SMs). Odd steps walk the points from the last to the first, so a step starts on the
- * rows the one before ended on, which are still in L2. The order of the points changes nothing
- * of the result: each point's distance is its own, and the key's max is order-independent.
+ * Speed: a step that reads every point's row is bound by memory bandwidth (n*d*4 bytes). Most
+ * rows need not be read: a point i whose running minimum mind[i] is its distance to anchor a =
+ * owner[i] cannot come nearer to the new anchor p when ||a - p|| >= 2 ||x_i - a|| (the triangle
+ * inequality), so fminf(mind[i], dist) would return mind[i]. Before step s a small kernel
+ * (xpb_anneal_init_bounds) computes, for every anchor a < s, the largest mind a point it owns may
+ * have for that to hold with every rounding of both fp32 distances bounded (xpb_anneal_init_bound:
+ * (1 - g) ||a - p||^2 / 4 less an underflow term, ||a - p||^2 in double), and the step reads a
+ * point's row only when mind[i] is above its owner's threshold. The skipped points keep mind[i]
+ * bit for bit, which is what the unbounded step would have written, so every anchor, chosen id
+ * and mind is the same (tests/cuda_emu/anneal_init_emu.cc runs both and compares mind itself).
+ * A warp takes 32 points a pass (mind, owner, threshold: one lane each); the points that need
+ * their distance go 4 at a time to its groups of 8 lanes, each group reading a row with 4
+ * independent 16-byte loads a lane (d = 128) before any arithmetic; the grid is one wave of
+ * resident blocks. Odd steps walk the points from the last to the first, so a step starts on
+ * the rows the one before ended on, which are still in L2. The order of the points changes
+ * nothing of the result: each point's distance is its own, and the key's max is order-independent.
  *
  * Scratch: slot (m uint64, zeroed once per launch with cudaMemsetAsync: 0 is below every real
- * key, whose low half ~i >= 2^31 is never 0) and mind (n floats).
+ * key, whose low half ~i >= 2^31 is never 0), mind (n floats), owner (n anchor indices: the
+ * anchor mind[i] is the distance to) and the thresholds (m floats).
  *
  * A device group (anneal_sharded.cu) runs the same steps split by points: each rank's plan
  * scans its range [lo, hi) only (xpb_cuda_anneal_init_plan_make, cuda_anneal.cuh), and an
@@ -34,13 +46,59 @@
 
 #define XPB_INIT_THREADS 256
 #define XPB_INIT_WARPS (XPB_INIT_THREADS / 32)
-#define XPB_INIT_POINTS (XPB_INIT_THREADS / 8) /* points of a block at once: one per 8 lanes */
+/* blocks an SM must hold: 5 (48 registers a thread, the step's before the bounds) keeps the
+ * loads in flight of the steps that read every row; the compiler's own choice, 54, allows 4 */
+#define XPB_INIT_MIN_BLOCKS 5
 
-template <bool VEC>
+/* The largest mind a point owned by anchor a may have so that the new anchor p is certainly no
+ * nearer to it, from D = ||a - p||^2 summed in double over the fp32 coordinates (each
+ * difference, square and sum rounded once: relative error below (d + 4) 2^-53, taken as
+ * g64 = (d + 8) 2^-52). A fp32 squared distance of d terms, in any order, is within a relative
+ * g32 = (d + 8) 2^-23 (twice (d + 4) u, u = 2^-24) plus eta = (d + 8) 2^-149 of its exact value
+ * (the subnormal terms' absolute error). With mind = fl(|x - a|^2) >= |x - a|^2 (1 - g32) - eta
+ * and |x - p| >= |a - p| - |x - a|: if mind + eta <= (1 - g32) |a - p|^2 / 4, then
+ * |x - p|^2 >= (mind + eta) / (1 - g32), so fl(|x - p|^2) >= mind, and fminf keeps mind.
+ * Rounded down to a float (a last 2^-50 for the double products); a NaN or infinite D, or a
+ * bound at or below zero, gives -1: no point skips (a NaN mind never compares below it). */
+__device__ __forceinline__ float xpb_anneal_init_bound(double D, int d)
+{
+    if (!(D < INFINITY))
+        return -1.0f;
+    const double g32 = (d + 8) * 0x1p-23, g64 = (d + 8) * 0x1p-52, eta = (d + 8) * 0x1p-149;
+    const double t = (1.0 - g32) * (D * (1.0 - g64)) * 0.25 * (1.0 - 0x1p-50) - eta;
+    return t > 0.0 ? __double2float_rd(t) : -1.0f;
+}
+
+/* Before step s (1 <= s < m - 1): thr[a] for every anchor a < s against the new anchor p (the
+ * winner in slot[s - 1]), one warp an anchor. */
 __global__ void __launch_bounds__(XPB_INIT_THREADS)
+xpb_anneal_init_bounds(const float *__restrict__ x, const float *__restrict__ anchors, float *__restrict__ thr,
+                       const unsigned long long *__restrict__ slot, int d, int s)
+{
+    const int a = blockIdx.x * XPB_INIT_WARPS + (threadIdx.x >> 5), lane = threadIdx.x & 31;
+    if (a >= s)
+        return; /* the whole warp: a is the same on its 32 lanes */
+    const uint32_t p = ~(uint32_t)slot[s - 1];
+    const float *xp = x + (int64_t)p * d, *xa = anchors + (int64_t)a * d;
+    double t = 0.0;
+    for (int k = lane; k < d; k += 32) {
+        const double u = (double)xa[k] - (double)xp[k];
+        t += u * u;
+    }
+    for (int o = 16; o > 0; o >>= 1)
+        t += __shfl_xor_sync(XPB_FULL_MASK, t, o);
+    if (lane == 0)
+        thr[a] = xpb_anneal_init_bound(t, d);
+}
+
+/* Step s. BOUND: skip the rows the thresholds allow (every step but the first); false reads
+ * every row (the emulator's reference, tests/cuda_emu/anneal_init_emu.cc). */
+template <bool VEC>
+__global__ void __launch_bounds__(XPB_INIT_THREADS, XPB_INIT_MIN_BLOCKS)
 xpb_anneal_init_step(const float *__restrict__ x, float *__restrict__ anchors,
-                     uint32_t *__restrict__ chosen, float *__restrict__ mind,
-                     unsigned long long *__restrict__ slot, int lo, int hi, int d, int s, int m)
+                     uint32_t *__restrict__ chosen, float *__restrict__ mind, uint32_t *__restrict__ owner,
+                     const float *__restrict__ thr, unsigned long long *__restrict__ slot, int lo, int hi, int d,
+                     int s, int m, bool bound)
 {
     __shared__ unsigned long long warp_best[XPB_INIT_WARPS];
     const uint32_t p = s == 0 ? 0u : ~(uint32_t)slot[s - 1];
@@ -54,31 +112,52 @@ xpb_anneal_init_step(const float *__restrict__ x, float *__restrict__ anchors,
     if (s == m - 1)
         return; /* the last anchor: nobody needs distances to it */
 
-    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-    const bool leader = (lane & 7) == 0; /* lane 0 of its group of 8 */
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, group = lane >> 3;
     const bool backward = (s & 1) != 0;
     const int cnt = hi - lo; /* the points of this range; j below counts within it */
     unsigned long long best = 0;
-    /* The loop runs per warp (4 points a pass), so all 32 lanes take the same trips and shuffle
-     * together; a group whose point is past the range computes a clamped row and drops it.
-     * 64-bit: j + stride may pass 2^31. i is the global index (the key's, mind's, x's). */
-    const int64_t stride = (int64_t)gridDim.x * XPB_INIT_POINTS;
-    for (int64_t j0 = (int64_t)blockIdx.x * XPB_INIT_POINTS + warp * 4; j0 < cnt; j0 += stride) {
-        const int64_t j = j0 + (lane >> 3);
+    /* The loop runs per warp (32 points a pass), so all 32 lanes take the same trips and shuffle
+     * together. 64-bit: j + stride may pass 2^31. i is the global index (the key's, mind's, x's). */
+    const int64_t stride = (int64_t)gridDim.x * XPB_INIT_THREADS;
+    for (int64_t j0 = (int64_t)blockIdx.x * XPB_INIT_THREADS + warp * 32; j0 < cnt; j0 += stride) {
+        const int64_t j = j0 + lane;
         const bool valid = j < cnt;
-        const int64_t jc = valid ? j : (int64_t)cnt - 1;
-        const int64_t i = backward ? (int64_t)hi - 1 - jc : (int64_t)lo + jc;
-        const float old = s != 0 && leader && valid ? mind[i] : 0.0f; /* loaded with the row */
-        const float dd = xpb_anneal_group8_dist<VEC>(x + i * d, xp, d);
-        if (leader && valid) {
-            const float md = s == 0 ? dd : fminf(old, dd);
-            mind[i] = md;
+        const int64_t i = backward ? (int64_t)hi - 1 - j : (int64_t)lo + j;
+        float old = 0.0f;
+        bool need = valid;
+        if (valid && s != 0) {
+            old = mind[i];
+            need = !(bound && old <= __ldg(thr + owner[i]));
+        }
+        float md = old;
+        /* the points that need their distance, 4 a round: the r-th goes to group r; a group left
+         * without one recomputes the round's first row and drops it */
+        for (unsigned todo = __ballot_sync(XPB_FULL_MASK, need); todo != 0;) {
+            unsigned rest = todo;
+            for (int t = 0; t < group; t++)
+                rest &= rest - 1;
+            const int64_t js = j0 + __ffs((int)(rest != 0 ? rest : todo)) - 1;
+            const int64_t is = backward ? (int64_t)hi - 1 - js : (int64_t)lo + js;
+            const float dd = xpb_anneal_group8_dist<VEC>(x + is * d, xp, d);
+            const int r = __popc(todo & ((1u << lane) - 1u)); /* this lane's point's place in the round */
+            const bool mine = (todo >> lane & 1u) != 0 && r < 4;
+            const float got = __shfl_sync(XPB_FULL_MASK, dd, mine ? 8 * r : 0);
+            if (mine) {
+                md = s == 0 ? got : fminf(old, got);
+                mind[i] = md;
+                if (s == 0 || __float_as_uint(md) != __float_as_uint(old))
+                    owner[i] = (uint32_t)s;
+            }
+            for (int t = 0; t < 4; t++)
+                todo &= todo - 1;
+        }
+        if (valid) {
             const unsigned long long key =
                 (unsigned long long)__float_as_uint(md) << 32 | (unsigned long long)~(uint32_t)i;
             best = key > best ? key : best;
         }
     }
-    best = xpb_anneal_warp_max(best); /* lanes that lead no group hold 0 */
+    best = xpb_anneal_warp_max(best); /* lanes without a point hold 0 */
     if (lane == 0)
         warp_best[warp] = best;
     __syncthreads();
@@ -116,6 +195,8 @@ xpb_status xpb_cuda_anneal_init_plan_make(const xpb_cuda_ctx *ctx, const xpb_ann
         return st;
     unsigned long long *slot = static_cast<unsigned long long *>(xpb_anneal_carve(&sc, m * 8));
     float *mind = static_cast<float *>(xpb_anneal_carve(&sc, n * 4));
+    uint32_t *owner = static_cast<uint32_t *>(xpb_anneal_carve(&sc, n * 4));
+    float *thr = static_cast<float *>(xpb_anneal_carve(&sc, m * 4));
     if (sc.used > XPB_ANNEAL_SCRATCH_BYTES(n, m))
         return xpb_fail(err, XPB_ERR_USAGE, "anneal/init: scratch layout needs %zu bytes", sc.used);
     if ((st = xpb_cuda_activate(ctx, err)) != XPB_OK)
@@ -132,12 +213,12 @@ xpb_status xpb_cuda_anneal_init_plan_make(const xpb_cuda_ctx *ctx, const xpb_ann
     if (per_sm < 1)
         return xpb_fail(err, XPB_ERR_UNSUPPORTED, "anneal/init: its step kernel fits no block of %d threads on an SM",
                         XPB_INIT_THREADS);
-    const int64_t needed = (hi - lo + XPB_INIT_POINTS - 1) / XPB_INIT_POINTS;
+    const int64_t needed = (hi - lo + XPB_INIT_THREADS - 1) / XPB_INIT_THREADS;
     const int64_t cap = (int64_t)ctx->sm_count * per_sm;
     const int64_t grid = needed < cap ? needed : cap;
-    *out = xpb_anneal_init_plan{static_cast<const float *>(x), static_cast<float *>(anchors), mind,
-                                static_cast<uint32_t *>(chosen), slot, (int)lo, (int)hi, (int)d, (int)m,
-                                (unsigned)(grid > 1 ? grid : 1), vec};
+    *out = xpb_anneal_init_plan{static_cast<const float *>(x), static_cast<float *>(anchors), mind, thr,
+                                static_cast<uint32_t *>(chosen), owner, slot, (int)lo, (int)hi, (int)d, (int)m,
+                                (unsigned)(grid > 1 ? grid : 1), vec, true};
     XPB_CUDA_CHECK(err, cudaMemsetAsync(slot, 0, m * 8, ctx->stream));
     return XPB_OK;
 }
@@ -145,13 +226,18 @@ xpb_status xpb_cuda_anneal_init_plan_make(const xpb_cuda_ctx *ctx, const xpb_ann
 xpb_status xpb_cuda_anneal_init_step_enqueue(const xpb_cuda_ctx *ctx, const xpb_anneal_init_plan *p, int s,
                                              xpb_error *err)
 {
+    if (p->bound && s >= 1 && s < p->m - 1) { /* the thresholds of anchors 0 .. s-1 for this step */
+        xpb_anneal_init_bounds<<<(unsigned)((s + XPB_INIT_WARPS - 1) / XPB_INIT_WARPS), XPB_INIT_THREADS, 0,
+                                 ctx->stream>>>(p->x, p->anchors, p->thr, p->slot, p->d, s);
+        XPB_CUDA_CHECK_LAUNCH(err, "anneal/init bounds");
+    }
     const unsigned blocks = s == p->m - 1 ? 1u : p->grid; /* the last step only copies a row */
     if (p->vec)
-        xpb_anneal_init_step<true><<<blocks, XPB_INIT_THREADS, 0, ctx->stream>>>(p->x, p->anchors, p->chosen, p->mind,
-                                                                                p->slot, p->lo, p->hi, p->d, s, p->m);
+        xpb_anneal_init_step<true><<<blocks, XPB_INIT_THREADS, 0, ctx->stream>>>(
+            p->x, p->anchors, p->chosen, p->mind, p->owner, p->thr, p->slot, p->lo, p->hi, p->d, s, p->m, p->bound);
     else
-        xpb_anneal_init_step<false><<<blocks, XPB_INIT_THREADS, 0, ctx->stream>>>(p->x, p->anchors, p->chosen, p->mind,
-                                                                                 p->slot, p->lo, p->hi, p->d, s, p->m);
+        xpb_anneal_init_step<false><<<blocks, XPB_INIT_THREADS, 0, ctx->stream>>>(
+            p->x, p->anchors, p->chosen, p->mind, p->owner, p->thr, p->slot, p->lo, p->hi, p->d, s, p->m, p->bound);
     XPB_CUDA_CHECK_LAUNCH(err, "anneal/init");
     return XPB_OK;
 }

@@ -95,11 +95,13 @@ xpb_status xpb_cuda_anneal_assign_norms_enqueue(const xpb_cuda_ctx *ctx, const f
 typedef struct xpb_anneal_init_plan {
     const float *x;           /* all n points, n x d: every rank holds them all */
     float *anchors, *mind;    /* m x d; n floats of scratch, [lo, hi) used */
-    uint32_t *chosen;         /* m */
+    float *thr;               /* m floats of scratch: the step's threshold of each anchor */
+    uint32_t *chosen, *owner; /* m; n of scratch, [lo, hi) used: the anchor mind[i] is the distance to */
     unsigned long long *slot; /* m keys of scratch, zeroed by xpb_cuda_anneal_init_plan_make */
     int lo, hi, d, m;
     unsigned grid; /* blocks of a step before the last (which copies a row and needs one) */
     bool vec;      /* the float4 distance: d % 4 == 0 and x 16-byte aligned */
+    bool bound;    /* skip the rows the triangle inequality allows (true; false: the emulator's reference) */
 } xpb_anneal_init_plan;
 
 /* Resolves a's views (init's contract, scratch carved as the one-GPU op does), activates ctx,
