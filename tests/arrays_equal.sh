@@ -3,7 +3,7 @@
 # files that must be equal. Prints each pair that differs and a closing count line naming WHAT
 # (e.g. "cuda/tc's runs" against cuda/default's); exit 1 when a pair differs or no pair was given.
 # Used by the tests that prove two code paths compute the same bits (anneal_tc_same.sh,
-# anneal_init_sum.sh).
+# anneal_init_forms.sh).
 set -u
 n=0 fail=0
 while read -r a b; do

@@ -302,11 +302,12 @@ template <typename T, typename Merge> static inline T xpb_block_allreduce(T v, M
 #ifndef EMU_REAL_KNOBS // rows_regs_emu: xpb_knob.h's declarations, the test's definitions
 // the knobs tc reads, from the environment like xpb_knob_get_choice: the index of the word, the
 // first (the default) when unset
-enum { XPB_KNOB_CUDA_ASSIGN_TC_RECHECK, XPB_KNOB_CUDA_ASSIGN_TC_SLICE };
+enum { XPB_KNOB_CUDA_ASSIGN_TC_RECHECK, XPB_KNOB_CUDA_ASSIGN_TC_SLICE, XPB_KNOB_CUDA_INIT_BOUND };
 static inline xpb_status xpb_knob_get_choice(int id, int *out, xpb_error *err)
 {
-    static const char *const name[] = {"XPB_CUDA_ASSIGN_TC_RECHECK", "XPB_CUDA_ASSIGN_TC_SLICE"};
-    static const char *const words[][4] = {{"near", "all", "exact", nullptr}, {"auto", "16", "32", nullptr}};
+    static const char *const name[] = {"XPB_CUDA_ASSIGN_TC_RECHECK", "XPB_CUDA_ASSIGN_TC_SLICE", "XPB_CUDA_INIT_BOUND"};
+    static const char *const words[][4] = {
+        {"near", "all", "exact", nullptr}, {"auto", "16", "32", nullptr}, {"on", "off", nullptr}};
     const char *v = getenv(name[id]);
     *out = 0;
     if (!v || !*v)

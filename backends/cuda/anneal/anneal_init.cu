@@ -43,6 +43,7 @@
  * steps turns within a rank's range ([lo, hi) backward), never across ranks; it changes only
  * which rows are still in L2. */
 #include "cuda_anneal.cuh"
+#include "xpb_knob.h"
 
 #define XPB_INIT_THREADS 256
 #define XPB_INIT_WARPS (XPB_INIT_THREADS / 32)
@@ -91,8 +92,8 @@ xpb_anneal_init_bounds(const float *__restrict__ x, const float *__restrict__ an
         thr[a] = xpb_anneal_init_bound(t, d);
 }
 
-/* Step s. BOUND: skip the rows the thresholds allow (every step but the first); false reads
- * every row (the emulator's reference, tests/cuda_emu/anneal_init_emu.cc). */
+/* Step s. bound: skip the rows the thresholds allow (every step but the first); false
+ * (XPB_CUDA_INIT_BOUND=off) reads every row, for the tests that compare the two. */
 template <bool VEC>
 __global__ void __launch_bounds__(XPB_INIT_THREADS, XPB_INIT_MIN_BLOCKS)
 xpb_anneal_init_step(const float *__restrict__ x, float *__restrict__ anchors,
@@ -202,6 +203,9 @@ xpb_status xpb_cuda_anneal_init_plan_make(const xpb_cuda_ctx *ctx, const xpb_ann
     if ((st = xpb_cuda_activate(ctx, err)) != XPB_OK)
         return st;
 
+    int off = 0; /* XPB_CUDA_INIT_BOUND: on, off */
+    if ((st = xpb_knob_get_choice(XPB_KNOB_CUDA_INIT_BOUND, &off, err)) != XPB_OK)
+        return st;
     const bool vec = d % 4 == 0 && xpb_cuda_aligned16(x);
     /* One full wave of resident blocks: the most loads in flight. More blocks would queue
      * behind it and end the step ragged; every block ends with one atomicMax on the slot. */
@@ -218,7 +222,7 @@ xpb_status xpb_cuda_anneal_init_plan_make(const xpb_cuda_ctx *ctx, const xpb_ann
     const int64_t grid = needed < cap ? needed : cap;
     *out = xpb_anneal_init_plan{static_cast<const float *>(x), static_cast<float *>(anchors), mind, thr,
                                 static_cast<uint32_t *>(chosen), owner, slot, (int)lo, (int)hi, (int)d, (int)m,
-                                (unsigned)(grid > 1 ? grid : 1), vec, true};
+                                (unsigned)(grid > 1 ? grid : 1), vec, off == 0};
     XPB_CUDA_CHECK(err, cudaMemsetAsync(slot, 0, m * 8, ctx->stream));
     return XPB_OK;
 }

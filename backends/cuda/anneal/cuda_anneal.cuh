@@ -101,7 +101,7 @@ typedef struct xpb_anneal_init_plan {
     int lo, hi, d, m;
     unsigned grid; /* blocks of a step before the last (which copies a row and needs one) */
     bool vec;      /* the float4 distance: d % 4 == 0 and x 16-byte aligned */
-    bool bound;    /* skip the rows the triangle inequality allows (true; false: the emulator's reference) */
+    bool bound;    /* skip the rows the triangle inequality allows (XPB_CUDA_INIT_BOUND, on by default) */
 } xpb_anneal_init_plan;
 
 /* Resolves a's views (init's contract, scratch carved as the one-GPU op does), activates ctx,

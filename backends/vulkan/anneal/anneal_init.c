@@ -8,14 +8,20 @@
  * updates the running min-distance mind and leaves one candidate per workgroup. G workgroups
  * (grid-stride over the points, G = min(points / points-per-pass, 8 per SM, 1024)); the last step
  * is one workgroup. Only 32-bit integer comparisons decide a choice: deterministic, and the same
- * choice for any G. Scratch: n + 4G words. */
+ * choice for any G. Before each step s with 1 <= s < m - 1 a small dispatch
+ * (anneal_init_bounds.comp) writes every anchor's threshold, below which step s skips a point's
+ * row (anneal_init.glsl, "The bound"; XPB_VULKAN_INIT_BOUND=off reads every row, for the test
+ * that compares the two). Scratch: 2n + 4G + m words. */
+#include <math.h>
+
 #include "vk_ops.h"
 #include "xpb_knob.h"
 
 #define INIT_MAX_GROUPS 1024
 
 typedef struct init_push {
-    uint32_t n, d, m, step, groups;
+    uint32_t n, d, m, step, groups, bound;
+    float c, eta; /* the threshold's factor and underflow term (anneal_init.glsl, "The bound") */
 } init_push;
 
 static const uint32_t anneal_init_spv[] = {
@@ -26,6 +32,10 @@ static const uint32_t anneal_init_shuffle_spv[] = {
 };
 static const vkb_shader shader = VKB_SHADER("anneal_init", anneal_init_spv, 4, sizeof(init_push));
 static const vkb_shader shader_shuffle = VKB_SHADER("anneal_init_shuffle", anneal_init_shuffle_spv, 4, sizeof(init_push));
+static const uint32_t anneal_init_bounds_spv[] = {
+#include "anneal_init_bounds.spv.inc"
+};
+static const vkb_shader shader_bounds = VKB_SHADER("anneal_init_bounds", anneal_init_bounds_spv, 4, sizeof(init_push));
 
 typedef struct init_cfg {
     uint32_t block, lanes, a4, groups;
@@ -81,7 +91,17 @@ static init_cfg choose(const vkb_ctx *c, const xpb_anneal_init_args *a)
 
 static uint64_t scratch_words(const xpb_anneal_init_args *a, const init_cfg *g)
 {
-    return (uint64_t)a->n + 4u * (uint64_t)g->groups;
+    return 2u * (uint64_t)a->n + 4u * (uint64_t)g->groups + (uint64_t)a->m;
+}
+
+/* The threshold's constants for d (anneal_init.glsl, "The bound"): c = (1 - g) / (4 (1 + g))
+ * less 16 units of fp32 rounding, rounded down to a float; eta rounded up. */
+static void bound_constants(int64_t d, float *c, float *eta)
+{
+    const double g = (double)(d + 8) * 0x1p-23;
+    const double cd = (1.0 - g) / (4.0 * (1.0 + g)) * (1.0 - 16.0 * 0x1p-24);
+    *c = nextafterf((float)cd, 0.0f);
+    *eta = nextafterf((float)((double)(d + 8) * 0x1p-125), INFINITY);
 }
 
 /* The launch's configuration and shader, or why the case cannot run here. */
@@ -127,10 +147,17 @@ static xpb_status launch(void *ctx, const void *args, void *state, xpb_error *er
         {a->chosen.buf, a->chosen.offset, (VkDeviceSize)a->m * sizeof(uint32_t)},
         {a->scratch.buf, a->scratch.offset, scratch_words(a, &g) * sizeof(uint32_t)},
     };
+    int off = 0; /* XPB_VULKAN_INIT_BOUND: on, off */
+    if ((st = xpb_knob_get_choice(XPB_KNOB_VULKAN_INIT_BOUND, &off, err)))
+        return st;
     vkb_spec spec = {4, {g.block, g.lanes, a->d % 4 == 0, g.a4}};
-    init_push push = {(uint32_t)a->n, (uint32_t)a->d, (uint32_t)a->m, 0, g.groups};
+    init_push push = {(uint32_t)a->n, (uint32_t)a->d, (uint32_t)a->m, 0, g.groups, off == 0, 0.0f, 0.0f};
+    bound_constants(a->d, &push.c, &push.eta);
     for (int64_t s = 0; s < a->m; s++) {
         push.step = (uint32_t)s;
+        if (!off && s >= 1 && s + 1 < a->m &&
+            (st = vkb_dispatch(c, &shader_bounds, &spec, b, &push, (uint32_t)((s + g.block - 1) / g.block), err)))
+            return st;
         if ((st = vkb_dispatch(c, sh, &spec, b, &push, s + 1 < a->m ? g.groups : 1, err)))
             return st;
     }

@@ -3,7 +3,20 @@
 // point's distances into mind and leaves the next choice's candidates.
 //
 // Scratch (uint words): mind[i] (fp32 bits) at [0, n); per-workgroup candidates, double-buffered
-// by the parity of the step: max mind bits at n + buf*G + g, its lowest index at n + 2G + buf*G + g.
+// by the parity of the step: max mind bits at n + buf*G + g, its lowest index at n + 2G + buf*G + g;
+// owner[i] (the anchor mind[i] is the distance to) at n + 4G + i; thr[a] (fp32) at 2n + 4G + a.
+//
+// The bound (pc.bound, XPB_VULKAN_INIT_BOUND): a point whose minimum is its distance to anchor
+// a cannot come nearer to the new anchor p when |a - p| >= 2 |x - a|, so min(mind, dist) would
+// keep mind and its row need not be read. BOUNDS (anneal_init_bounds.comp) builds this file as
+// the dispatch before step s (1 <= s < m - 1): thr[a] for every anchor a < s, the largest mind
+// for which that holds with every rounding of the fp32 distances bounded (relative g = (d + 8)
+// 2^-23 each, twice (d + 4) u; an absolute eta = (d + 8) 2^-125 for underflow, denormals flushed
+// or not): with D' = |a - p|^2 summed in fp32, |a - p|^2 >= (D' - eta) / (1 + g), and mind +
+// eta <= (1 - g) |a - p|^2 / 4 makes fl(|x - p|^2) >= mind. thr = c (D' - 2 eta) - 2 eta with
+// c = (1 - g) / (4 (1 + g)) less 16 u (anneal_init.c), so the shader's own roundings stay inside;
+// a NaN or infinite D', or thr <= 0, gives -1: nothing skips. Step s then reads a row only when
+// mind > thr[owner]; a skipped point keeps mind bit for bit, as the read would have left it.
 //
 // Step s:
 //  1. p = chosen[s]: 0 when s = 0; else every workgroup reduces the G candidates of step s - 1
@@ -26,6 +39,9 @@
 // loop; its lane groups are formed inside subgroups (the host checks that the subgroup size is a
 // multiple of L). The partials are added in lane order either way: the same sums bit for bit.
 #extension GL_EXT_control_flow_attributes : require
+#ifndef BOUNDS
+#define BOUNDS 0 // the step (anneal_init.comp, anneal_init_shuffle.comp)
+#endif
 #if SUM_SHUFFLE
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_shuffle : require
@@ -40,12 +56,18 @@ layout(push_constant) uniform Push {
     uint n, d, m;
     uint step;   // s
     uint groups; // G: workgroups of the distance steps = candidates per step
+    uint bound;  // 1: skip the rows the thresholds allow (steps after the first)
+    float c, eta; // the threshold's factor and underflow term (above)
 } pc;
 
 layout(std430, set = 0, binding = 0) readonly buffer X { float xs[]; };
 layout(std430, set = 0, binding = 0) readonly buffer X4 { vec4 xs4[]; };
 layout(std430, set = 0, binding = 0) readonly buffer Xu { uint xu[]; };
+#if BOUNDS
+layout(std430, set = 0, binding = 1) readonly buffer An { float anchors[]; };
+#else
 layout(std430, set = 0, binding = 1) writeonly buffer An { uint anchors[]; }; // copied as bits
+#endif
 layout(std430, set = 0, binding = 2) writeonly buffer Ch { uint chosen[]; };
 layout(std430, set = 0, binding = 3) buffer Sf { float mind[]; };
 layout(std430, set = 0, binding = 3) buffer Su { uint su[]; };
@@ -119,6 +141,20 @@ void main()
         barrier();                 // rb, ri are written again below
     }
 
+    const uint owner_at = pc.n + 4u * G, thr_at = 2u * pc.n + 4u * G;
+#if BOUNDS
+    // the thresholds of anchors 0 .. s-1 for step s, one invocation an anchor
+    for (uint a = gl_GlobalInvocationID.x; a < pc.step; a += gl_NumWorkGroups.x * B) {
+        float t = 0.0;
+        for (uint k = 0u; k < pc.d; k++) {
+            float u = anchors[a * pc.d + k] - xs[p * pc.d + k];
+            t += u * u;
+        }
+        float b = pc.c * (t - 2.0 * pc.eta) - 2.0 * pc.eta;
+        mind[thr_at + a] = isnan(t) || isinf(t) || !(b > 0.0) ? -1.0 : b;
+    }
+    return;
+#else
     // 2. the choice and its anchor
     if (gl_WorkGroupID.x == 0u) {
         if (tid == 0u)
@@ -155,14 +191,19 @@ void main()
     // step starts on the rows the one before ended on, still in the cache. Each point's
     // distance is its own and the best (bits, index) is order-free: the choice is unchanged.
     const bool backward = (pc.step & 1u) != 0u;
+    const bool bounded = pc.bound != 0u && pc.step > 0u;
     uint bb = 0u, bi = NONE;
     for (uint base = gl_WorkGroupID.x * PTS * Q; base < pc.n; base += gl_NumWorkGroups.x * PTS * Q) {
         // Q points per lane group, their loads interleaved; slots past n read the last slot's
         // row (unused)
         uint row[Q];
+        float old[Q]; // the point's minimum before this step (step > 0)
+        bool live[Q]; // its distance is needed: in range and not skipped by the bound
         [[unroll]] for (uint q = 0u; q < Q; q++) {
-            uint j = min(base + q * PTS + g, pc.n - 1u);
+            uint jq = base + q * PTS + g, j = min(jq, pc.n - 1u);
             row[q] = backward ? pc.n - 1u - j : j;
+            old[q] = pc.step > 0u ? mind[row[q]] : 0.0;
+            live[q] = jq < pc.n && !(bounded && old[q] <= mind[thr_at + su[owner_at + row[q]]]);
         }
         float part[Q]; // this lane's partial sum of each point
         if (VEC4) {
@@ -172,10 +213,11 @@ void main()
                 acc[q] = vec4(0.0);
             for (uint u = lane; u < units; u += L) {
                 vec4 a = ash[u];
-                [[unroll]] for (uint q = 0u; q < Q; q++) {
-                    vec4 t = xs4[row[q] * units + u] - a;
-                    acc[q] += t * t;
-                }
+                [[unroll]] for (uint q = 0u; q < Q; q++)
+                    if (live[q]) {
+                        vec4 t = xs4[row[q] * units + u] - a;
+                        acc[q] += t * t;
+                    }
             }
             [[unroll]] for (uint q = 0u; q < Q; q++)
                 part[q] = (acc[q].x + acc[q].y) + (acc[q].z + acc[q].w);
@@ -185,10 +227,11 @@ void main()
                 acc[q] = 0.0;
             for (uint k = lane; k < pc.d; k += L) {
                 float a = ash[k >> 2][k & 3u];
-                [[unroll]] for (uint q = 0u; q < Q; q++) {
-                    float t = xs[row[q] * pc.d + k] - a;
-                    acc[q] += t * t;
-                }
+                [[unroll]] for (uint q = 0u; q < Q; q++)
+                    if (live[q]) {
+                        float t = xs[row[q] * pc.d + k] - a;
+                        acc[q] += t * t;
+                    }
             }
             [[unroll]] for (uint q = 0u; q < Q; q++)
                 part[q] = acc[q];
@@ -216,9 +259,13 @@ void main()
             [[unroll]] for (uint q = 0u; q < Q; q++) {
                 if (base + q * PTS + g < pc.n) {
                     uint i = row[q];
-                    float s = dist[q];
-                    float md = pc.step == 0u ? s : min(mind[i], s);
-                    mind[i] = md;
+                    float md = old[q];
+                    if (live[q]) {
+                        md = pc.step == 0u ? dist[q] : min(old[q], dist[q]);
+                        mind[i] = md;
+                        if (pc.step == 0u || floatBitsToUint(md) != floatBitsToUint(old[q]))
+                            su[owner_at + i] = pc.step;
+                    }
                     uint b = floatBitsToUint(md);
                     if (better(b, i, bb, bi)) {
                         bb = b;
@@ -240,4 +287,5 @@ void main()
         su[pc.n + buf * G + gl_WorkGroupID.x] = rb[0];
         su[pc.n + 2u * G + buf * G + gl_WorkGroupID.x] = ri[0];
     }
+#endif
 }
