@@ -62,7 +62,8 @@ static void check_declaration(xpb_knob_id id)
     const xpb_knob_decl *d = xpb_knob_decl_of(id);
     CHECK(strncmp(d->name, "XPB_", 4) == 0);
     CHECK(d->def && d->def[0] && d->reader && d->reader[0] && d->what && d->what[0]);
-    CHECK(strcmp(d->backend, "cuda") == 0 || strcmp(d->backend, "vulkan") == 0 || strcmp(d->backend, "harness") == 0);
+    CHECK(strcmp(d->backend, "cpu") == 0 || strcmp(d->backend, "cuda") == 0 || strcmp(d->backend, "vulkan") == 0 ||
+          strcmp(d->backend, "harness") == 0);
     CHECK(!strchr(d->what, '|') && !strchr(d->reader, '|') && !strchr(d->def, '|')); /* Markdown cells */
     if (d->type == XPB_KNOB_TYPE_WORD || d->type == XPB_KNOB_TYPE_TEXT || d->type == XPB_KNOB_TYPE_ENV)
         CHECK(d->values && d->values[0]);

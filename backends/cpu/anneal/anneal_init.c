@@ -1,12 +1,42 @@
 /* anneal_init.c - anneal init: farthest-point anchors (xpb_ops.h). A running min-distance per
  * point in scratch; each step updates it against the newest anchor and takes the argmax (ties
  * to the lowest index: each thread keeps its first best of a contiguous static share, and the
- * threads' bests are merged in thread order, which is index order). */
+ * threads' bests are merged in thread order, which is index order).
+ *
+ * The bound (as the GPU backends', backends/cuda/anneal/anneal_init.cu "Speed"): a point whose
+ * minimum is its distance to anchor a = owner[i] cannot come nearer to the new anchor p when
+ * |a - p| >= 2 |x_i - a|, so its distance is not computed. Each step first gives every earlier
+ * anchor a threshold (init_bound): the largest minimum for which that holds with every rounding
+ * of both fp32 distances bounded; a point at or below its owner's threshold keeps its minimum,
+ * which is what the comparison would have kept. XPB_CPU_INIT_BOUND=off computes every distance
+ * (ctest anneal_init_bound_cpu: the same bits either way). */
+#include <math.h>
 #include <omp.h>
 
 #include "cpu_anneal.h"
+#include "xpb_knob.h"
 
 #define MAX_THREADS 1024
+
+/* The threshold for an anchor at squared distance D from the new one (D summed in double over
+ * the fp32 coordinates: relative error below (d + 4) 2^-53, taken as g64 = (d + 8) 2^-52). A
+ * fp32 squared distance of d terms, in any order, with or without fused multiply-adds, is within
+ * a relative g32 = (d + 8) 2^-23 of its exact value, plus eta = (d + 8) 2^-125 for terms that
+ * underflow (denormals flushed or not). With mind >= |x - a|^2 (1 - g32) - eta and |x - p| >=
+ * |a - p| - |x - a|: mind + eta <= (1 - g32) |a - p|^2 / 4 makes fl(|x - p|^2) >= mind. Rounded
+ * down to a float; a NaN or infinite D, or a bound at or below zero, gives -1 (nothing skips; a
+ * NaN minimum never compares below it). */
+static float init_bound(double D, int64_t d)
+{
+    if (!(D < INFINITY))
+        return -1.0f;
+    const double g32 = (double)(d + 8) * 0x1p-23, g64 = (double)(d + 8) * 0x1p-52, eta = (double)(d + 8) * 0x1p-125;
+    const double t = (1.0 - g32) * (D * (1.0 - g64)) * 0.25 * (1.0 - 0x1p-50) - eta;
+    if (!(t > 0.0))
+        return -1.0f;
+    const float f = (float)t;
+    return (double)f > t ? nextafterf(f, 0.0f) : f;
+}
 
 static xpb_status init_launch(void *ctx, const void *args_, void *state, xpb_error *err)
 {
@@ -22,15 +52,22 @@ static xpb_status init_launch(void *ctx, const void *args_, void *state, xpb_err
     if (!st)
         st = xpb_cpu_anneal_view(a->chosen, (size_t)m * 4, "chosen", &pc, err);
     if (!st)
-        st = xpb_cpu_anneal_view(a->scratch, (size_t)n * 4 + MAX_THREADS * 12, "scratch", &ps, err);
+        st = xpb_cpu_anneal_view(a->scratch, (size_t)n * 8 + (size_t)m * 4 + MAX_THREADS * 12, "scratch", &ps, err);
+    int off = 0; /* XPB_CPU_INIT_BOUND: on, off */
+    if (!st)
+        st = xpb_knob_get_choice(XPB_KNOB_CPU_INIT_BOUND, &off, err);
     if (st)
         return st;
+    const bool bound = off == 0;
     const float *x = px;
     float *anchors = pa;
     uint32_t *chosen = pc;
-    /* scratch: each thread's best (index, value) of the step, then the running min-distances */
+    /* scratch: each thread's best (index, value) of the step, the running min-distances, each
+     * point's owner (the anchor its minimum is the distance to), each anchor's threshold */
     int64_t *best_i = ps;
     float *best_v = (float *)(best_i + MAX_THREADS), *mind = best_v + MAX_THREADS;
+    uint32_t *owner = (uint32_t *)(mind + n);
+    float *thr = (float *)(owner + n);
     int threads = omp_get_max_threads() < MAX_THREADS ? omp_get_max_threads() : MAX_THREADS;
     chosen[0] = 0;
     memcpy(anchors, x, (size_t)d * sizeof(float));
@@ -42,11 +79,28 @@ static xpb_status init_launch(void *ctx, const void *args_, void *state, xpb_err
             const float *aj = anchors + j * d;
             float bv = -1.0f;
             int64_t bi = 0;
+            if (bound && j > 0) { /* the same on every thread: all meet this loop or none */
+#pragma omp for schedule(static)
+                for (int64_t q = 0; q < j; q++) {
+                    double dd = 0.0;
+                    for (int64_t k = 0; k < d; k++) {
+                        const double u = (double)anchors[q * d + k] - (double)aj[k];
+                        dd += u * u;
+                    }
+                    thr[q] = init_bound(dd, d);
+                }
+            }
 #pragma omp for schedule(static)
             for (int64_t i = 0; i < n; i++) {
-                float dd = xpb_cpu_dist2(x + i * d, aj, d);
-                float v = j == 0 || dd < mind[i] ? dd : mind[i];
-                mind[i] = v;
+                float v = mind[i];
+                if (!(bound && j > 0 && v <= thr[owner[i]])) {
+                    const float dd = xpb_cpu_dist2(x + i * d, aj, d);
+                    if (j == 0 || dd < v) {
+                        v = dd;
+                        owner[i] = (uint32_t)j;
+                    }
+                    mind[i] = v;
+                }
                 if (v > bv)
                     bv = v, bi = i;
             }
