@@ -843,7 +843,7 @@ if has tcslice; then # issue 36: cuda/tc's anchor slice depth (XPB_CUDA_ASSIGN_T
     grep -E "ERROR SUMMARY|results:" "$out/tcslice-sanitize-$tool.txt" | tail -2 | tee -a "$out/bench.txt"
   done
 fi
-if has patchab; then # a patch's binary against this tree's, alternated processes (header comment)
+if has patchab; then # a patch's binary against this tree's, alternated processes (the header's patchab)
   patch_file=${XPB_PATCHAB_PATCH:?patchab needs XPB_PATCHAB_PATCH}
   stamp "patchab: building $patch_file beside this tree"
   cp "$bin" /tmp/xpubench-A
@@ -874,7 +874,7 @@ if has patchab; then # a patch's binary against this tree's, alternated processe
       tail -1 "$out/patchab-B-validate.txt" | tee -a "$out/bench.txt"
     fi
     bin=$real_bin
-    anneal_table "patchab-*.json"
+    [[ " ${XPB_PATCHAB_ARGS} " == *anneal* ]] && anneal_table "patchab-*.json"
   fi
 fi
 if has tcncu; then # issue 36: what limits the tensor-core assign (Nsight Compute over one xpb_tc_assign_kernel
