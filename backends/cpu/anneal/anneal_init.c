@@ -6,37 +6,18 @@
  * The bound (as the GPU backends', backends/cuda/anneal/anneal_init.cu "Speed"): a point whose
  * minimum is its distance to anchor a = owner[i] cannot come nearer to the new anchor p when
  * |a - p| >= 2 |x_i - a|, so its distance is not computed. Each step first gives every earlier
- * anchor a threshold (init_bound): the largest minimum for which that holds with every rounding
- * of both fp32 distances bounded; a point at or below its owner's threshold keeps its minimum,
+ * anchor a threshold (workloads/ops/xpb_anneal_init_bound.h, shared with CUDA): the largest
+ * minimum for which that holds with every rounding of both fp32 distances bounded; a point at or below its owner's threshold keeps its minimum,
  * which is what the comparison would have kept. XPB_CPU_INIT_BOUND=off computes every distance
  * (ctest anneal_init_bound_cpu: the same bits either way). */
 #include <math.h>
 #include <omp.h>
 
 #include "cpu_anneal.h"
+#include "xpb_anneal_init_bound.h"
 #include "xpb_knob.h"
 
 #define MAX_THREADS 1024
-
-/* The threshold for an anchor at squared distance D from the new one (D summed in double over
- * the fp32 coordinates: relative error below (d + 4) 2^-53, taken as g64 = (d + 8) 2^-52). A
- * fp32 squared distance of d terms, in any order, with or without fused multiply-adds, is within
- * a relative g32 = (d + 8) 2^-23 of its exact value, plus eta = (d + 8) 2^-125 for terms that
- * underflow (denormals flushed or not). With mind >= |x - a|^2 (1 - g32) - eta and |x - p| >=
- * |a - p| - |x - a|: mind + eta <= (1 - g32) |a - p|^2 / 4 makes fl(|x - p|^2) >= mind. Rounded
- * down to a float; a NaN or infinite D, or a bound at or below zero, gives -1 (nothing skips; a
- * NaN minimum never compares below it). */
-static float init_bound(double D, int64_t d)
-{
-    if (!(D < INFINITY))
-        return -1.0f;
-    const double g32 = (double)(d + 8) * 0x1p-23, g64 = (double)(d + 8) * 0x1p-52, eta = (double)(d + 8) * 0x1p-125;
-    const double t = (1.0 - g32) * (D * (1.0 - g64)) * 0.25 * (1.0 - 0x1p-50) - eta;
-    if (!(t > 0.0))
-        return -1.0f;
-    const float f = (float)t;
-    return (double)f > t ? nextafterf(f, 0.0f) : f;
-}
 
 static xpb_status init_launch(void *ctx, const void *args_, void *state, xpb_error *err)
 {
@@ -87,7 +68,7 @@ static xpb_status init_launch(void *ctx, const void *args_, void *state, xpb_err
                         const double u = (double)anchors[q * d + k] - (double)aj[k];
                         dd += u * u;
                     }
-                    thr[q] = init_bound(dd, d);
+                    thr[q] = xpb_anneal_init_threshold(dd, d, XPB_INIT_BOUND_ETA_FLUSHED);
                 }
             }
 #pragma omp for schedule(static)

@@ -19,8 +19,9 @@
  * owner[i] cannot come nearer to the new anchor p when ||a - p|| >= 2 ||x_i - a|| (the triangle
  * inequality), so fminf(mind[i], dist) would return mind[i]. Before step s a small kernel
  * (xpb_anneal_init_bounds) computes, for every anchor a < s, the largest mind a point it owns may
- * have for that to hold with every rounding of both fp32 distances bounded (xpb_anneal_init_bound:
- * (1 - g) ||a - p||^2 / 4 less an underflow term, ||a - p||^2 in double), and the step reads a
+ * have for that to hold with every rounding of both fp32 distances bounded
+ * (workloads/ops/xpb_anneal_init_bound.h, shared with the CPU backend: (1 - g) ||a - p||^2 / 4
+ * less an underflow term, ||a - p||^2 in double), and the step reads a
  * point's row only when mind[i] is above its owner's threshold. The skipped points keep mind[i]
  * bit for bit, which is what the unbounded step would have written, so every anchor, chosen id
  * and mind is the same (tests/cuda_emu/anneal_init_emu.cc runs both and compares mind itself).
@@ -43,6 +44,7 @@
  * steps turns within a rank's range ([lo, hi) backward), never across ranks; it changes only
  * which rows are still in L2. */
 #include "cuda_anneal.cuh"
+#include "xpb_anneal_init_bound.h"
 #include "xpb_knob.h"
 
 #define XPB_INIT_THREADS 256
@@ -50,25 +52,6 @@
 /* blocks an SM must hold: 5 (48 registers a thread, the step's before the bounds) keeps the
  * loads in flight of the steps that read every row; the compiler's own choice, 54, allows 4 */
 #define XPB_INIT_MIN_BLOCKS 5
-
-/* The largest mind a point owned by anchor a may have so that the new anchor p is certainly no
- * nearer to it, from D = ||a - p||^2 summed in double over the fp32 coordinates (each
- * difference, square and sum rounded once: relative error below (d + 4) 2^-53, taken as
- * g64 = (d + 8) 2^-52). A fp32 squared distance of d terms, in any order, is within a relative
- * g32 = (d + 8) 2^-23 (twice (d + 4) u, u = 2^-24) plus eta = (d + 8) 2^-149 of its exact value
- * (the subnormal terms' absolute error). With mind = fl(|x - a|^2) >= |x - a|^2 (1 - g32) - eta
- * and |x - p| >= |a - p| - |x - a|: if mind + eta <= (1 - g32) |a - p|^2 / 4, then
- * |x - p|^2 >= (mind + eta) / (1 - g32), so fl(|x - p|^2) >= mind, and fminf keeps mind.
- * Rounded down to a float (a last 2^-50 for the double products); a NaN or infinite D, or a
- * bound at or below zero, gives -1: no point skips (a NaN mind never compares below it). */
-__device__ __forceinline__ float xpb_anneal_init_bound(double D, int d)
-{
-    if (!(D < INFINITY))
-        return -1.0f;
-    const double g32 = (d + 8) * 0x1p-23, g64 = (d + 8) * 0x1p-52, eta = (d + 8) * 0x1p-149;
-    const double t = (1.0 - g32) * (D * (1.0 - g64)) * 0.25 * (1.0 - 0x1p-50) - eta;
-    return t > 0.0 ? __double2float_rd(t) : -1.0f;
-}
 
 /* Before step s (1 <= s < m - 1): thr[a] for every anchor a < s against the new anchor p (the
  * winner in slot[s - 1]), one warp an anchor. */
@@ -89,7 +72,7 @@ xpb_anneal_init_bounds(const float *__restrict__ x, const float *__restrict__ an
     for (int o = 16; o > 0; o >>= 1)
         t += __shfl_xor_sync(XPB_FULL_MASK, t, o);
     if (lane == 0)
-        thr[a] = xpb_anneal_init_bound(t, d);
+        thr[a] = xpb_anneal_init_threshold(t, d, XPB_INIT_BOUND_ETA_KEPT);
 }
 
 /* Step s. bound: skip the rows the thresholds allow (every step but the first); false
