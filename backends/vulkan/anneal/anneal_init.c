@@ -18,6 +18,7 @@
 #include "xpb_knob.h"
 
 #define INIT_MAX_GROUPS 1024
+#define INIT_CHECKS 4 /* anneal_init.glsl's K: points an invocation checks a pass, listed in shared memory */
 
 typedef struct init_push {
     uint32_t n, d, m, step, groups, bound;
@@ -112,7 +113,7 @@ static xpb_status plan(const vkb_ctx *c, const xpb_anneal_init_args *a, init_cfg
     if (st)
         return st;
     *g = choose(c, a);
-    uint64_t shared = 16ull * g->a4 + (4ull * VKB_ANNEAL_ROWS_PER_LANES + 8) * g->block;
+    uint64_t shared = 16ull * g->a4 + (4ull * VKB_ANNEAL_ROWS_PER_LANES + 8 + 4ull * INIT_CHECKS) * g->block + 4;
     if (shared > c->caps.props.limits.maxComputeSharedMemorySize)
         return xpb_fail(why, XPB_ERR_UNSUPPORTED,
                         "anneal init needs %llu bytes of shared memory for d = %lld; the device has %u",

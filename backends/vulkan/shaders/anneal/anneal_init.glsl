@@ -25,8 +25,10 @@
 //     neither G nor the reduction order changes the choice.
 //  2. workgroup 0 writes chosen[s] = p and anchors[s] = x[p] (a bit copy).
 //  3. (s < m - 1) x[p] goes to shared memory; L lanes per point sum the direct-form distance
-//     sum_k (x_ik - x_pk)^2 (lane l: units l, l + L, ...; the L partials added in lane order;
-//     each lane group takes Q points per pass, their loads interleaved, two barriers a pass),
+//     sum_k (x_ik - x_pk)^2 (lane l: units l, l + L, ...; the L partials added in lane order);
+//     a pass checks K points an invocation against the bound and lists those whose row must be
+//     read in shared memory, which the lane groups work through Q points at a time, their loads
+//     interleaved (so skipped points cost no distance rounds: docs/performance.md, init),
 //     mind[i] = dist (s = 0) or min(mind[i], dist) (odd steps from the last point to the
 //     first, for the cache); the workgroup's best (bits, index) goes to
 //     candidate slot g of buffer s & 1, which step s + 1 reads (step s + 2 overwrites it after
@@ -78,6 +80,9 @@ const uint Q = 4u;      // points per lane group and pass
 const uint NONE = 0xFFFFFFFFu;
 
 shared vec4 ash[A4];
+const uint K = 4u; // points an invocation checks a pass (anneal_init.c counts the list's shared memory)
+shared uint live[B * K];
+shared uint live_count;
 #if !SUM_SHUFFLE
 shared float red[Q * B];
 #endif
@@ -193,90 +198,114 @@ void main()
     const bool backward = (pc.step & 1u) != 0u;
     const bool bounded = pc.bound != 0u && pc.step > 0u;
     uint bb = 0u, bi = NONE;
-    for (uint base = gl_WorkGroupID.x * PTS * Q; base < pc.n; base += gl_NumWorkGroups.x * PTS * Q) {
-        // Q points per lane group, their loads interleaved; slots past n read the last slot's
-        // row (unused)
-        uint row[Q];
-        float old[Q]; // the point's minimum before this step (step > 0)
-        bool live[Q]; // its distance is needed: in range and not skipped by the bound
-        [[unroll]] for (uint q = 0u; q < Q; q++) {
-            uint jq = base + q * PTS + g, j = min(jq, pc.n - 1u);
-            row[q] = backward ? pc.n - 1u - j : j;
-            old[q] = pc.step > 0u ? mind[row[q]] : 0.0;
-            live[q] = jq < pc.n && !(bounded && old[q] <= mind[thr_at + su[owner_at + row[q]]]);
-        }
-        float part[Q]; // this lane's partial sum of each point
-        if (VEC4) {
-            const uint units = pc.d / 4u;
-            vec4 acc[Q];
-            [[unroll]] for (uint q = 0u; q < Q; q++)
-                acc[q] = vec4(0.0);
-            for (uint u = lane; u < units; u += L) {
-                vec4 a = ash[u];
-                [[unroll]] for (uint q = 0u; q < Q; q++)
-                    if (live[q]) {
-                        vec4 t = xs4[row[q] * units + u] - a;
-                        acc[q] += t * t;
-                    }
-            }
-            [[unroll]] for (uint q = 0u; q < Q; q++)
-                part[q] = (acc[q].x + acc[q].y) + (acc[q].z + acc[q].w);
-        } else {
-            float acc[Q];
-            [[unroll]] for (uint q = 0u; q < Q; q++)
-                acc[q] = 0.0;
-            for (uint k = lane; k < pc.d; k += L) {
-                float a = ash[k >> 2][k & 3u];
-                [[unroll]] for (uint q = 0u; q < Q; q++)
-                    if (live[q]) {
-                        float t = xs[row[q] * pc.d + k] - a;
-                        acc[q] += t * t;
-                    }
-            }
-            [[unroll]] for (uint q = 0u; q < Q; q++)
-                part[q] = acc[q];
-        }
-        // each point's distance: its L partials added in lane order, in the group's first lane
-        float dist[Q];
-#if SUM_SHUFFLE
-        [[unroll]] for (uint q = 0u; q < Q; q++) {
-            dist[q] = part[q];
-            [[unroll]] for (uint l = 1u; l < L; l++) // every invocation takes part; lane 0 keeps it
-                dist[q] += subgroupShuffle(part[q], gl_SubgroupInvocationID - lane + l);
-        }
-#else
-        [[unroll]] for (uint q = 0u; q < Q; q++)
-            red[q * B + tid] = part[q];
+    // A pass checks K points an invocation (B K of the workgroup's points): a point whose row the
+    // bound lets it skip folds its minimum into the best at once; the others go to a list in
+    // shared memory (in any order: each point's work is its own and the best is order-free),
+    // which the lane groups then work through, Q points a group at a time, so the rows read are
+    // those of live points only and a pass of skipped points costs no distance rounds.
+    for (uint base = gl_WorkGroupID.x * B * K; base < pc.n; base += gl_NumWorkGroups.x * B * K) {
+        if (tid == 0u)
+            live_count = 0u;
         barrier();
-        if (lane == 0u)
-            [[unroll]] for (uint q = 0u; q < Q; q++) {
-                dist[q] = red[q * B + tid];
-                [[unroll]] for (uint l = 1u; l < L; l++)
-                    dist[q] += red[q * B + tid + l];
-            }
-#endif
-        if (lane == 0u) {
-            [[unroll]] for (uint q = 0u; q < Q; q++) {
-                if (base + q * PTS + g < pc.n) {
-                    uint i = row[q];
-                    float md = old[q];
-                    if (live[q]) {
-                        md = pc.step == 0u ? dist[q] : min(old[q], dist[q]);
-                        mind[i] = md;
-                        if (pc.step == 0u || floatBitsToUint(md) != floatBitsToUint(old[q]))
-                            su[owner_at + i] = pc.step;
-                    }
-                    uint b = floatBitsToUint(md);
+        [[unroll]] for (uint kk = 0u; kk < K; kk++) {
+            uint j = base + kk * B + tid;
+            if (j < pc.n) {
+                uint i = backward ? pc.n - 1u - j : j;
+                float o = pc.step > 0u ? mind[i] : 0.0;
+                if (bounded && o <= mind[thr_at + su[owner_at + i]]) {
+                    uint b = floatBitsToUint(o);
                     if (better(b, i, bb, bi)) {
                         bb = b;
                         bi = i;
                     }
+                } else {
+                    live[atomicAdd(live_count, 1u)] = i;
                 }
             }
         }
-#if !SUM_SHUFFLE
-        barrier(); // red is free again
+        barrier();
+        const uint cnt = live_count;
+        for (uint c0 = 0u; c0 < cnt; c0 += PTS * Q) { // the same trips on every invocation
+            uint row[Q];
+            float old[Q]; // the point's minimum before this step (step > 0)
+            bool on[Q];   // a listed point (a slot past the list reads the first one's row, unused)
+            [[unroll]] for (uint q = 0u; q < Q; q++) {
+                uint idx = c0 + q * PTS + g;
+                on[q] = idx < cnt;
+                row[q] = live[on[q] ? idx : 0u];
+                old[q] = pc.step > 0u ? mind[row[q]] : 0.0;
+            }
+            float part[Q]; // this lane's partial sum of each point
+            if (VEC4) {
+                const uint units = pc.d / 4u;
+                vec4 acc[Q];
+                [[unroll]] for (uint q = 0u; q < Q; q++)
+                    acc[q] = vec4(0.0);
+                for (uint u = lane; u < units; u += L) {
+                    vec4 a = ash[u];
+                    [[unroll]] for (uint q = 0u; q < Q; q++)
+                        if (on[q]) {
+                            vec4 t = xs4[row[q] * units + u] - a;
+                            acc[q] += t * t;
+                        }
+                }
+                [[unroll]] for (uint q = 0u; q < Q; q++)
+                    part[q] = (acc[q].x + acc[q].y) + (acc[q].z + acc[q].w);
+            } else {
+                float acc[Q];
+                [[unroll]] for (uint q = 0u; q < Q; q++)
+                    acc[q] = 0.0;
+                for (uint k = lane; k < pc.d; k += L) {
+                    float a = ash[k >> 2][k & 3u];
+                    [[unroll]] for (uint q = 0u; q < Q; q++)
+                        if (on[q]) {
+                            float t = xs[row[q] * pc.d + k] - a;
+                            acc[q] += t * t;
+                        }
+                }
+                [[unroll]] for (uint q = 0u; q < Q; q++)
+                    part[q] = acc[q];
+            }
+            // each point's distance: its L partials added in lane order, in the group's first lane
+            float dist[Q];
+#if SUM_SHUFFLE
+            [[unroll]] for (uint q = 0u; q < Q; q++) {
+                dist[q] = part[q];
+                [[unroll]] for (uint l = 1u; l < L; l++) // every invocation takes part; lane 0 keeps it
+                    dist[q] += subgroupShuffle(part[q], gl_SubgroupInvocationID - lane + l);
+            }
+#else
+            [[unroll]] for (uint q = 0u; q < Q; q++)
+                red[q * B + tid] = part[q];
+            barrier();
+            if (lane == 0u)
+                [[unroll]] for (uint q = 0u; q < Q; q++) {
+                    dist[q] = red[q * B + tid];
+                    [[unroll]] for (uint l = 1u; l < L; l++)
+                        dist[q] += red[q * B + tid + l];
+                }
 #endif
+            if (lane == 0u) {
+                [[unroll]] for (uint q = 0u; q < Q; q++) {
+                    if (on[q]) {
+                        uint i = row[q];
+                        float md = pc.step == 0u ? dist[q] : min(old[q], dist[q]);
+                        mind[i] = md;
+                        if (pc.step == 0u || floatBitsToUint(md) != floatBitsToUint(old[q]))
+                            su[owner_at + i] = pc.step;
+                        uint b = floatBitsToUint(md);
+                        if (better(b, i, bb, bi)) {
+                            bb = b;
+                            bi = i;
+                        }
+                    }
+                }
+            }
+#if !SUM_SHUFFLE
+            barrier(); // red is free again
+#endif
+        }
+        barrier(); // live and live_count are written again by the next pass
     }
 
     rb[tid] = bb;
