@@ -12,7 +12,8 @@
 #   7. docs/tuning.md's table is `xpubench tune --list --markdown`;
 #   8. --candidates: a malformed one, an unknown or untunable knob, a value the knob refuses, a knob
 #      not swept: exit 2 and one line; on lavapipe, a sweep of two values from the command line
-#      records them (candidates_from, each candidate's cases);
+#      records them (candidates_from, each candidate's cases); 8b. a second tune of another knob
+#      into the same file keeps the first one's record, tagged tuned_at;
 #   9. order effects (docs/tuning.md, "Order effects"): a bad --warmup-runs is exit 2; the sweep of
 #      2 runs one warm-up first, then the base first in run 1 and last in run 2; --warmup-runs 0
 #      runs none; the record has warmup_runs, and base_drift only with the warning and the base kept.
@@ -133,6 +134,24 @@ bad, good = s["candidates"]
 assert bad["value"] == "gemm:bogus" and bad["outcome"] == "rejected" and "gemm:bogus" in bad["why"], bad
 assert bad["ops"] == "gemm" and bad["cases"] == s["cases"] == 1, s
 assert good["outcome"] in ("faster", "not faster") and "ops" not in good, good
+PY
+
+# 8b. a tune split over calls: a second tune of another knob into the same file keeps the first
+#     one's record of XPB_VULKAN_ROW_L2_CHUNK, tagged with the tune it came from (tuned_at)
+"$bin" tune --backend vulkan "${sel[@]}" --knobs VULKAN_ROW_L2_FUSE --runs 1 --warmup-runs 0 \
+  --tuning "$work/cand.json" > /dev/null 2> "$work/split.err"; rc=$?
+[ $rc -eq 0 ] || { no "tune --knobs into an existing file: exit $rc"; tail -5 "$work/split.err"; }
+python3 - "$work/cand.json" <<'PY' || no "the split tune's record is not as docs/tuning.md says"
+import json, sys
+es = json.load(open(sys.argv[1]))["entries"]
+assert len(es) == 1, es
+t = es[0]["tuned"]
+s = {x["knob"]: x for x in t["sweep"]}
+assert set(s) == {"XPB_VULKAN_ROW_L2_FUSE", "XPB_VULKAN_ROW_L2_CHUNK"}, s
+assert "tuned_at" not in s["XPB_VULKAN_ROW_L2_FUSE"], s
+at = s["XPB_VULKAN_ROW_L2_CHUNK"]["tuned_at"]
+assert at["runs"] == 1 and at["filter"] and at["created_utc"] and "git_commit" in at, at
+assert [c["value"] for c in s["XPB_VULKAN_ROW_L2_CHUNK"]["candidates"]] == ["2048", "8192"], s
 PY
 
 # 3. run finds it; the values are forced for a known record (the sweep on lavapipe is noise)

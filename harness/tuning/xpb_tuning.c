@@ -254,6 +254,44 @@ static cJSON *existing_root(const char *path, xpb_status *st, xpb_error *err)
     return root;
 }
 
+/* A tune split over calls (`--knobs`, or one cut short) writes an entry whose sweep holds only
+ * the knobs it swept; the same device's earlier entry's records of the other knobs carry over,
+ * each tagged with the tune it came from ("tuned_at": its time, commit, filter and runs), so the
+ * file keeps why every knob has its value. A record already tagged keeps its tag. */
+static void carry_sweep(const cJSON *old, cJSON *entry)
+{
+    const cJSON *old_t = cJSON_GetObjectItemCaseSensitive(old, "tuned");
+    const cJSON *old_sweep = cJSON_GetObjectItemCaseSensitive(old_t, "sweep");
+    cJSON *sweep = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(entry, "tuned"), "sweep");
+    if (!cJSON_IsArray(old_sweep) || !cJSON_IsArray(sweep))
+        return;
+    const cJSON *item;
+    cJSON_ArrayForEach(item, old_sweep) {
+        const char *knob = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(item, "knob"));
+        if (!knob)
+            continue;
+        bool swept = false;
+        const cJSON *now;
+        cJSON_ArrayForEach(now, sweep) {
+            const char *k = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(now, "knob"));
+            swept = swept || (k && strcmp(k, knob) == 0);
+        }
+        cJSON *copy = swept ? NULL : cJSON_Duplicate(item, true);
+        if (!copy)
+            continue;
+        if (!cJSON_GetObjectItemCaseSensitive(copy, "tuned_at")) {
+            cJSON *at = cJSON_AddObjectToObject(copy, "tuned_at");
+            static const char *const keys[] = {"created_utc", "git_commit", "filter", "runs"};
+            for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+                const cJSON *v = cJSON_GetObjectItemCaseSensitive(old_t, keys[i]);
+                if (v)
+                    cJSON_AddItemToObject(at, keys[i], cJSON_Duplicate(v, true));
+            }
+        }
+        cJSON_AddItemToArray(sweep, copy);
+    }
+}
+
 xpb_status xpb_tuning_save_entry(const char *path, cJSON *entry, const xpb_tuning_fingerprint *fp, xpb_error *err)
 {
     xpb_status st = XPB_OK;
@@ -266,8 +304,10 @@ xpb_status xpb_tuning_save_entry(const char *path, cJSON *entry, const xpb_tunin
     for (int i = cJSON_GetArraySize(entries) - 1; i >= 0; i--) { /* the same device's earlier entry goes */
         xpb_tuning_fingerprint other;
         xpb_error ignored = {{0}};
-        if (!parse_device(path, cJSON_GetArrayItem(entries, i), &other, &ignored) && same_fingerprint(&other, fp))
+        if (!parse_device(path, cJSON_GetArrayItem(entries, i), &other, &ignored) && same_fingerprint(&other, fp)) {
+            carry_sweep(cJSON_GetArrayItem(entries, i), entry);
             cJSON_DeleteItemFromArray(entries, i);
+        }
     }
     cJSON_AddItemToArray(entries, entry);
     char *text = cJSON_Print(root);
