@@ -17,14 +17,13 @@
 #include <random>
 #include <string>
 
-// xpb_knob.h's getters for the five knobs the plan reads, from the environment (tests set them)
+// xpb_knob.h's getters for the four knobs the plan reads, from the environment (tests set them)
 static const char *env_of(xpb_knob_id id)
 {
     switch (id) {
     case XPB_KNOB_CUDA_REGS_SHAPE: return getenv("XPB_CUDA_REGS_SHAPE");
     case XPB_KNOB_CUDA_REGS_SPIN: return getenv("XPB_CUDA_REGS_SPIN");
     case XPB_KNOB_CUDA_REGS_GRID: return getenv("XPB_CUDA_REGS_GRID");
-    case XPB_KNOB_CUDA_REGS_PREFETCH: return getenv("XPB_CUDA_REGS_PREFETCH");
     case XPB_KNOB_CUDA_ROW_EXP: return getenv("XPB_CUDA_ROW_EXP");
     default: return nullptr;
     }
@@ -63,7 +62,6 @@ static int run(const char *name, const char *shape, long spin, long grid_cap, co
 {
     setenv("XPB_CUDA_REGS_SHAPE", shape, 1);
     setenv("XPB_CUDA_REGS_SPIN", std::to_string(spin).c_str(), 1);
-    setenv("XPB_CUDA_REGS_PREFETCH", spin ? "0" : "2", 1); // the L2 prefetch's task arithmetic runs too (a no-op here)
     if (grid_cap > 0)
         setenv("XPB_CUDA_REGS_GRID", std::to_string(grid_cap).c_str(), 1);
     else

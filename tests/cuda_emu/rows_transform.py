@@ -5,8 +5,7 @@ policies (softmax.cu, rmsnorm.cu, layernorm.cu, without their kernel registratio
 that g++ compiles against tests/cuda_emu/emu.h (rows_regs_emu.sh):
   - each local include is inlined once; cuda_common.cuh's own CUDA includes are dropped (emu.h
     stands for them; EMU_CUDA_COMMON: emu.h leaves the reductions to cuda_common.cuh's);
-  - the bodies of the PTX memory-order helpers become the same orders of C++ atomics (the L2
-    prefetch's, nothing);
+  - the bodies of the PTX memory-order helpers become the same orders of C++ atomics;
   - cuda/regs' sm_70 guard is opened (the onchip and cluster kernels stay closed: no __CUDA_ARCH__);
   - static __shared__ arrays become statics (one block at a time), launches emu_run (transform.py).
 Any pattern it expects and does not find is an error: the kernels changed shape, so this must too."""
@@ -64,7 +63,6 @@ ATOMICS = {
     'xpb_atom_cas_acq_rel_gpu': '__atomic_compare_exchange_n(p, &expect, want, false, __ATOMIC_ACQ_REL, '
                                 '__ATOMIC_ACQUIRE);\n    return expect;',
     'xpb_st_release_gpu': '__atomic_store_n(p, v, __ATOMIC_RELEASE);',
-    'xpb_prefetch_l2_line': '(void)p; /* a hint to the L2: nothing to emulate */',
 }
 for name, code in ATOMICS.items():
     m = re.search(r' ' + name + r'\([^)]*\)\n\{\n', s)

@@ -36,8 +36,6 @@
  * 512 x 16 blocks an SM, 91-94% at three; layernorm 72% at 512 x 16 x 2, 94% at 256 x 32 x 4).
  * XPB_CUDA_REGS_SHAPE=32x16x1 (512-float chunks) makes the conformance sizes run the exchange.
  * XPB_CUDA_REGS_SPIN: polls (default 4096; 0: every owner hands over at once).
- * XPB_CUDA_REGS_PREFETCH: a block asks the L2 for the chunk of the task W waves of resident blocks
- * ahead (xpb_regs_prefetch_l2; 0, the default: none).
  * XPB_CUDA_REGS_GRID: cap the grid (tests the grid-stride loop).
  * Softmax runs its policy's FastExp form (__expf; softmax.cu); XPB_CUDA_ROW_EXP=expf: expf.
  * Status: validated and sanitized on the H100 (sessions 15 and 16); figures in docs/performance.md. */
@@ -155,29 +153,6 @@ __device__ __forceinline__ typename Op::State xpb_regs_fold(const float *v, int 
     }
 }
 
-/* XPB_CUDA_REGS_PREFETCH: ask the L2 for task tn's chunk, one 128-byte line a thread at a time
- * (prefetch.global.L2: no register waits for it), so that the DRAM keeps reading while the SM's
- * blocks reduce and wait for their rows, when no loads of theirs are in flight (the H200
- * profile, docs/performance.md); the block that takes task tn then finds its chunk in L2. */
-__device__ __forceinline__ void xpb_prefetch_l2_line(const float *p)
-{
-    asm volatile("prefetch.global.L2 [%0];" ::"l"(p));
-}
-
-template <int BLOCK, int CHUNK>
-__device__ __forceinline__ void xpb_regs_prefetch_l2(const float *x, int cols, int64_t tn, int chunks)
-{
-    const int64_t row = tn / chunks;
-    const int c0 = (int)(tn - row * chunks) * CHUNK;
-    const float *xr = x + row * (int64_t)cols;
-#pragma unroll
-    for (int line = (int)threadIdx.x; line < CHUNK / 32; line += BLOCK) {
-        const int c = c0 + line * 32;
-        if (c < cols)
-            xpb_prefetch_l2_line(xr + c);
-    }
-}
-
 /* MINB blocks an SM at least: 65536 / (BLOCK x MINB) registers a thread (512 x 16 at 2: 64, no
  * spills for the three ops on sm_90; with the thread bound alone ptxas held rmsnorm to 40
  * registers and spilled). Capped by the threads an SM holds on the architecture compiled for
@@ -191,8 +166,7 @@ __device__ __forceinline__ void xpb_regs_prefetch_l2(const float *x, int cols, i
 
 template <class Op, int BLOCK, int VALUES, int MINB, bool VEC>
 __global__ void __launch_bounds__(BLOCK, XPB_REGS_MINB(BLOCK, MINB))
-xpb_rowop_regs_kernel(xpb_rowop_ptrs p, int chunks, typename Op::State *part, uint32_t *flags, uint32_t spin,
-                      int64_t ahead)
+xpb_rowop_regs_kernel(xpb_rowop_ptrs p, int chunks, typename Op::State *part, uint32_t *flags, uint32_t spin)
 {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
     typedef typename Op::State State;
@@ -230,8 +204,6 @@ xpb_rowop_regs_kernel(xpb_rowop_ptrs p, int chunks, typename Op::State *part, ui
                     v[k * PACK + j] = 0.0f;
             }
         }
-        if (ahead > 0 && t + ahead < tasks) /* the chunk a block will take when this wave has passed */
-            xpb_regs_prefetch_l2<BLOCK, CHUNK>(p.x, cols, t + ahead, chunks);
         constexpr bool HELD_FORM = xpb_regs_has_held_form<Op>::value;
         const State mine = xpb_regs_fold<Op, VALUES>(v, held, xr);
         State st = xpb_block_allreduce(mine, typename Op::Merge(), Op::init(xr), red);
@@ -305,7 +277,7 @@ xpb_rowop_regs_kernel(xpb_rowop_ptrs p, int chunks, typename Op::State *part, ui
          * whose barriers every thread reaches after reading them here */
     }
 #else
-    (void)p, (void)chunks, (void)part, (void)flags, (void)spin, (void)ahead;
+    (void)p, (void)chunks, (void)part, (void)flags, (void)spin;
 #endif
 }
 
@@ -318,7 +290,6 @@ struct xpb_rowop_regs_plan {
     int64_t grid;
     int block, values, minb;
     uint32_t spin; /* XPB_CUDA_REGS_SPIN */
-    int prefetch;  /* XPB_CUDA_REGS_PREFETCH: waves of resident blocks ahead, 0: none */
     bool fast_exp; /* ops with a FastExp form (softmax: __expf) run it unless XPB_CUDA_ROW_EXP=expf */
 };
 
@@ -382,17 +353,16 @@ static inline xpb_status xpb_rowop_regs_make_plan(const xpb_cuda_ctx *ctx, int64
     const int chunk = block * values;
     const int chunks = (cols + chunk - 1) / chunk;
     int64_t grid = rows * chunks;
-    long cap, spin, prefetch;
+    long cap, spin;
     st = xpb_knob_get_long_or(XPB_KNOB_CUDA_REGS_GRID, INT32_MAX, &cap, err);
-    if (st || (st = xpb_knob_get_long(XPB_KNOB_CUDA_REGS_SPIN, &spin, err)) ||
-        (st = xpb_knob_get_long(XPB_KNOB_CUDA_REGS_PREFETCH, &prefetch, err)))
+    if (st || (st = xpb_knob_get_long(XPB_KNOB_CUDA_REGS_SPIN, &spin, err)))
         return st;
     if (grid > cap)
         grid = cap;
     int exp_form; /* the index among "fast|expf" */
     if ((st = xpb_knob_get_choice(XPB_KNOB_CUDA_ROW_EXP, &exp_form, err)))
         return st;
-    *plan = {chunk, chunks, grid, block, values, minb, (uint32_t)spin, (int)prefetch, exp_form == 0};
+    *plan = {chunk, chunks, grid, block, values, minb, (uint32_t)spin, exp_form == 0};
     return XPB_OK;
 }
 
@@ -402,16 +372,8 @@ static xpb_status xpb_rowop_regs_go(xpb_cuda_ctx *ctx, const xpb_rowop_ptrs &p, 
 {
     if (plan.chunks > 1)
         XPB_CUDA_CHECK(err, cudaMemsetAsync(s->flags, 0, s->flags_bytes, ctx->stream));
-    auto kernel = xpb_rowop_regs_kernel<Op, BLOCK, VALUES, MINB, VEC>;
-    int64_t ahead = 0; /* tasks: the prefetch's waves of the blocks the GPU holds at once */
-    if (plan.prefetch > 0) {
-        int per_sm = 0;
-        XPB_CUDA_CHECK(err, cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, BLOCK, 0));
-        const int64_t resident = (int64_t)ctx->sm_count * (per_sm > 0 ? per_sm : 1);
-        ahead = (int64_t)plan.prefetch * (resident < plan.grid ? resident : plan.grid);
-    }
-    kernel<<<(unsigned)plan.grid, BLOCK, 0, ctx->stream>>>(p, plan.chunks, static_cast<typename Op::State *>(s->part),
-                                                           s->flags, plan.spin, ahead);
+    xpb_rowop_regs_kernel<Op, BLOCK, VALUES, MINB, VEC><<<(unsigned)plan.grid, BLOCK, 0, ctx->stream>>>(
+        p, plan.chunks, static_cast<typename Op::State *>(s->part), s->flags, plan.spin);
     XPB_CUDA_CHECK_LAUNCH(err, name);
     return XPB_OK;
 }
