@@ -11,7 +11,7 @@
  * no list: burst_sharded.cu compacts only a span's last burst (the fired list the run reads back),
  * and the counts every burst reports come from here.
  *
- * A warp takes 32 consecutive words (a lane each) and works without __syncthreads:
+ * A warp takes XPB_PROPBITS_WORDS (32) consecutive words (a lane each) and works without __syncthreads:
  *   1. its fired neurons, 32 at a time: lane L finds the word holding fired neuron k0 + L by a
  *      5-step search over the words' exclusive popcount scan (shuffles), then that word's bit, and
  *      loads the neuron's row bounds and sign (and its whole-network out-degree, for the events);
@@ -37,6 +37,7 @@
 
 #define XPB_PROPBITS_THREADS 256
 #define XPB_PROPBITS_ITEMS 4 /* events a lane has in flight (burst_propagate.cu's XPB_PROP_ITEMS) */
+#define XPB_PROPBITS_WORDS 32 /* words of bits a warp takes (<= 32: a lane each, the rest idle) */
 
 /* The largest lane whose `base` (non-decreasing over the lanes) is <= x: every lane calls it. */
 __device__ __forceinline__ uint32_t xpb_propbits_lane(uint32_t base, uint32_t x)
@@ -85,14 +86,14 @@ xpb_burst_propagate_bits_kernel(const uint32_t *__restrict__ bits, uint32_t coun
     const uint32_t lane = threadIdx.x & 31u;
     uint32_t my_fired = 0, my_events = 0; /* this lane's share of the counts */
     const uint64_t warps = (uint64_t)gridDim.x * (blockDim.x / 32);
-    const uint64_t groups = ((uint64_t)count + 31u) / 32u;
+    const uint64_t groups = ((uint64_t)count + XPB_PROPBITS_WORDS - 1u) / XPB_PROPBITS_WORDS;
     for (uint64_t g = ((uint64_t)blockIdx.x * blockDim.x + threadIdx.x) / 32; g < groups; g += warps) {
-        const uint64_t i = g * 32u + lane;
+        const uint64_t i = g * XPB_PROPBITS_WORDS + lane;
         uint32_t w = (uint32_t)i + first; /* this lane's word (below count: i < 2^32 - 32) */
         w += w >= skip_at ? skip_n : 0u;
-        const uint32_t m = i < count ? __ldg(bits + w) : 0u;
+        const uint32_t m = lane < XPB_PROPBITS_WORDS && i < count ? __ldg(bits + w) : 0u;
         if (__ballot_sync(XPB_FULL_MASK, m != 0u) == 0u)
-            continue; /* the common case at low rates: nothing fired in these 1024 neurons */
+            continue; /* the common case at low rates: nothing fired in these words' neurons */
         uint32_t fired_total;
         const uint32_t fbase = xpb_propbits_scan((uint32_t)__popc(m), &fired_total);
         my_fired += (uint32_t)__popc(m);
@@ -185,7 +186,7 @@ xpb_status xpb_burst_propagate_bits_part_enqueue(const xpb_cuda_ctx *ctx, cudaSt
         count = (uint32_t)slot_words, first = own;
     else if (part == XPB_PROPBITS_OTHERS)
         count = (uint32_t)(words - slot_words), skip_at = own, skip_n = (uint32_t)slot_words;
-    const int64_t warps_needed = (int64_t)((count + 31u) / 32u);
+    const int64_t warps_needed = (int64_t)((count + XPB_PROPBITS_WORDS - 1u) / XPB_PROPBITS_WORDS);
     const unsigned grid = xpb_cuda_grid(ctx, (warps_needed * 32 + XPB_PROPBITS_THREADS - 1) / XPB_PROPBITS_THREADS,
                                         XPB_PROPBITS_THREADS, 8);
     xpb_burst_propagate_bits_kernel<<<grid, XPB_PROPBITS_THREADS, 0, stream>>>(
