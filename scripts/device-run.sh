@@ -73,10 +73,11 @@
 # anneal31 (issue 36: the 1M x 128, m = 1024 annealing run at 31 iterations on cuda default, tc and vulkan).
 # tcncu (issue 36: Nsight Compute over the tensor-core assign kernel at 1M x 128, m = 1024).
 # tcslice (issue 36: cuda/tc's anchor slice depth, XPB_CUDA_ASSIGN_TC_SLICE 16 against 32, alternated processes; sanitizers at 32).
-# patchab (a change timed before it lands: XPB_PATCHAB_PATCH, a `git diff` against this tree carried
-# as a file; the patched binary built beside this one, then XPB_PATCHAB_ARGS (`run` options) timed
-# with each, one process a side, XPB_PATCHAB_ROUNDS (2) rounds in alternated order, and
-# XPB_PATCHAB_VALIDATE (`run` options) validated with the patched one; the build is put back after).
+# patchab (changes timed before they land: XPB_PATCHAB_PATCH, one or more `git diff`s against this
+# tree carried as files, space-separated; each patched binary (B, C, ... in that order) built beside
+# this one (A), then XPB_PATCHAB_ARGS (`run` options) timed with each, one process a side,
+# XPB_PATCHAB_ROUNDS (2) rounds in alternated order (A B C, C B A, ...), and XPB_PATCHAB_VALIDATE
+# (`run` options) validated with each patched one; the build is put back after).
 # plugins (issue 35: the CUDA example plugin, examples/plugins/cuda_softmax, validated at conformance and
 # timed at quick beside cuda/default: docs/plugins.md; then crash isolation: the out-of-bounds twin,
 # examples/plugins/cuda_softmax_oob, beside cuda/default under --isolate, and cuda/default alone
@@ -843,23 +844,30 @@ if has tcslice; then # issue 36: cuda/tc's anchor slice depth (XPB_CUDA_ASSIGN_T
     grep -E "ERROR SUMMARY|results:" "$out/tcslice-sanitize-$tool.txt" | tail -2 | tee -a "$out/bench.txt"
   done
 fi
-if has patchab; then # a patch's binary against this tree's, alternated processes (the header's patchab)
-  patch_file=${XPB_PATCHAB_PATCH:?patchab needs XPB_PATCHAB_PATCH}
-  stamp "patchab: building $patch_file beside this tree"
+if has patchab; then # patches' binaries against this tree's, alternated processes (the header's patchab)
+  : "${XPB_PATCHAB_PATCH:?patchab needs XPB_PATCHAB_PATCH}"
   cp "$bin" /tmp/xpubench-A
-  if patch -p1 < "$patch_file" > "$out/patchab-build.log" 2>&1 &&
-     cmake --build --preset device -j "$(nproc)" --target xpubench >> "$out/patchab-build.log" 2>&1; then
-    cp "$bin" /tmp/xpubench-B
-  else
-    echo "patchab: the patch did not apply or build (patchab-build.log)" | tee -a "$out/bench.txt"; status=1
-  fi
-  # put the tree and the build back: the next call's build must not keep the patched objects
-  patch -R -p1 < "$patch_file" >> "$out/patchab-build.log" 2>&1
+  sides="A" letters=(B C D E F G) k=0 real_bin=$bin
+  for patch_file in $XPB_PATCHAB_PATCH; do # one binary a patch, each against the tree alone
+    v=${letters[$k]}; k=$((k + 1))
+    stamp "patchab: building $patch_file beside this tree as $v"
+    rm -f /tmp/xpubench-$v
+    if patch -p1 < "$patch_file" >> "$out/patchab-build.log" 2>&1 &&
+       cmake --build --preset device -j "$(nproc)" --target xpubench >> "$out/patchab-build.log" 2>&1; then
+      cp "$bin" /tmp/xpubench-$v && sides+=" $v"
+      echo "patchab: $v = $patch_file" | tee -a "$out/bench.txt"
+    else
+      echo "patchab: $patch_file did not apply or build (patchab-build.log)" | tee -a "$out/bench.txt"; status=1
+    fi
+    # put the tree back before the next patch; the build after the last: the next call's build
+    # must not keep the patched objects
+    patch -R -p1 < "$patch_file" >> "$out/patchab-build.log" 2>&1
+  done
   cmake --build --preset device -j "$(nproc)" --target xpubench >> "$out/patchab-build.log" 2>&1 || status=1
-  if [ -x /tmp/xpubench-B ]; then
-    real_bin=$bin
+  if [ "$sides" != A ]; then
+    rev=$(echo $sides | tr ' ' '\n' | tac | tr '\n' ' ')
     for round in $(seq 1 "${XPB_PATCHAB_ROUNDS:-2}"); do
-      order="A B"; [ $((round % 2)) = 0 ] && order="B A"
+      order=$sides; [ $((round % 2)) = 0 ] && order=$rev # A B C, then C B A
       for v in $order; do
         bin=/tmp/xpubench-$v
         # shellcheck disable=SC2086
@@ -867,15 +875,17 @@ if has patchab; then # a patch's binary against this tree's, alternated processe
       done
     done
     if [ -n "${XPB_PATCHAB_VALIDATE:-}" ]; then
-      stamp "patchab: B validated: ${XPB_PATCHAB_VALIDATE}"
-      # shellcheck disable=SC2086
-      /tmp/xpubench-B run $XPB_PATCHAB_VALIDATE --validate-only --out "$out/patchab-B-validate.json" \
-          > "$out/patchab-B-validate.txt" 2>&1 || status=1
-      tail -1 "$out/patchab-B-validate.txt" | tee -a "$out/bench.txt"
+      for v in ${sides#A }; do
+        stamp "patchab: $v validated: ${XPB_PATCHAB_VALIDATE}"
+        # shellcheck disable=SC2086
+        /tmp/xpubench-$v run $XPB_PATCHAB_VALIDATE --validate-only --out "$out/patchab-$v-validate.json" \
+            > "$out/patchab-$v-validate.txt" 2>&1 || status=1
+        tail -1 "$out/patchab-$v-validate.txt" | tee -a "$out/bench.txt"
+      done
     fi
-    bin=$real_bin
     [[ " ${XPB_PATCHAB_ARGS} " == *anneal* ]] && anneal_table "patchab-*.json"
   fi
+  bin=$real_bin
 fi
 if has tcncu; then # issue 36: what limits the tensor-core assign (Nsight Compute over one xpb_tc_assign_kernel
   # launch at 1M x 128, m = 1024): throughput of each unit, shared-memory wavefronts, warp states
