@@ -15,7 +15,7 @@
  *   1. its fired neurons, 32 at a time: lane L finds the word holding fired neuron k0 + L by a
  *      5-step search over the words' exclusive popcount scan (shuffles), then that word's bit, and
  *      loads the neuron's row bounds and sign (and its whole-network out-degree, for the events);
- *   2. those rows' synapses, 4 x 32 at a time: lane L finds the rows of events j0 + L, j0 + 32 + L,
+ *   2. those rows' synapses, 8 x 32 at a time: lane L finds the rows of events j0 + L, j0 + 32 + L,
  *      ... by the same search over the rows' exclusive length scan, loads the 4 synapses, then
  *      adds (a target id is below n < 2^32 - 1, so UINT32_MAX marks an empty item).
  * Rows of any length are split over lanes, so a hub costs its synapses / 128 rounds of one warp:
@@ -36,7 +36,10 @@
 #include "cuda_burst.cuh"
 
 #define XPB_PROPBITS_THREADS 256
-#define XPB_PROPBITS_ITEMS 4 /* events a lane has in flight (burst_propagate.cu's XPB_PROP_ITEMS) */
+/* events a lane has in flight: the kernel waits on its loads (Nsight Compute on 2 x H200: 67% of a
+ * warp's stalls on L1TEX, a grid of 0.58 waves); 8 against 4 took a 5M x 100 burst on 2 GPUs from
+ * 108.0 to 105.3 us (docs/multi-gpu.md); 16 words a warp instead of 32 (more warps) did not help */
+#define XPB_PROPBITS_ITEMS 8
 #define XPB_PROPBITS_WORDS 32 /* words of bits a warp takes (<= 32: a lane each, the rest idle) */
 
 /* The largest lane whose `base` (non-decreasing over the lanes) is <= x: every lane calls it. */
