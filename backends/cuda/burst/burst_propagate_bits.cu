@@ -38,7 +38,8 @@
 #define XPB_PROPBITS_THREADS 256
 /* events a lane has in flight: the kernel waits on its loads (Nsight Compute on 2 x H200: 67% of a
  * warp's stalls on L1TEX, a grid of 0.58 waves); 8 against 4 took a 5M x 100 burst on 2 GPUs from
- * 108.0 to 105.3 us (docs/multi-gpu.md); 16 words a warp instead of 32 (more warps) did not help */
+ * 108.0 to 105.3 us (docs/multi-gpu.md); 16 lost 4.7% against 8, and 16 words a warp instead of
+ * 32 (more warps) did not help */
 #define XPB_PROPBITS_ITEMS 8
 #define XPB_PROPBITS_WORDS 32 /* words of bits a warp takes (<= 32: a lane each, the rest idle) */
 
