@@ -7,8 +7,9 @@
  * minimum is its distance to anchor a = owner[i] cannot come nearer to the new anchor p when
  * |a - p| >= 2 |x_i - a|, so its distance is not computed. Each step first gives every earlier
  * anchor a threshold (workloads/ops/xpb_anneal_init_bound.h, shared with CUDA): the largest
- * minimum for which that holds with every rounding of both fp32 distances bounded; a point at or below its owner's threshold keeps its minimum,
- * which is what the comparison would have kept. XPB_CPU_INIT_BOUND=off computes every distance
+ * minimum for which that holds with every rounding of both fp32 distances bounded; a point at or
+ * below its owner's threshold keeps its minimum, which is what the comparison would have kept.
+ * XPB_CPU_INIT_BOUND=off computes every distance
  * (ctest anneal_init_bound_cpu: the same bits either way). */
 #include <math.h>
 #include <omp.h>

@@ -21,8 +21,8 @@
  * (xpb_anneal_init_bounds) computes, for every anchor a < s, the largest mind a point it owns may
  * have for that to hold with every rounding of both fp32 distances bounded
  * (workloads/ops/xpb_anneal_init_bound.h, shared with the CPU backend: (1 - g) ||a - p||^2 / 4
- * less an underflow term, ||a - p||^2 in double), and the step reads a
- * point's row only when mind[i] is above its owner's threshold. The skipped points keep mind[i]
+ * less an underflow term, ||a - p||^2 in double), and the step reads a point's row only when
+ * mind[i] is above its owner's threshold. The skipped points keep mind[i]
  * bit for bit, which is what the unbounded step would have written, so every anchor, chosen id
  * and mind is the same (tests/cuda_emu/anneal_init_emu.cc runs both and compares mind itself).
  * A warp takes 32 points a pass (mind, owner, threshold: one lane each); the points that need
