@@ -53,7 +53,7 @@
 # torchab (issue 33: XPB_TORCHAB_OPS of the default collectives preset and torch.distributed's, two
 # rounds alternated). nccllogab (issue 33: the collectives' quick preset with NCCL's INIT log armed
 # and not, alternated, compared: the log must leave the timings alone).
-# exchange (issue 33: the sharded burst's exchange alone, tests/exchange_peak.cu: NCCL's in-place
+# exchange (issue 33: the sharded burst's exchange alone, tests/exchange_peak.cu: NCCL's in-place (and on symmetric windows)
 # all_gather against peer stores with flags, at 5M and 40M neurons' bits on every GPU).
 # a2aforms (issue 33: all_to_all as send/recv pairs and as ncclAlltoAll, tests/alltoall_forms.cu, alternated rounds).
 # nettransport (issue 33: the collectives' conformance under mpirun with NCCL's network transport

@@ -13,8 +13,14 @@
 //         peer access (double-buffered by parity: a peer's buffer of exchange i - 2 was read before
 //         the peer's exchange i - 1, which this rank waited for), then the grid's last block
 //         publishes its flag to every peer (fence.sc.sys, then st.release.sys).
+//   sym   ncclAllGather in place on a buffer from ncclMemAlloc registered on every rank as a
+//         symmetric window (ncclCommWindowRegister, NCCL_WIN_COLL_SYMMETRIC; NCCL 2.27+), which
+//         lets NCCL run its symmetric kernels, made for small and medium messages on NVLink;
+//         skipped, with the reason printed, where the build's NCCL or the machine lacks them.
 // push checks every word it receives (each exchange's values differ) and prints the mismatches; a
 // wait that lasts about a second counts 2^20 of them and goes on, so a bug ends the run, not hangs.
+// nccl and sym: every rank's slot holds a pattern of its own, and after the timed exchanges every
+// rank's gathered buffer must hold every slot's (the mismatches are counted with push's).
 // Usage: exchange_peak [WORDS [ITERS]]. Exit 77 with fewer than 2 GPUs or no peer access.
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,7 +58,7 @@ __device__ __forceinline__ void store_release(unsigned *a, unsigned v)
     asm volatile("st.release.sys.global.u32 [%0], %1;" ::"l"(a), "r"(v) : "memory");
 }
 
-__device__ __forceinline__ unsigned value(unsigned it, int r, size_t w)
+__host__ __device__ __forceinline__ unsigned value(unsigned it, int r, size_t w)
 {
     return it * 2654435761u ^ (unsigned)r * 40503u ^ (unsigned)w;
 }
@@ -175,15 +181,57 @@ int main(int argc, char **argv)
     printf("exchange_peak: %d GPUs, %zu words a rank (%.1f KB gathered), %d exchanges timed\n", p, words,
            (double)p * words * 4 / 1e3, iters);
 
+    // sym: the gathered buffer from ncclMemAlloc, registered as a symmetric window on every rank
+    // (a collective call: one NCCL group over this process's communicators)
+    unsigned *symbuf[MAXR] = {};
+    bool sym = false;
+#if defined(NCCL_WIN_COLL_SYMMETRIC)
+    ncclWindow_t win[MAXR] = {};
+    {
+        bool ok = true;
+        for (int r = 0; r < p && ok; r++) {
+            CHECK(cudaSetDevice(r));
+            ok = ncclMemAlloc((void **)&symbuf[r], (size_t)p * words * 4) == ncclSuccess;
+        }
+        if (ok) {
+            NCHECK(ncclGroupStart());
+            for (int r = 0; r < p && ok; r++)
+                ok = ncclCommWindowRegister(comm[r], symbuf[r], (size_t)p * words * 4, &win[r], NCCL_WIN_COLL_SYMMETRIC) ==
+                     ncclSuccess;
+            ok = ncclGroupEnd() == ncclSuccess && ok;
+        }
+        sym = ok;
+        if (!ok)
+            printf("exchange_peak: sym skipped: ncclMemAlloc or ncclCommWindowRegister failed (%s)\n",
+                   ncclGetLastError(comm[0]));
+    }
+#else
+    printf("exchange_peak: sym skipped: this NCCL (%d.%d) has no symmetric windows (2.27+)\n", NCCL_MAJOR, NCCL_MINOR);
+#endif
+    // each rank's own slot of the gathered buffers: its pattern, which every exchange sends again
+    {
+        std::vector<unsigned> pat(words);
+        for (int r = 0; r < p; r++) {
+            for (size_t w = 0; w < words; w++)
+                pat[w] = value(0x5eed, r, w);
+            CHECK(cudaSetDevice(r));
+            CHECK(cudaMemcpy(gather[r] + (size_t)r * words, pat.data(), words * 4, cudaMemcpyHostToDevice));
+            if (sym)
+                CHECK(cudaMemcpy(symbuf[r] + (size_t)r * words, pat.data(), words * 4, cudaMemcpyHostToDevice));
+        }
+    }
+
     // push: at most one block a SM, 256 threads. Each rank's launches come from its own host
     // thread, as the burst's (XPB_CUDA_SHARDED_LAUNCH=threads): one thread issuing every rank's
     // launches would time the host.
     const int threads = 256;
     int blocks = (int)((words + threads - 1) / threads);
     blocks = blocks < 1 ? 1 : blocks > sms ? sms : blocks;
-    float us[2][MAXR];
+    float us[3][MAXR] = {};
     unsigned base = 0; // exchanges of push so far
-    for (int mode = 0; mode < 2; mode++) {
+    for (int mode = 0; mode < 3; mode++) {
+        if (mode == 2 && !sym)
+            break;
         for (int phase = 0; phase < 2; phase++) { // warm-up, then timed
             const int n = phase ? iters : warm;
             std::vector<std::thread> team;
@@ -193,8 +241,9 @@ int main(int argc, char **argv)
                     if (phase)
                         CHECK(cudaEventRecord(e0[r], s[r]));
                     for (int i = 0; i < n; i++) {
-                        if (mode == 0) {
-                            NCHECK(ncclAllGather(gather[r] + (size_t)r * words, gather[r], words, ncclUint32, comm[r], s[r]));
+                        if (mode != 1) {
+                            unsigned *g = mode == 0 ? gather[r] : symbuf[r];
+                            NCHECK(ncclAllGather(g + (size_t)r * words, g, words, ncclUint32, comm[r], s[r]));
                         } else {
                             push<<<blocks, threads, 0, s[r]>>>(a[r], base + (unsigned)i + 1);
                             CHECK(cudaGetLastError());
@@ -222,15 +271,43 @@ int main(int argc, char **argv)
         CHECK(cudaMemcpy(&bad, a[r].bad, 4, cudaMemcpyDeviceToHost));
         bad_total += bad;
     }
-    const char *name[2] = {"nccl all_gather (in place)", "push (peer stores + flags)"};
-    for (int mode = 0; mode < 2; mode++) {
+    // what the all_gathers left: every slot's pattern on every rank
+    for (int mode = 0; mode < 3; mode += 2) {
+        if (mode == 2 && !sym)
+            break;
+        std::vector<unsigned> got((size_t)p * words);
+        for (int r = 0; r < p; r++) {
+            CHECK(cudaSetDevice(r));
+            CHECK(cudaMemcpy(got.data(), mode == 0 ? gather[r] : symbuf[r], got.size() * 4, cudaMemcpyDeviceToHost));
+            for (int q = 0; q < p; q++)
+                for (size_t w = 0; w < words; w++)
+                    bad_total += got[(size_t)q * words + w] != value(0x5eed, q, w);
+        }
+    }
+    const char *name[3] = {"nccl all_gather (in place)", "push (peer stores + flags)", "nccl all_gather, symmetric"};
+    for (int mode = 0; mode < 3; mode++) {
+        if (mode == 2 && !sym)
+            break;
         float sorted[MAXR];
         memcpy(sorted, us[mode], sizeof(float) * (size_t)p);
         qsort(sorted, (size_t)p, sizeof(float), cmp);
         printf("exchange_peak: %-28s %.2f us an exchange (slowest rank; fastest %.2f)\n", name[mode], sorted[p - 1],
                sorted[0]);
     }
-    printf("exchange_peak: push received %u wrong words over %u exchanges\n", bad_total, base);
+    printf("exchange_peak: %u wrong words (push over %u exchanges, and the gathered buffers after the all_gathers)\n",
+           bad_total, base);
+#if defined(NCCL_WIN_COLL_SYMMETRIC)
+    if (sym) {
+        NCHECK(ncclGroupStart());
+        for (int r = 0; r < p; r++)
+            NCHECK(ncclCommWindowDeregister(comm[r], win[r]));
+        NCHECK(ncclGroupEnd());
+        for (int r = 0; r < p; r++) {
+            CHECK(cudaSetDevice(r));
+            NCHECK(ncclMemFree(symbuf[r]));
+        }
+    }
+#endif
     for (int r = 0; r < p; r++)
         NCHECK(ncclCommDestroy(comm[r]));
     return bad_total ? 1 : 0;
