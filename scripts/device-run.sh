@@ -77,7 +77,9 @@
 # tree carried as files, space-separated; each patched binary (B, C, ... in that order) built beside
 # this one (A), then XPB_PATCHAB_ARGS (`run` options) timed with each, one process a side,
 # XPB_PATCHAB_ROUNDS (2) rounds in alternated order (A B C, C B A, ...), and XPB_PATCHAB_VALIDATE
-# (`run` options) validated with each patched one; the build is put back after).
+# (`run` options) validated with each patched one; the build is put back after; then `xpubench
+# compare` of each patch against the tree, the processes' rounds pooled: XPB_PATCHAB_ARGS with
+# --rounds 3 gives the 5 units a side a verdict needs, XPB_PATCHAB_THRESHOLD the smallest effect, 1%).
 # plugins (issue 35: the CUDA example plugin, examples/plugins/cuda_softmax, validated at conformance and
 # timed at quick beside cuda/default: docs/plugins.md; then crash isolation: the out-of-bounds twin,
 # examples/plugins/cuda_softmax_oob, beside cuda/default under --isolate, and cuda/default alone
@@ -884,6 +886,19 @@ if has patchab; then # patches' binaries against this tree's, alternated process
       done
     fi
     [[ " ${XPB_PATCHAB_ARGS} " == *anneal* ]] && anneal_table "patchab-*.json"
+    # each patch against the tree by xpubench compare, every round of every process a unit (the
+    # processes' spread counts as noise): a verdict needs 5 units a side, so XPB_PATCHAB_ARGS
+    # should hold --rounds 3 (2 processes x 3); XPB_PATCHAB_THRESHOLD the smallest effect (1%)
+    for v in ${sides#A }; do
+      reruns=()
+      for round in $(seq 2 "${XPB_PATCHAB_ROUNDS:-2}"); do
+        reruns+=(--rerun-base "$out/patchab-A-r$round.json" --rerun-new "$out/patchab-$v-r$round.json")
+      done
+      $real_bin compare "$out/patchab-A-r1.json" "$out/patchab-$v-r1.json" "${reruns[@]}" \
+          --threshold "${XPB_PATCHAB_THRESHOLD:-0.01}" > "$out/patchab-compare-$v.txt" 2>&1
+      echo "patchab: compare A -> $v exit $?: $(tail -1 "$out/patchab-compare-$v.txt")" | tee -a "$out/bench.txt"
+      grep -E " (slower|faster|same|noisy)( |$)" "$out/patchab-compare-$v.txt" | head -8 | cut -c1-220 | tee -a "$out/bench.txt"
+    done
   fi
   bin=$real_bin
 fi
