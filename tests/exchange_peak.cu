@@ -195,10 +195,14 @@ int main(int argc, char **argv)
         }
         if (ok) {
             NCHECK(ncclGroupStart());
-            for (int r = 0; r < p && ok; r++)
+            for (int r = 0; r < p && ok; r++) {
+                CHECK(cudaSetDevice(r));
                 ok = ncclCommWindowRegister(comm[r], symbuf[r], (size_t)p * words * 4, &win[r], NCCL_WIN_COLL_SYMMETRIC) ==
                      ncclSuccess;
+            }
             ok = ncclGroupEnd() == ncclSuccess && ok;
+            for (int r = 0; r < p && ok; r++) // a transport that cannot expose the memory leaves no window
+                ok = win[r] != NULL;
         }
         sym = ok;
         if (!ok)
