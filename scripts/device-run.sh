@@ -1264,7 +1264,7 @@ if has sass; then
   bench sass-gemm-8192 --backend cuda,vulkan --variant cublas-fp16,coopmat2 --workload gemm \
       --size m=8192,n=8192,k=8192 --validate sampled
 fi
-if has tcassign; then # issue 36: anneal assign `tc`, TF32 candidates and default's fp32 answers bit for bit
+if has tcassign; then # issue 36: anneal assign `tc`, fp16 tensor-core candidates and default's fp32 answers bit for bit
   stamp "tcassign: cuda/tc at conformance, validate-only; its ctest cases"
   timeout 240 $bin run --backend cuda --workload anneal --variant tc --preset conformance --validate-only \
       --out "$out/tcassign-conformance.json" > "$out/tcassign-conformance.txt" 2>&1 || status=1

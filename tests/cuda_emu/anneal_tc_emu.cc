@@ -7,7 +7,8 @@
 // m past one 128-anchor column tile; more list tiles than pass 2's grid) on data that makes near
 // ties (many anchors on few blobs, duplicated anchors, small integers: exact ties), none (blobs, one
 // anchor each), everything a candidate (points far from the origin) and values that are not finite
-// (NaN coordinates, squares past fp32, in points and anchors). Arguments: the case
+// (NaN coordinates, squares past fp32, in points and anchors), and the fp16 operands' scale
+// (blobs of 1e-12 and of 1e15, outliers 100 times the anchors' size). Arguments: the case
 // numbers to run (default: all). Exit 0 when every case is equal.
 #include "emu.h"
 
@@ -16,9 +17,10 @@ xpb_status xpb_cuda_anneal_assign_enqueue(const xpb_cuda_ctx *ctx, const float *
                                           uint32_t *assign, float *dist, int64_t n, int64_t d, int64_t m,
                                           xpb_error *err);
 
-enum kind { UNIFORM, BLOBS, CROWDED, DUPLICATES, FAR, ALL_POINTS, INTEGERS, NONFINITE, NONFINITE_ANCHORS };
+enum kind { UNIFORM, BLOBS, CROWDED, DUPLICATES, FAR, ALL_POINTS, INTEGERS, NONFINITE, NONFINITE_ANCHORS, TINY, HUGE,
+            OUTLIERS };
 static const char *const kind_name[] = {"uniform", "blobs", "crowded", "duplicates", "far", "all-points", "integers",
-                                        "nonfinite", "nf-anchors"};
+                                        "nonfinite", "nf-anchors", "tiny", "huge", "outliers"};
 struct shape {
     int n, d, m;
     kind k;
@@ -28,7 +30,7 @@ static const shape cases[] = {
     {300, 64, 10, BLOBS},       {1000, 16, 16, CROWDED},  {1000, 16, 4, BLOBS},     {200, 33, 17, DUPLICATES},
     {130, 128, 129, BLOBS},     {150, 130, 40, BLOBS},    {129, 300, 9, FAR},       {140, 384, 140, CROWDED},
     {300, 8, 300, ALL_POINTS},  {260, 20, 60, INTEGERS},  {200, 16, 140, NONFINITE}, {130, 33, 7, NONFINITE},
-    {200, 16, 140, NONFINITE_ANCHORS},
+    {200, 16, 140, NONFINITE_ANCHORS}, {300, 64, 20, TINY},  {300, 64, 20, HUGE},      {400, 33, 30, OUTLIERS},
 };
 
 static uint64_t rng = 88172645463325252ull;
@@ -66,6 +68,12 @@ static int run_case(int ci)
                                    : c.k == INTEGERS ? (float)(int)(uniform() * 5)
                                                      : centers[(size_t)(i % blobs) * d + e] +
                                                            (float)(normal() * sqrt(0.01 / d));
+    /* the fp16 operands' scale: blobs far below 1 (fp16's subnormals without it) and far above
+     * fp16's 65504; points 100 times the anchors' size (past the scaled range: the exact pass) */
+    const float mult = c.k == TINY ? 1e-12f : c.k == HUGE ? 1e15f : 1.0f;
+    for (int i = 0; i < n; i++)
+        for (int e = 0; e < d; e++)
+            x[(size_t)i * d + e] *= mult;
     for (int j = 0; j < m; j++) {
         const int src = c.k == DUPLICATES   ? (j / 2) % n
                         : c.k == ALL_POINTS ? j
@@ -77,6 +85,10 @@ static int run_case(int ci)
         if (c.k == NONFINITE_ANCHORS && j == m / 2) /* a NaN norm: every point to the exact pass */
             a[(size_t)j * d + d - 1] = NAN;
     }
+    if (c.k == OUTLIERS) /* after the anchors: every 13th point 100 times as far out */
+        for (int i = 0; i < n; i += 13)
+            for (int e = 0; e < d; e++)
+                x[(size_t)i * d + e] *= 100.0f;
     if (c.k == NONFINITE || c.k == NONFINITE_ANCHORS) /* after the anchors (clean copies): a NaN
                                                          * coordinate in every 17th point, 1e20 (its square
                                                          * past fp32) in every 19th */

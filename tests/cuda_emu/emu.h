@@ -4,9 +4,8 @@
 // anneal_init_emu.sh, burst_compact_emu.sh and rows_regs_emu.sh can run the kernels' own source
 // without a GPU and compare them (transform.py, rows_transform.py adapt the source). One block at a time; one std::thread per
 // CUDA thread; std::barrier for __syncthreads and for the warp collectives (shuffles, mma.sync);
-// cp.async as a plain copy; mma.sync m16n8k8 TF32 with its operands truncated to TF32 (the low 13
-// bits dropped: what the bound of anneal_assign_tc.cu allows as the worst operand error), the 8
-// products and their sum in double, one rounding into the fp32 accumulator. Shared memory: static
+// cp.async as a plain copy; ldmatrix through the warp's buffer; mma.sync m16n8k16 fp16 with the
+// 16 products and their sum in double, one rounding into the fp32 accumulator. Shared memory: static
 // arrays are function statics (one block at a time), the dynamic one is emu_dyn_smem.
 // It checks the arithmetic, indexing and logic of the kernels, not the GPU's memory model or
 // timing: compute-sanitizer (racecheck, synccheck) on a GPU does that.
@@ -55,6 +54,7 @@ struct emu_block {
     std::vector<std::unique_ptr<std::barrier<>>> warp_bar;
     uint64_t shfl[32][32];
     uint32_t ma[32][32][4], mb[32][32][2];
+    const unsigned char *mp[32][32]; // ldmatrix's row addresses
     explicit emu_block(int threads) : bar(threads)
     {
         for (int w = 0; w < threads / 32; w++)
@@ -171,29 +171,50 @@ static inline unsigned long long atomicMax(unsigned long long *p, unsigned long 
     }
     return o;
 }
-static inline void emu_cp_async(float *dst, const float *src, int bytes, bool fill)
+static inline void emu_cp_async16(void *dst, const void *src) { memcpy(dst, src, 16); }
+// cvt.rn.f16x2.f32: lo to the low half, hi to the high one, each rounded to nearest (even), as
+// GCC's _Float16 conversion rounds (overflow to inf, subnormals kept)
+static inline uint32_t emu_h2(float lo, float hi)
 {
-    if (fill)
-        memcpy(dst, src, (size_t)bytes);
-    else
-        memset(dst, 0, (size_t)bytes);
+    const _Float16 a = (_Float16)lo, b = (_Float16)hi;
+    uint16_t ua, ub;
+    memcpy(&ua, &a, 2), memcpy(&ub, &b, 2);
+    return (uint32_t)ua | (uint32_t)ub << 16;
 }
-// mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32, fragments as the PTX ISA lays them out:
-// a0 (g, t), a1 (g+8, t), a2 (g, t+4), a3 (g+8, t+4); b0 (k t, n g), b1 (k t+4, n g);
-// c0, c1 (g, 2t and 2t+1), c2, c3 (g+8, ...), with g = lane / 4, t = lane % 4.
-static inline void emu_mma_tf32(float (&c)[4], const uint32_t (&a)[4], const uint32_t (&b)[2])
+static inline double emu_half(uint32_t reg, int high)
+{
+    const uint16_t v = (uint16_t)(high ? reg >> 16 : reg & 0xffffu);
+    _Float16 f;
+    memcpy(&f, &v, 2);
+    return (double)f;
+}
+// ldmatrix.sync.aligned.m8n8.x4.shared.b16: lanes 8i .. 8i+7 give matrix i's 16-byte rows; lane l
+// gets, in r[i], row l / 4's 4 bytes at 4 (l % 4)
+static inline void emu_ldmatrix_x4(uint32_t (&r)[4], const void *row)
+{
+    const int w = threadIdx.x / 32, l = threadIdx.x % 32;
+    emu_cur->mp[w][l] = static_cast<const unsigned char *>(row);
+    emu_warp_sync();
+    for (int i = 0; i < 4; i++)
+        memcpy(&r[i], emu_cur->mp[w][8 * i + l / 4] + 4 * (l % 4), 4);
+    emu_warp_sync();
+}
+// mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32, fragments as the PTX ISA lays them out (two
+// halves a register, the lower k low): a0 (g, 2t..2t+1), a1 (g+8, ..), a2 (g, 2t+8..), a3 (g+8,
+// 2t+8..); b0 (k 2t..2t+1, n g), b1 (k 2t+8.., n g); c as m16n8k8's. The 16 products (exact) summed
+// in double, one rounding into the fp32 accumulator.
+static inline void emu_mma_f16(float (&c)[4], const uint32_t (&a)[4], const uint32_t (&b)[2])
 {
     const int w = threadIdx.x / 32, l = threadIdx.x % 32, g = l / 4, t = l % 4;
     memcpy(emu_cur->ma[w][l], a, sizeof a);
     memcpy(emu_cur->mb[w][l], b, sizeof b);
     emu_warp_sync();
-    auto tf32 = [](uint32_t u) { return (double)__uint_as_float(u & 0xffffe000u); };
     for (int i = 0; i < 4; i++) {
         const int row = g + 8 * (i >> 1), col = 2 * t + (i & 1);
         double s = 0;
-        for (int k = 0; k < 8; k++)
-            s += tf32(emu_cur->ma[w][(row % 8) * 4 + k % 4][(row >= 8) + 2 * (k >= 4)]) *
-                 tf32(emu_cur->mb[w][col * 4 + k % 4][k >= 4]);
+        for (int k = 0; k < 16; k++)
+            s += emu_half(emu_cur->ma[w][(row % 8) * 4 + (k % 8) / 2][(row >= 8) + 2 * (k >= 8)], k % 2) *
+                 emu_half(emu_cur->mb[w][col * 4 + (k % 8) / 2][k >= 8], k % 2);
         c[i] = (float)((double)c[i] + s);
     }
     emu_warp_sync();

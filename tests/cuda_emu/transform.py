@@ -4,7 +4,8 @@ into C++ that g++ compiles against tests/cuda_emu/emu.h (anneal_tc_emu.sh, annea
 burst_compact_emu.sh):
   - its family's header (cuda_anneal.cuh, cuda_burst.cuh) is inlined without its include of
     cuda_common.cuh; emu.h stands for both, and for xpb_knob.h;
-  - the bodies of tc's PTX helpers (cp.async, its commit and wait, mma.sync) become emu.h's calls;
+  - the bodies of tc's PTX helpers (cp.async, its commit and wait, cvt to fp16, ldmatrix,
+    mma.sync) become emu.h's calls;
   - the sm_80 guards around the kernels' bodies are opened;
   - the dynamic shared memory is emu.h's buffer, static __shared__ arrays become statics;
   - every launch NAME<<<grid, block, ...>>>(args) becomes emu_run(grid, block, [&] { NAME(args); }).
@@ -52,11 +53,12 @@ def main():
 
     GUARD = '#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800'
     HELPERS = {
-        'xpb_tc_cp4': 'emu_cp_async(dst, src, 4, fill);',
-        'xpb_tc_cp16': 'emu_cp_async(dst, src, 16, fill);',
+        'xpb_tc_cp16': 'emu_cp_async16(dst, src);',
         'xpb_tc_commit': '',
         'xpb_tc_wait_all': '',
-        'xpb_tc_mma': 'emu_mma_tf32(c, a, b);',
+        'xpb_tc_h2': 'h = emu_h2(lo, hi);',
+        'xpb_tc_ldsm4': 'emu_ldmatrix_x4(r, row);',
+        'xpb_tc_mma': 'emu_mma_f16(c, a, b);',
     }
     for name, code in HELPERS.items():
         m = re.search(r'void ' + name + r'\(', s)

@@ -1,10 +1,10 @@
-/* anneal_assign_tc.cu - anneal assign, variant `tc`: the distances filtered on TF32 tensor cores,
+/* anneal_assign_tc.cu - anneal assign, variant `tc`: the distances filtered on fp16 tensor cores,
  * every answer settled by assign's own fp32 arithmetic, so that assign[] and dist[] are the fp32
  * `default` variant's (anneal_assign.cu) bit for bit, on every input whose norms stay below 2^60.
  *
- * Why not cuBLAS: a TF32 GEMM into an n x m matrix and an argmin over it move 4 n m bytes twice
- * (8 GB at 1M x 1024: over 2.5 ms on an H100 before any arithmetic). Here, as in `default`, the
- * distance matrix never leaves the registers.
+ * Why not cuBLAS: a GEMM into an n x m matrix and an argmin over it move 4 n m bytes twice (8 GB
+ * at 1M x 1024: over 2.5 ms on an H100 before any arithmetic). Here, as in `default`, the distance
+ * matrix never leaves the registers.
  *
  * What `default` computes (the contract's assignment as this backend makes it; the validator,
  * workloads/anneal/checks.c, accepts it within a documented bound of fp64):
@@ -16,11 +16,20 @@
  * threads add up the squares of x as the first column tile streams in). xpb_tc_exact() below is
  * that arithmetic, in that order.
  *
- * Pass 1 (one 128-point tile a block): the dot products x_i . a_j of all m anchors by mma.sync
- * m16n8k8 TF32 (fp32 operands; the tensor cores read their TF32 part), t_j = fmaf(-2, g_j, an_j)
- * (||x||^2 is common to the row and left out), and per point the least t (index j1) and the second
- * least value t2. With E a bound on |t_j + ||x||^2 - v(i, j)| for every j (below), `default`'s
- * winner j* has t_j* <= t_j1 + 2E:
+ * The operands: x and the anchors times s = 2^e, rounded to fp16 (to nearest). e is chosen once a
+ * launch from a_max, the largest anchor norm, so that a_max s lies in [2^11, 2^12) (e clamped to
+ * -60 .. 60; 0 when a_max is 0 or not finite): fp16's 5-bit exponent then holds the anchors and
+ * every point up to ~8 times their size, and the products, exact in the fp32 accumulators, are
+ * s^2 x_k a_k. The anchors are converted once a launch into scratch (m x d halves, padded with
+ * zeros to whole tiles and slices); x as each tile loads it. fp16 and TF32 keep the same 11
+ * significant bits; fp16's m16n8k16 takes twice TF32's k a step, so the same products take half
+ * the mma instructions and half the shared-memory fragment loads (ldmatrix, 4 8x8 matrices a load).
+ *
+ * Pass 1 (one 128-point tile a block): the scaled dot products of all m anchors by mma.sync
+ * m16n8k16, t_j = fmaf(-2 / s^2, G_j, an_j) (-2 / s^2 a power of two: the same rounding as
+ * fmaf(-2, g_j, an_j) with g_j = G_j / s^2; ||x||^2 is common to the row and left out), and per
+ * point the least t (index j1) and the second least value t2. With E a bound on
+ * |t_j + ||x||^2 - v(i, j)| for every j (below), `default`'s winner j* has t_j* <= t_j1 + 2E:
  *     t_j* - E <= v(j*) - ||x||^2 <= v(j1) - ||x||^2 <= t_j1 + E.
  * So when t2 > t_j1 + 2E (in exact arithmetic: the test rounds up) j1 is the only candidate: the
  * block computes v(i, j1) by xpb_tc_exact and writes it. Otherwise (a near tie, or anything not
@@ -38,50 +47,51 @@
  *   F, `default`'s v against the exact ||x - a||^2: three fmaf/add chains of at most d + 5
  *     roundings, an add and an fmaf: |err| <= gamma_{d+8} (||x|| + ||a||)^2;
  *   G, t + ||x||^2 against the exact ||x - a||^2:
- *     - each operand as the tensor core takes it (the low 13 bits dropped or rounded away):
- *       relative error < u_t = 2^-10, so each product is off by (2 u_t + u_t^2) |x_k a_k|;
+ *     - each operand as the tensor core takes it: a normal fp16 value within u_t = 2^-10 of the
+ *       scaled fp32 (rounding to nearest is within 2^-11; the bound keeps TF32's truncation
+ *       figure), a subnormal one within eta = 2^-25 absolutely (half fp16's least step), so each
+ *       product is off by (2 u_t + u_t^2) |x_k a_k| + (1 + u_t) eta (|x_k| + |a_k|) s + eta^2,
+ *       in scaled units;
  *     - the tensor core's own accumulation (products exact, aligned to the largest exponent and
  *       truncated, normalized toward zero: Fasi et al., "Numerical behavior of NVIDIA tensor
  *       cores", 2021) within c_acc = (d + 8) 2^-21 of the sum of |products|, some 16 times the
  *       model's worst case;
- *     so |g - x.a| <= K S, K = 2 u_t + u_t^2 + c_acc (1 + u_t)^2, and with an's gamma_{d+5} and t's
- *     own rounding: |err| <= (gamma_{d+5} + K/2 + 1.003 u) (||x|| + ||a||)^2;
- *   E = F + G <= (2 gamma_{d+17} + K/2) (||x|| + ||a||)^2 for every anchor, and with a_max the
- *   largest anchor norm: E = (1 + 2^-8) (c (sqrt(xn) + a_max)^2 + 2^-110), c the bracket rounded
- *   up. The 1 + 2^-8 covers xn and an as fp32 estimates of the norms and E's own fp32 arithmetic;
- *   subnormals (operands, products, accumulators flushed or rounded absolutely) add at most
- *   2^-119 (1 + (||x|| + ||a||)^2) for d <= 4096, inside c >= 2^-10 and the 2^-110. At d = 128,
- *   c = 1.03e-3: for the contract's blobs (||x|| ~ ||a|| ~ 6.5) 2E ~ 0.35 against ~85 between
- *   blobs, so pass 2 sees only real near ties. "Tame" norms: sqrt(xn) + a_max < 2^60, so that no
- *   fp32 or TF32 value of either path can overflow; past that a point gets threshold +inf, and
- *   pass 2 recomputes all its m distances exactly (correct, slow).
+ *     so, back in real units (s a power of two), |g - x.a| <= K S + A, K = 2 u_t + u_t^2 + c_acc
+ *     (1 + u_t)^2, A <= 2^-24 sqrt(d) (||x|| + ||a||) / s + d 2^-49 / s^2 (the absolute terms of
+ *     the subnormals, c_acc's share of them included with room), and with an's gamma_{d+5} and
+ *     t's own rounding: |err| <= (gamma_{d+5} + K/2 + 1.003 u) (||x|| + ||a||)^2 + 2 A;
+ *   E = F + G <= (2 gamma_{d+17} + K/2) (||x|| + ||a||)^2 + 2 A for every anchor, and with sn =
+ *   sqrt(xn) + a_max: E = (1 + 2^-8) (c sn^2 + c_abs sn / s + c_d / s^2 + 2^-110), c the bracket
+ *   rounded up, c_abs = 2^-23 sqrt(d), c_d = d 2^-48. The 1 + 2^-8 covers xn and an as fp32
+ *   estimates of the norms and E's own fp32 arithmetic; 2^-110 the fp32 subnormals of either path.
+ *   At d = 128, c = 1.03e-3: for the contract's blobs (||x|| ~ ||a|| ~ 6.5, s = 2^9) 2E ~ 0.35
+ *   against ~85 between blobs, so pass 2 sees only real near ties. "Tame": sn < 2^60, so that no
+ *   fp32 value of either path can overflow, and sn s < 2^15, so that no scaled operand rounds past
+ *   fp16's 65504; past either a point gets threshold +inf, and pass 2 recomputes all its m
+ *   distances exactly (correct, slow).
  *
  * The tile: 256 threads, 8 warps as 2 (rows) x 4 (columns), a warp 64 points x 32 anchors as 4 x 4
  * m16n8 accumulators (64 floats a thread). x stays in shared memory in chunks of 128 dimensions
- * (padded rows of 132 floats: a fragment's 32 reads hit 32 banks): for d <= 128 it is read once a
- * block, larger d streams chunk after chunk for each column tile (as `default` streams x). Anchors
- * come in column tiles of 128, d in slices of BK, two shared buffers filled by cp.async (zeros past
- * d; rows and columns past n and m clamped in bounds and never stored; float4 copies when `default`
- * uses float4 loads, else 4-byte ones). Each slice costs a cp.async wait and a barrier, and the
- * next slice's copy (from L2) hides behind one slice of mma; BK is XPB_CUDA_ASSIGN_TC_SLICE (auto:
- * 32 where a block may have its shared memory, else 16):
- *   16: rows of 20 floats, 2 mma k-steps a barrier, 95,744 bytes of shared memory
- *     (x 67,584, anchors 20,480, slots and row data 7,680);
- *   32: rows of 36 floats, 4 k-steps a barrier, half the barriers: 112,128 bytes (anchors 36,864);
- *     on an H200 at 1M x 128, m = 1024 the assign takes 2.45 ms a launch against 2.63 at 16.
- * Both keep the 2 blocks an SM that the registers allow (126 - 128 a thread at either depth, no
- * spills; ptxas, sm_90): 2 x (112,128 + 1,024 reserved a block) = 226,304 of the 233,472 bytes an
- * sm_90 SM has. sm_86 and sm_89 allow 101,376 bytes a block: 16 only. The k-steps run in the same
- * order at both depths (the accumulators carry over from slice to slice); past d both operands
- * are zeros, so a deeper slice adds only zero products (d = 1: 1 k-step of data, 1 or 3 of zeros).
+ * (fp16 rows of 136 halves, 272 bytes: an ldmatrix's 8 row reads hit 32 banks): for d <= 128 it is
+ * read once a block, larger d streams chunk after chunk for each column tile (as `default` streams
+ * x). Anchors come in column tiles of 128, d in slices of BK, two shared buffers filled by
+ * cp.async from the converted copy. Each slice costs a cp.async wait and a barrier, and the next
+ * slice's copy (from L2) hides behind one slice of mma; BK is XPB_CUDA_ASSIGN_TC_SLICE (auto: 32):
+ *   16: rows of 24 halves, 1 mma k-step a barrier, 54,784 bytes of shared memory
+ *     (x 34,816, anchors 12,288, slots and row data 7,680);
+ *   32: rows of 40 halves, 2 k-steps a barrier, half the barriers: 62,976 bytes (anchors 20,480).
+ * Either keeps the 2 blocks an SM that the registers allow (ptxas, sm_90). The k-steps run in the
+ * same order at both depths (the accumulators carry over from slice to slice); past d both
+ * operands are zeros, so a deeper slice adds only zero products.
  * Pass 1 keeps each row's (t_j1, j1, t2) per column warp in shared memory (4 lanes merge by
  * shuffles first); one thread per row settles it at the end.
  *
  * The number of points pass 2 rechecks is not reported (a kernel has no channel to the results);
- * at the contract's blobs it is about zero. Scratch: the anchor norms (m floats), a_max and the
- * list's count, the list and the thresholds (n each), 256-byte pieces: at most n 8 + m 4 + 1280 bytes of
- * XPB_ANNEAL_SCRATCH_BYTES(n, m). Needs compute capability 8.0 (mma.sync TF32, cp.async) and the
- * slice's shared memory a block (above); `supports` says so where either is missing. */
+ * at the contract's blobs it is about zero. Scratch: the anchor norms (m floats), a_max with the
+ * scale's powers and the list's count, the list and the thresholds (n each), the converted anchors
+ * (128-row tiles x BK-deep slices of halves), 256-byte pieces; where the converted anchors do not
+ * fit XPB_ANNEAL_SCRATCH_BYTES(n, m) (large m with large d) `supports` says so. Needs compute
+ * capability 8.0 (mma.sync m16n8k16, ldmatrix, cp.async); `supports` says so where it is missing. */
 #include <math.h>
 
 #include "cuda_anneal.cuh"
@@ -91,39 +101,45 @@
 #define XPB_TC_BN 128      /* anchors per column tile                           */
 #define XPB_TC_DC 128      /* d per resident x chunk                            */
 #define XPB_TC_THREADS 256
-#define XPB_TC_XLD (XPB_TC_DC + 4) /* 132 = 4 (mod 32): rows g = 0..7 start on banks 0, 4, .., 28 */
+#define XPB_TC_XLD (XPB_TC_DC + 8) /* 136 halves = 68 words = 4 (mod 32): an ldmatrix's 8 rows on 32 banks */
 #define XPB_TC_SLOTS 4             /* column warps, each with its (t_j1, j1, t2) per row */
+#define XPB_TC_SCALE_EXP 11        /* a_max s in [2^11, 2^12) */
+#define XPB_TC_TAME_SCALED 0x1p15f /* sn s below this: every scaled operand below fp16's 65504 */
 
-/* Shared memory, in floats: x chunk, two anchor slices, the per-row slots (pass 2: the 64-bit keys
- * in their place), then point index, threshold and xn per row. The anchor slices depend on BK,
- * the depth of a slice (16 or 32: XPB_CUDA_ASSIGN_TC_SLICE). */
-#define XPB_TC_XS (XPB_TC_BM * XPB_TC_XLD)
-#define XPB_TC_SL (3 * XPB_TC_SLOTS * XPB_TC_BM)
-/* a slice's row pitch, 20 or 36 floats: = 4 (mod 8), so rows g = 0..7 start on the banks 0, 4, ..,
- * 28 in some order (20: 0, 20, 8, 28, 16, 4, 24, 12; 36: 0, 4, .., 28) and a B fragment's 32 reads,
- * bank (g ALD + tq) mod 32, hit 32 banks; 16-byte rows for cp.async */
-__host__ __device__ constexpr int xpb_tc_ald(int bk) { return bk + 4; }
-__host__ __device__ constexpr int xpb_tc_as(int bk) { return 2 * XPB_TC_BN * xpb_tc_ald(bk); }
+/* Shared memory, in bytes: x chunk (halves), two anchor slices (halves), the per-row slots (pass
+ * 2: the 64-bit keys in their place), then point index, threshold and xn per row. The anchor
+ * slices depend on BK, the depth of a slice (16 or 32: XPB_CUDA_ASSIGN_TC_SLICE). */
+#define XPB_TC_XS_BYTES (XPB_TC_BM * XPB_TC_XLD * 2)
+#define XPB_TC_SL (3 * XPB_TC_SLOTS * XPB_TC_BM) /* floats */
+/* a slice's row pitch, 24 or 40 halves (48 or 80 bytes: 16-byte rows for cp.async and ldmatrix;
+ * 12 or 20 words = 4 (mod 8), so the 8 rows of an ldmatrix start on banks 4 apart in some order
+ * and read 32 distinct banks) */
+__host__ __device__ constexpr int xpb_tc_ald(int bk) { return bk + 8; }
+__host__ __device__ constexpr int xpb_tc_as_bytes(int bk) { return 2 * XPB_TC_BN * xpb_tc_ald(bk) * 2; }
 __host__ __device__ constexpr int xpb_tc_smem_bytes(int bk)
 {
-    return (XPB_TC_XS + xpb_tc_as(bk) + XPB_TC_SL + 3 * XPB_TC_BM) * (int)sizeof(float);
+    return XPB_TC_XS_BYTES + xpb_tc_as_bytes(bk) + (XPB_TC_SL + 3 * XPB_TC_BM) * (int)sizeof(float);
 }
 
-static_assert(XPB_TC_DC % 16 == 0, "chunks keep k % 16");
+static_assert(XPB_TC_DC % 32 == 0, "chunks keep whole slices of either depth");
+static_assert(XPB_TC_XLD / 2 % 32 == 4 && XPB_TC_XLD % 8 == 0, "x rows: 16-byte aligned, banks 4 words apart");
 static_assert(XPB_TC_SL * sizeof(float) >= XPB_TC_BM * sizeof(unsigned long long), "pass 2's keys fit the slots");
-static_assert(xpb_tc_smem_bytes(16) == 95744 && xpb_tc_smem_bytes(32) == 112128, "the header comment's sizes");
+static_assert(xpb_tc_smem_bytes(16) == 54784 && xpb_tc_smem_bytes(32) == 62976, "the header comment's sizes");
 
 /* The kernel's arguments (one struct: both passes take the same). */
 struct xpb_tc_args {
     const float *x, *anchors, *anorm;
-    const float *amax;    /* max_j sqrt(an_j) (xpb_tc_prep)                              */
+    const float *amax;    /* [0] max_j sqrt(an_j), [1] s, [2] -2 / s^2, [3] 1 / s, [4] 1 / s^2 (xpb_tc_prep) */
+    const uint16_t *ah;   /* the anchors times s in fp16, mp x dp (xpb_tc_half_anchors)  */
     uint32_t *count;      /* points listed by pass 1                                      */
     uint32_t *list;       /* their indices, in no particular order (each is independent) */
     float *thr;           /* their thresholds                                            */
     uint32_t *assign;
     float *dist;
     int n, d, m;
+    int dp;               /* ah's row pitch: d rounded up to whole slices                 */
     float c;              /* E's coefficient, rounded up (tc_bound_coeff)                */
+    float cabs, cd;       /* E's subnormal terms, 2^-23 sqrt(d) and d 2^-48, rounded up  */
     int recheck;          /* XPB_CUDA_ASSIGN_TC_RECHECK: 0 near ties, 1 every point, 2 every point
                              with threshold +inf (every distance exact)                  */
 };
@@ -132,21 +148,12 @@ struct xpb_tc_args {
 
 __device__ __forceinline__ int xpb_tc_min(int a, int b) { return a < b ? a : b; }
 
-/* cp.async of 4 or 16 bytes; fill false writes zeros instead (src, kept in bounds, is not read).
- * 4-byte copies must go through L1 (.ca); 16-byte ones bypass it (.cg). As gemm_tiled.cu. */
-__device__ __forceinline__ void xpb_tc_cp4(float *dst, const float *src, bool fill)
+/* cp.async of 16 bytes, bypassing L1 (.cg), as gemm_tiled.cu. */
+__device__ __forceinline__ void xpb_tc_cp16(void *dst, const void *src)
 {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
     const unsigned s = (unsigned)__cvta_generic_to_shared(dst);
-    asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(s), "l"(src), "r"(fill ? 4 : 0) : "memory");
-#endif
-}
-__device__ __forceinline__ void xpb_tc_cp16(float *dst, const float *src, bool fill)
-{
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    const unsigned s = (unsigned)__cvta_generic_to_shared(dst);
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(s), "l"(src), "r"(fill ? 16 : 0)
-                 : "memory");
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(s), "l"(src) : "memory");
 #endif
 }
 __device__ __forceinline__ void xpb_tc_commit()
@@ -162,12 +169,33 @@ __device__ __forceinline__ void xpb_tc_wait_all()
 #endif
 }
 
-/* c += a b for one m16n8k8 TF32 tile (fp32 accumulators). a: rows g, g+8 at columns t, t+4; b:
- * column g at rows t, t+4; c: rows g, g+8 at columns 2t, 2t+1 (g = lane / 4, t = lane % 4). */
+/* h = (fp16(lo) in the low half, fp16(hi) in the high half), each rounded to nearest (even). */
+__device__ __forceinline__ void xpb_tc_h2(uint32_t &h, float lo, float hi)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    asm("cvt.rn.f16x2.f32 %0, %1, %2;\n" : "=r"(h) : "f"(hi), "f"(lo));
+#endif
+}
+
+/* Four 8x8 matrices of halves from shared memory: lanes 8i .. 8i+7 give the 16-byte rows of
+ * matrix i, and r[i] holds, in lane l, row l / 4's halves 2 (l % 4) and 2 (l % 4) + 1. */
+__device__ __forceinline__ void xpb_tc_ldsm4(uint32_t (&r)[4], const void *row)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    const unsigned s = (unsigned)__cvta_generic_to_shared(row);
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\n"
+                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+                 : "r"(s));
+#endif
+}
+
+/* c += a b for one m16n8k16 fp16 tile (fp32 accumulators). a: rows g, g+8 at columns 2t, 2t+1,
+ * then the same at 2t+8, 2t+9; b: column g at rows 2t, 2t+1, then 2t+8, 2t+9; c: rows g, g+8 at
+ * columns 2t, 2t+1 (g = lane / 4, t = lane % 4; two halves a register, the lower k low). */
 __device__ __forceinline__ void xpb_tc_mma(float (&c)[4], const uint32_t (&a)[4], const uint32_t (&b)[2])
 {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    asm("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
+    asm("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
         "{%0,%1,%2,%3};\n"
         : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
         : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
@@ -250,18 +278,17 @@ __device__ __forceinline__ float xpb_tc_key_value(unsigned long long key)
 /* One tile of up to 128 points against all m anchors. Pass 1 (RECHECK false): points first ..
  * first + rows - 1. Pass 2: list slots first .. first + rows - 1. */
 template <bool VK, bool RECHECK, int BK>
-__device__ __forceinline__ void xpb_tc_tile(const xpb_tc_args &p, float *smem, int first, int rows)
+__device__ __forceinline__ void xpb_tc_tile(const xpb_tc_args &p, unsigned char *smem, int first, int rows)
 {
     constexpr int ALD = xpb_tc_ald(BK);
-    static_assert(BK % 8 == 0 && XPB_TC_DC % BK == 0, "whole mma k-steps; a slice lies in one x chunk");
-    static_assert(XPB_TC_BN * BK / 4 % XPB_TC_THREADS == 0, "the threads copy a slice in equal float4 shares");
-    static_assert(ALD % 8 == 4, "B fragment reads hit 32 banks; rows stay 16-byte aligned for cp.async");
-    static_assert((XPB_TC_XS + xpb_tc_as(BK)) % 4 == 0, "the slices and the keys start 16-byte aligned");
+    static_assert(BK % 16 == 0 && XPB_TC_DC % BK == 0, "whole mma k-steps; a slice lies in one x chunk");
+    static_assert(XPB_TC_BN * BK / 8 % XPB_TC_THREADS == 0, "the threads copy a slice in equal 16-byte shares");
+    static_assert(ALD % 8 == 0 && ALD / 2 % 8 == 4, "16-byte rows; an ldmatrix's 8 rows hit 32 banks");
     static_assert(xpb_tc_smem_bytes(BK) <= 232448 && 2 * (xpb_tc_smem_bytes(BK) + 1024) <= 233472,
                   "a block fits sm_90's 227 KB; two blocks its 228 KB an SM, 1 KB reserved a block");
-    float *Xs = smem;
-    float *As = Xs + XPB_TC_XS;
-    float *sl = As + xpb_tc_as(BK);
+    uint16_t *Xs = reinterpret_cast<uint16_t *>(smem);
+    uint16_t *As = reinterpret_cast<uint16_t *>(smem + XPB_TC_XS_BYTES);
+    float *sl = reinterpret_cast<float *>(smem + XPB_TC_XS_BYTES + xpb_tc_as_bytes(BK));
     float *sv1 = sl, *sv2 = sl + XPB_TC_SLOTS * XPB_TC_BM;                                   /* pass 1 */
     uint32_t *sj1 = reinterpret_cast<uint32_t *>(sl + 2 * XPB_TC_SLOTS * XPB_TC_BM);
     unsigned long long *skey = reinterpret_cast<unsigned long long *>(sl);                    /* pass 2 */
@@ -270,6 +297,7 @@ __device__ __forceinline__ void xpb_tc_tile(const xpb_tc_args &p, float *smem, i
     const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
     const int wm = warp & 1, wn = warp >> 1, g = lane >> 2, tq = lane & 3;
     const int n = p.n, d = p.d, m = p.m;
+    const float scale = __ldg(p.amax + 1), ks = __ldg(p.amax + 2);
 
     __syncthreads(); /* the previous tile (pass 2's loop) is done with shared memory */
     if (tid < XPB_TC_BM) {
@@ -292,41 +320,42 @@ __device__ __forceinline__ void xpb_tc_tile(const xpb_tc_args &p, float *smem, i
     }
     __syncthreads();
 
-    /* x chunk c (dimensions c*DC ..) of the tile's points, zeros past d: 16 float4 a thread. */
+    /* x chunk c (dimensions c*DC ..) of the tile's points, times s in fp16, zeros past d: 16 groups
+     * of 4 a thread (a warp reads 512 consecutive bytes of a row). Plain loads (cp.async cannot
+     * convert); the first slice's copy is already in flight. */
     auto load_x = [&](int c) {
 #pragma unroll 4
         for (int q = 0; q < XPB_TC_BM * XPB_TC_DC / 4 / XPB_TC_THREADS; q++) {
             const int idx = q * XPB_TC_THREADS + tid, r = idx / (XPB_TC_DC / 4), c4 = idx % (XPB_TC_DC / 4);
             const int k = c * XPB_TC_DC + 4 * c4;
             const float *src = p.x + (int64_t)sidx[r] * d;
-            float *dst = Xs + r * XPB_TC_XLD + 4 * c4;
+            float4 v = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
             if constexpr (VK) {
-                xpb_tc_cp16(dst, src + (k < d ? k : 0), k < d);
+                if (k < d)
+                    v = __ldg(reinterpret_cast<const float4 *>(src + k));
             } else {
-#pragma unroll
-                for (int e = 0; e < 4; e++)
-                    xpb_tc_cp4(dst + e, src + (k + e < d ? k + e : 0), k + e < d);
+                v.x = k < d ? __ldg(src + k) : 0.0f;
+                v.y = k + 1 < d ? __ldg(src + k + 1) : 0.0f;
+                v.z = k + 2 < d ? __ldg(src + k + 2) : 0.0f;
+                v.w = k + 3 < d ? __ldg(src + k + 3) : 0.0f;
             }
+            uint32_t h0, h1;
+            xpb_tc_h2(h0, v.x * scale, v.y * scale);
+            xpb_tc_h2(h1, v.z * scale, v.w * scale);
+            uint32_t *dst = reinterpret_cast<uint32_t *>(Xs + r * XPB_TC_XLD + 4 * c4);
+            dst[0] = h0, dst[1] = h1;
         }
     };
-    /* anchor slice (column tile ct, dimensions s*BK ..) into buffer b: BK / 8 float4 a thread.
-     * Rows past m are zeros (their source clamped in bounds, not read), so a finite point's
-     * products there are exact zeros and its t, with the +inf norm past m, is +inf: pass 1's fold
-     * needs no column test. */
+    /* anchor slice (column tile ct, dimensions s*BK ..) into buffer b: BK / 16 16-byte copies a
+     * thread from the converted anchors, whose padding (zeros past m and d) keeps every copy in
+     * bounds. Rows past m are zeros, so a finite point's products there are exact zeros and its t,
+     * with the +inf norm past m, is +inf: pass 1's fold needs no column test. */
     auto load_a = [&](int ct, int s, int b) {
 #pragma unroll
-        for (int q = 0; q < XPB_TC_BN * BK / 4 / XPB_TC_THREADS; q++) {
-            const int idx = q * XPB_TC_THREADS + tid, r = idx / (BK / 4), c4 = idx % (BK / 4);
-            const int k = s * BK + 4 * c4, row = ct * XPB_TC_BN + r;
-            const float *src = p.anchors + (int64_t)xpb_tc_min(row, m - 1) * d;
-            float *dst = As + (b * XPB_TC_BN + r) * ALD + 4 * c4;
-            if constexpr (VK) {
-                xpb_tc_cp16(dst, src + (k < d ? k : 0), k < d && row < m);
-            } else {
-#pragma unroll
-                for (int e = 0; e < 4; e++)
-                    xpb_tc_cp4(dst + e, src + (k + e < d ? k + e : 0), k + e < d && row < m);
-            }
+        for (int q = 0; q < XPB_TC_BN * BK / 8 / XPB_TC_THREADS; q++) {
+            const int idx = q * XPB_TC_THREADS + tid, r = idx / (BK / 8), c8 = idx % (BK / 8);
+            xpb_tc_cp16(As + (b * XPB_TC_BN + r) * ALD + 8 * c8,
+                        p.ah + (int64_t)(ct * XPB_TC_BN + r) * p.dp + s * BK + 8 * c8);
         }
     };
 
@@ -343,18 +372,16 @@ __device__ __forceinline__ void xpb_tc_tile(const xpb_tc_args &p, float *smem, i
     const int nch = (d + XPB_TC_DC - 1) / XPB_TC_DC; /* x chunks */
     const int nct = (m + XPB_TC_BN - 1) / XPB_TC_BN;
     const int64_t total = (int64_t)kps * nct;
-    load_x(0);
     load_a(0, 0, 0);
     xpb_tc_commit();
+    load_x(0);
 
     int ct = 0, s = 0; /* the slice computed in this step */
     for (int64_t t = 0; t < total; t++) {
         xpb_tc_wait_all();
-        __syncthreads(); /* slice t is in; every warp is done with step t - 1's buffers */
+        __syncthreads(); /* slice t (and x) is in; every warp is done with step t - 1's buffers */
         if (nch > 1 && t > 0 && s % (XPB_TC_DC / BK) == 0) { /* a new x chunk (d > DC only) */
             load_x(s / (XPB_TC_DC / BK));
-            xpb_tc_commit();
-            xpb_tc_wait_all();
             __syncthreads();
         }
         int nct_ = ct, ns = s + 1; /* the next slice */
@@ -365,24 +392,22 @@ __device__ __forceinline__ void xpb_tc_tile(const xpb_tc_args &p, float *smem, i
             xpb_tc_commit();
         }
 
-        const float *Ab = As + (int)(t & 1) * XPB_TC_BN * ALD;
+        const uint16_t *Ab = As + (int)(t & 1) * XPB_TC_BN * ALD;
         const int xk = (s % (XPB_TC_DC / BK)) * BK;
 #pragma unroll
-        for (int kk = 0; kk < BK; kk += 8) {
+        for (int kk = 0; kk < BK; kk += 16) {
             uint32_t af[4][4], bf[4][2];
+            /* A: lanes 0-15 give rows 0-15 at k, lanes 16-31 the same rows at k + 8 (a0 .. a3) */
 #pragma unroll
-            for (int mt = 0; mt < 4; mt++) {
-                const float *xr = Xs + (wm * 64 + mt * 16 + g) * XPB_TC_XLD + xk + kk + tq;
-                af[mt][0] = __float_as_uint(xr[0]);
-                af[mt][1] = __float_as_uint(xr[8 * XPB_TC_XLD]);
-                af[mt][2] = __float_as_uint(xr[4]);
-                af[mt][3] = __float_as_uint(xr[8 * XPB_TC_XLD + 4]);
-            }
+            for (int mt = 0; mt < 4; mt++)
+                xpb_tc_ldsm4(af[mt], Xs + (wm * 64 + mt * 16 + (lane & 15)) * XPB_TC_XLD + xk + kk + (lane >> 4) * 8);
+            /* B, two column groups a load: lanes 0-7 group 2h at k, 8-15 it at k + 8, 16-31 group
+             * 2h + 1 likewise (b0, b1 of each) */
 #pragma unroll
-            for (int nt = 0; nt < 4; nt++) {
-                const float *ar = Ab + (wn * 32 + nt * 8 + g) * ALD + kk + tq;
-                bf[nt][0] = __float_as_uint(ar[0]);
-                bf[nt][1] = __float_as_uint(ar[4]);
+            for (int h = 0; h < 2; h++) {
+                uint32_t r4[4];
+                xpb_tc_ldsm4(r4, Ab + (wn * 32 + (2 * h + (lane >> 4)) * 8 + (lane & 7)) * ALD + kk + ((lane >> 3) & 1) * 8);
+                bf[2 * h][0] = r4[0], bf[2 * h][1] = r4[1], bf[2 * h + 1][0] = r4[2], bf[2 * h + 1][1] = r4[3];
             }
 #pragma unroll
             for (int mt = 0; mt < 4; mt++)
@@ -411,7 +436,7 @@ __device__ __forceinline__ void xpb_tc_tile(const xpb_tc_args &p, float *smem, i
                         for (int nt = 0; nt < 4; nt++)
 #pragma unroll
                             for (int e = 0; e < 2; e++)
-                                if (col0 + nt * 8 + e < m && !(fmaf(-2.0f, acc[mt][nt][2 * h + e], an[nt][e]) > th))
+                                if (col0 + nt * 8 + e < m && !(fmaf(ks, acc[mt][nt][2 * h + e], an[nt][e]) > th))
                                     cand |= 1ull << (((mt * 2 + h) * 4 + nt) * 2 + e);
                     } else {
                         /* no column test: past m t is +inf (load_a), which neither the least nor
@@ -424,7 +449,7 @@ __device__ __forceinline__ void xpb_tc_tile(const xpb_tc_args &p, float *smem, i
                         for (int nt = 0; nt < 4; nt++) {
 #pragma unroll
                             for (int e = 0; e < 2; e++) { /* columns in increasing order */
-                                const float tv = fmaf(-2.0f, acc[mt][nt][2 * h + e], an[nt][e]);
+                                const float tv = fmaf(ks, acc[mt][nt][2 * h + e], an[nt][e]);
                                 sum += tv;
                                 if (tv < t1)
                                     t2 = t1, t1 = tv, j1 = (uint32_t)(col0 + nt * 8 + e);
@@ -484,14 +509,14 @@ __device__ __forceinline__ void xpb_tc_tile(const xpb_tc_args &p, float *smem, i
             xpb_tc_merge(t1, j1, t2, sv1[w * XPB_TC_BM + r], sj1[w * XPB_TC_BM + r], sv2[w * XPB_TC_BM + r]);
         if (j1 >= (uint32_t)m) /* only when no t was below +inf; then the point is listed anyway */
             j1 = 0;
-        /* the x row: resident when it is one chunk, else from global memory */
-        const float *xr = nch == 1 ? Xs + r * XPB_TC_XLD : p.x + (int64_t)i * d;
-        float xn, dot;
-        xpb_tc_exact<VK, true>(xr, p.anchors + (int64_t)j1 * d, d, xn, dot);
+        float xn, dot; /* the x row from global memory (shared memory holds it in fp16) */
+        xpb_tc_exact<VK, true>(p.x + (int64_t)i * d, p.anchors + (int64_t)j1 * d, d, xn, dot);
         const float v = fmaf(-2.0f, dot, __fadd_rn(xn, __ldg(p.anorm + j1)));
-        const float sn = sqrtf(xn) + *p.amax;
-        const bool tame = sn < 0x1p60f && isfinite(t1) && isfinite(v); /* false for NaN too */
-        const float e = (1.0f + 0x1p-8f) * fmaf(p.c, sn * sn, 0x1p-110f); /* E (header comment) */
+        const float sn = sqrtf(xn) + __ldg(p.amax);
+        const bool tame = sn < 0x1p60f && sn * scale < XPB_TC_TAME_SCALED && isfinite(t1) && isfinite(v); /* false for NaN too */
+        /* E (header comment): the relative term, the subnormals' two absolute ones, fp32's */
+        const float e = (1.0f + 0x1p-8f) * (fmaf(p.c, sn * sn, fmaf(p.cabs * __ldg(p.amax + 3), sn, p.cd * __ldg(p.amax + 4))) +
+                                            0x1p-110f);
         const double lim = __dadd_ru((double)t1, 2.0 * (double)e);
         if (p.recheck == 0 && tame && (double)t2 > lim) { /* j1 is the only candidate: `default`'s answer */
             p.assign[i] = j1;
@@ -511,7 +536,8 @@ __global__ void __launch_bounds__(XPB_TC_THREADS, 2) xpb_tc_assign_kernel(xpb_tc
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
     extern __shared__ float4 xpb_tc_smem[];
     const int first = blockIdx.x * XPB_TC_BM;
-    xpb_tc_tile<VK, false, BK>(p, reinterpret_cast<float *>(xpb_tc_smem), first, xpb_tc_min(XPB_TC_BM, p.n - first));
+    xpb_tc_tile<VK, false, BK>(p, reinterpret_cast<unsigned char *>(xpb_tc_smem), first,
+                               xpb_tc_min(XPB_TC_BM, p.n - first));
 #endif
 }
 
@@ -523,13 +549,14 @@ __global__ void __launch_bounds__(XPB_TC_THREADS, 2) xpb_tc_recheck_kernel(xpb_t
     extern __shared__ float4 xpb_tc_smem[];
     const int64_t cnt = *p.count;
     for (int64_t first = (int64_t)blockIdx.x * XPB_TC_BM; first < cnt; first += (int64_t)gridDim.x * XPB_TC_BM)
-        xpb_tc_tile<VK, true, BK>(p, reinterpret_cast<float *>(xpb_tc_smem), (int)first,
+        xpb_tc_tile<VK, true, BK>(p, reinterpret_cast<unsigned char *>(xpb_tc_smem), (int)first,
                                   (int)(cnt - first < XPB_TC_BM ? cnt - first : XPB_TC_BM));
 #endif
 }
 
-/* amax = max_j sqrt(an_j) (fmaxf passes over a NaN norm: that anchor's t is NaN, which sends every
- * point to pass 2), and the list emptied. One block. */
+/* amax[0] = a_max = max_j sqrt(an_j) (fmaxf passes over a NaN norm: that anchor's t is NaN, which
+ * sends every point to pass 2), the scale s = 2^e with a_max s in [2^11, 2^12) (e in -60 .. 60; 0
+ * when a_max is 0 or not finite) and its powers (all exact), and the list emptied. One block. */
 __global__ void __launch_bounds__(XPB_TC_THREADS) xpb_tc_prep(const float *__restrict__ anorm, int m, float *amax,
                                                               uint32_t *count)
 {
@@ -538,36 +565,72 @@ __global__ void __launch_bounds__(XPB_TC_THREADS) xpb_tc_prep(const float *__res
     for (int j = threadIdx.x; j < m; j += XPB_TC_THREADS)
         v = fmaxf(v, anorm[j]);
     v = xpb_block_allreduce(v, xpb_max_op(), 0.0f, red);
-    if (threadIdx.x == 0)
-        *amax = sqrtf(v), *count = 0;
+    if (threadIdx.x == 0) {
+        const float am = sqrtf(v);
+        int e = am > 0.0f && isfinite(am) ? XPB_TC_SCALE_EXP - ilogbf(am) : 0;
+        e = e < -60 ? -60 : e > 60 ? 60 : e;
+        amax[0] = am, amax[1] = ldexpf(1.0f, e), amax[2] = -ldexpf(1.0f, 1 - 2 * e);
+        amax[3] = ldexpf(1.0f, -e), amax[4] = ldexpf(1.0f, -2 * e);
+        *count = 0;
+    }
+}
+
+/* ah = the anchors times s in fp16, mp rows of dp halves, zeros past m and d: 8 halves a thread,
+ * grid-stride. */
+__global__ void __launch_bounds__(XPB_TC_THREADS) xpb_tc_half_anchors(const float *__restrict__ anchors, int m, int d,
+                                                                      int mp, int dp, const float *amax, uint16_t *ah)
+{
+    const float scale = amax[1];
+    const int64_t groups = (int64_t)mp * (dp / 8);
+    for (int64_t q = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; q < groups; q += (int64_t)gridDim.x * blockDim.x) {
+        const int j = (int)(q / (dp / 8)), k0 = (int)(q % (dp / 8)) * 8;
+        float v[8];
+#pragma unroll
+        for (int e = 0; e < 8; e++)
+            v[e] = j < m && k0 + e < d ? anchors[(int64_t)j * d + k0 + e] * scale : 0.0f;
+        uint32_t h[4];
+#pragma unroll
+        for (int e = 0; e < 4; e++)
+            xpb_tc_h2(h[e], v[2 * e], v[2 * e + 1]);
+        uint32_t *dst = reinterpret_cast<uint32_t *>(ah + (int64_t)j * dp + k0);
+        dst[0] = h[0], dst[1] = h[1], dst[2] = h[2], dst[3] = h[3];
+    }
 }
 
 /* ---- host ------------------------------------------------------------------------------------- */
 
 /* E's coefficient for dimension d (the header comment), as a float no smaller than the real. */
+static float tc_round_up(double c)
+{
+    float f = (float)c;
+    if ((double)f < c)
+        f = nextafterf(f, INFINITY);
+    return f;
+}
 static float tc_bound_coeff(int64_t d)
 {
     const double u = 0x1p-24, ut = 0x1p-10;
     const double k17 = (double)d + 17.0, gamma17 = k17 * u / (1.0 - k17 * u);
     const double c_acc = ((double)d + 8.0) * 0x1p-21;
     const double K = 2.0 * ut + ut * ut + c_acc * (1.0 + ut) * (1.0 + ut);
-    const double c = 2.0 * gamma17 + K / 2.0;
-    float f = (float)c;
-    if ((double)f < c)
-        f = nextafterf(f, INFINITY);
-    return f;
+    return tc_round_up(2.0 * gamma17 + K / 2.0);
 }
 
-/* The contract's sizes; tile indices in int; compute capability 8.0 and the shared memory of the
- * anchor slice's depth, which *bk returns: XPB_CUDA_ASSIGN_TC_SLICE, where `auto` (the default)
- * takes 32 when a block may have its 112,128 bytes (sm_90: the assign 7% faster on an H200,
- * docs/performance.md) and 16 otherwise (sm_86, sm_89: 101,376 bytes a block); a depth named
- * outright that does not fit is the case's error. */
+/* The converted anchors' shape: mp rows (whole column tiles), dp halves a row (whole slices). */
+static void tc_half_shape(int64_t d, int64_t m, int bk, int64_t *mp, int64_t *dp)
+{
+    *mp = (m + XPB_TC_BN - 1) / XPB_TC_BN * XPB_TC_BN;
+    *dp = (d + bk - 1) / bk * bk;
+}
+
+/* The contract's sizes; tile indices in int; compute capability 8.0; the slice's depth, which *bk
+ * returns: XPB_CUDA_ASSIGN_TC_SLICE (auto: 32; either fits any sm_80+ block's shared memory); the
+ * converted anchors within the scratch that the list and the norms leave. */
 static xpb_status tc_check(const xpb_cuda_ctx *ctx, const xpb_anneal_assign_args *a, int *bk, xpb_error *err)
 {
     int choice = 0; /* auto, 16, 32 */
     xpb_status st = xpb_knob_get_choice(XPB_KNOB_CUDA_ASSIGN_TC_SLICE, &choice, err);
-    *bk = 16;
+    *bk = choice == 1 ? 16 : 32;
     if (st != XPB_OK || (st = xpb_anneal_check_sizes("anneal/assign tc", a->n, a->d, a->m, err)) != XPB_OK)
         return st;
     if (a->m > (int64_t)INT32_MAX - XPB_TC_BN || a->n > (int64_t)INT32_MAX - XPB_TC_BM)
@@ -575,11 +638,20 @@ static xpb_status tc_check(const xpb_cuda_ctx *ctx, const xpb_anneal_assign_args
                         (long long)a->n, (long long)a->m);
     if (ctx->cc_major < 8)
         return xpb_fail(err, XPB_ERR_UNSUPPORTED,
-                        "anneal/assign tc: TF32 tensor cores (mma.sync m16n8k8) and cp.async need compute "
-                        "capability 8.0, the GPU has %d.%d", ctx->cc_major, ctx->cc_minor);
+                        "anneal/assign tc: fp16 tensor cores (mma.sync m16n8k16, ldmatrix) and cp.async need "
+                        "compute capability 8.0, the GPU has %d.%d", ctx->cc_major, ctx->cc_minor);
+    int64_t mp, dp;
+    tc_half_shape(a->d, a->m, *bk, &mp, &dp);
+    auto piece = [](size_t bytes) { return (bytes + XPB_ANNEAL_ALIGN - 1) / XPB_ANNEAL_ALIGN * XPB_ANNEAL_ALIGN; };
+    /* as tc_launch carves: anorm, amax and the scale, count, list, thr, then the anchors */
+    const size_t used = piece((size_t)a->m * 4) + piece(5 * 4) + piece(4) + 2 * piece((size_t)a->n * 4);
+    const size_t need = piece((size_t)mp * (size_t)dp * 2), have = XPB_ANNEAL_SCRATCH_BYTES(a->n, a->m);
+    if (used + need > have)
+        return xpb_fail(err, XPB_ERR_UNSUPPORTED,
+                        "anneal/assign tc: the anchors in fp16 (%lld x %lld halves) need %zu bytes of scratch, "
+                        "%zu are left", (long long)mp, (long long)dp, need, have > used ? have - used : (size_t)0);
     int optin = 0;
     XPB_CUDA_CHECK(err, cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, ctx->device));
-    *bk = choice == 1 ? 16 : choice == 2 ? 32 : optin >= xpb_tc_smem_bytes(32) ? 32 : 16;
     if (optin < xpb_tc_smem_bytes(*bk))
         return xpb_fail(err, XPB_ERR_UNSUPPORTED,
                         "anneal/assign tc: a block with anchor slices of %d needs %d bytes of shared memory, the "
@@ -612,18 +684,10 @@ static xpb_status tc_enqueue(const xpb_cuda_ctx *ctx, const xpb_tc_args &p, xpb_
                                              smem));
     XPB_CUDA_CHECK(err, cudaFuncSetAttribute(xpb_tc_recheck_kernel<VK, BK>,
                                              cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
-    /* two blocks an SM need the largest shared-memory carve-out (at BK = 32, 226 of 228 KB): ask
-     * for it rather than leave the driver's choice to the L1 it would keep */
-    XPB_CUDA_CHECK(err, cudaFuncSetAttribute(xpb_tc_assign_kernel<VK, BK>,
-                                             cudaFuncAttributePreferredSharedMemoryCarveout,
-                                             cudaSharedmemCarveoutMaxShared));
-    XPB_CUDA_CHECK(err, cudaFuncSetAttribute(xpb_tc_recheck_kernel<VK, BK>,
-                                             cudaFuncAttributePreferredSharedMemoryCarveout,
-                                             cudaSharedmemCarveoutMaxShared));
     const unsigned grid = (unsigned)((p.n + XPB_TC_BM - 1) / XPB_TC_BM);
     xpb_tc_assign_kernel<VK, BK><<<grid, XPB_TC_THREADS, smem, ctx->stream>>>(p);
     XPB_CUDA_CHECK_LAUNCH(err, "anneal/assign tc (pass 1)");
-    /* pass 2: at most two blocks an SM (the shared memory), grid-stride over the list */
+    /* pass 2: at most two blocks an SM (the registers), grid-stride over the list */
     const int64_t cap = 2 * (int64_t)ctx->sm_count;
     const unsigned grid2 = (unsigned)(grid < cap ? grid : cap);
     xpb_tc_recheck_kernel<VK, BK><<<grid2, XPB_TC_THREADS, smem, ctx->stream>>>(p);
@@ -641,6 +705,8 @@ static xpb_status tc_launch(void *vctx, const void *vargs, void *state, xpb_erro
     if (st != XPB_OK)
         return st;
     const size_t n = (size_t)a->n, d = (size_t)a->d, m = (size_t)a->m;
+    int64_t mp, dp;
+    tc_half_shape(a->d, a->m, bk, &mp, &dp);
     void *x = NULL, *anchors = NULL, *assign = NULL, *dist = NULL;
     xpb_anneal_carver sc;
     if ((st = xpb_anneal_view(&a->x, n * d * 4, "anneal/assign tc: x", &x, err)) != XPB_OK ||
@@ -654,27 +720,35 @@ static xpb_status tc_launch(void *vctx, const void *vargs, void *state, xpb_erro
     p.anchors = static_cast<const float *>(anchors);
     float *anorm = static_cast<float *>(xpb_anneal_carve(&sc, m * 4));
     p.anorm = anorm;
-    float *amax = static_cast<float *>(xpb_anneal_carve(&sc, 4));
+    float *amax = static_cast<float *>(xpb_anneal_carve(&sc, 5 * 4));
     p.amax = amax;
     p.count = static_cast<uint32_t *>(xpb_anneal_carve(&sc, 4));
     p.list = static_cast<uint32_t *>(xpb_anneal_carve(&sc, n * 4));
     p.thr = static_cast<float *>(xpb_anneal_carve(&sc, n * 4));
-    if (sc.used > XPB_ANNEAL_SCRATCH_BYTES(a->n, a->m)) /* never (header comment), but checked */
+    uint16_t *ah = static_cast<uint16_t *>(xpb_anneal_carve(&sc, (size_t)mp * (size_t)dp * 2));
+    p.ah = ah;
+    if (sc.used > XPB_ANNEAL_SCRATCH_BYTES(a->n, a->m)) /* never (tc_check), but checked */
         return xpb_fail(err, XPB_ERR_USAGE, "anneal/assign tc: scratch of %zu bytes, %zu needed",
                         XPB_ANNEAL_SCRATCH_BYTES(a->n, a->m), sc.used);
     p.assign = static_cast<uint32_t *>(assign);
     p.dist = static_cast<float *>(dist);
-    p.n = (int)a->n, p.d = (int)a->d, p.m = (int)a->m;
+    p.n = (int)a->n, p.d = (int)a->d, p.m = (int)a->m, p.dp = (int)dp;
     p.c = tc_bound_coeff(a->d);
+    p.cabs = tc_round_up(0x1p-23 * sqrt((double)a->d));
+    p.cd = tc_round_up((double)a->d * 0x1p-48);
     if ((st = xpb_knob_get_choice(XPB_KNOB_CUDA_ASSIGN_TC_RECHECK, &p.recheck, err)) != XPB_OK ||
         (st = xpb_cuda_activate(ctx, err)) != XPB_OK)
         return st;
-    /* the anchor norms of `default` itself (its kernel, its float4 choice), then amax and count */
+    /* the anchor norms of `default` itself (its kernel, its float4 choice), then amax, the scale
+     * and count, then the anchors in fp16 */
     if ((st = xpb_cuda_anneal_assign_norms_enqueue(ctx, p.x, p.anchors, anorm, a->d, a->m, err)) != XPB_OK)
         return st;
     xpb_tc_prep<<<1, XPB_TC_THREADS, 0, ctx->stream>>>(anorm, p.m, amax, p.count);
-    XPB_CUDA_CHECK_LAUNCH(err, "anneal/assign tc (anchor norm bound)");
-    /* float4 copies and reads exactly where `default` uses them */
+    XPB_CUDA_CHECK_LAUNCH(err, "anneal/assign tc (anchor norm bound and scale)");
+    const unsigned hgrid = xpb_cuda_grid(ctx, (mp * (dp / 8) + XPB_TC_THREADS - 1) / XPB_TC_THREADS, XPB_TC_THREADS, 1);
+    xpb_tc_half_anchors<<<hgrid, XPB_TC_THREADS, 0, ctx->stream>>>(p.anchors, p.m, p.d, (int)mp, (int)dp, amax, ah);
+    XPB_CUDA_CHECK_LAUNCH(err, "anneal/assign tc (anchors in fp16)");
+    /* float4 reads exactly where `default` uses them */
     const bool vk = a->d % 4 == 0 && xpb_cuda_aligned16(x) && xpb_cuda_aligned16(anchors);
     if (bk == 32)
         return vk ? tc_enqueue<true, 32>(ctx, p, err) : tc_enqueue<false, 32>(ctx, p, err);
