@@ -7,8 +7,9 @@
  * pass. The loop steps a warp at a time (32 consecutive neurons, a warp-aligned base), so that on
  * a device group (burst_sharded.cu) the warp's fired flags can leave as one ballot word of bits. The fp32 steps are the intrinsics that round each operation on its own (__int2float_rn,
  * __fmul_rn, __fadd_rn, __fsub_rn), so nvcc cannot fuse them into a multiply-add and v matches
- * the reference bit for bit. To save traffic, a parameter is read only by the step that needs it,
- * and input, count and countdown are written only when they change. */
+ * the reference bit for bit. To save traffic, the rarely needed parameters (excitability,
+ * refractory, snooze) are read only by the step that needs them, and input, count and countdown
+ * are written only when they change. */
 #include "cuda_burst.cuh"
 
 #define XPB_DYN_THREADS 256
@@ -23,13 +24,18 @@ __device__ __forceinline__ uint32_t xpb_burst_dynamics_one(
     uint32_t gi, uint32_t b, int32_t stim, uint32_t stim_floor, float scale)
 {
     const int32_t raw = input[i];
-    if (raw != 0)
-        input[i] = 0;
     const uint32_t limit = __ldg(fire_limit + i);
     const uint32_t old_count = count_arr[i];
+    const uint32_t cd = countdown[i];
+    /* what steps b, c and g read, loaded before the branch on cd: a neuron's loads then leave
+     * together, one round trip to memory where the branch made two (a refractory neuron, a few
+     * percent, reads them for nothing) */
+    const float v_old = v_arr[i], th = __ldg(threshold + i), lv = __ldg(threshold_limit + i);
+    const float lk = __ldg(leak + i);
+    if (raw != 0)
+        input[i] = 0;
     uint32_t cnt = old_count;
     uint32_t fire = 0;
-    const uint32_t cd = countdown[i];
     if (cd > 0) {
         /* a. refractory: count down; reset the count when it ends a hit limit; done */
         countdown[i] = cd - 1;
@@ -40,10 +46,9 @@ __device__ __forceinline__ uint32_t xpb_burst_dynamics_one(
         const int32_t in = xpb_burst_stimulus_draw(gi, b) < stim_floor ? raw + stim : raw;
         float f = __int2float_rn(in);
         f = __fmul_rn(f, scale);
-        float v = __fadd_rn(v_arr[i], f);
+        float v = __fadd_rn(v_old, f);
         /* c. candidate */
-        const float lv = __ldg(threshold_limit + i);
-        const bool candidate = __ldg(threshold + i) <= v && (lv == 0.0f || v <= lv);
+        const bool candidate = th <= v && (lv == 0.0f || v <= lv);
         if (candidate && limit > 0 && cnt >= limit) {
             cnt = 0; /* d. at the limit: no fire, on to g */
         } else if (candidate) {
@@ -64,7 +69,7 @@ __device__ __forceinline__ uint32_t xpb_burst_dynamics_one(
             /* g. count = 0 when a limit is set; v *= 1 - leak */
             if (limit > 0)
                 cnt = 0;
-            const float keep = __fsub_rn(1.0f, __ldg(leak + i));
+            const float keep = __fsub_rn(1.0f, lk);
             v = __fmul_rn(v, keep);
         }
         v_arr[i] = v;
