@@ -49,7 +49,8 @@
  *   G, t + ||x||^2 against the exact ||x - a||^2:
  *     - each operand as the tensor core takes it: a normal fp16 value within u_t = 2^-10 of the
  *       scaled fp32 (rounding to nearest is within 2^-11; the bound keeps TF32's truncation
- *       figure), a subnormal one within eta = 2^-25 absolutely (half fp16's least step), so each
+ *       figure), one below fp16's least normal within eta = 2^-14 absolutely (so whether the
+ *       tensor cores keep fp16's subnormals, within 2^-25, or flush them), so each
  *       product is off by (2 u_t + u_t^2) |x_k a_k| + (1 + u_t) eta (|x_k| + |a_k|) s + eta^2,
  *       in scaled units;
  *     - the tensor core's own accumulation (products exact, aligned to the largest exponent and
@@ -57,12 +58,13 @@
  *       cores", 2021) within c_acc = (d + 8) 2^-21 of the sum of |products|, some 16 times the
  *       model's worst case;
  *     so, back in real units (s a power of two), |g - x.a| <= K S + A, K = 2 u_t + u_t^2 + c_acc
- *     (1 + u_t)^2, A <= 2^-24 sqrt(d) (||x|| + ||a||) / s + d 2^-49 / s^2 (the absolute terms of
- *     the subnormals, c_acc's share of them included with room), and with an's gamma_{d+5} and
+ *     (1 + u_t)^2, A <= 2^-13 sqrt(d) (||x|| + ||a||) / s + d 2^-27 / s^2 (the absolute terms of
+ *     the small operands, (1 + u_t) and c_acc's share of them included with room), and with an's gamma_{d+5} and
  *     t's own rounding: |err| <= (gamma_{d+5} + K/2 + 1.003 u) (||x|| + ||a||)^2 + 2 A;
  *   E = F + G <= (2 gamma_{d+17} + K/2) (||x|| + ||a||)^2 + 2 A for every anchor, and with sn =
  *   sqrt(xn) + a_max: E = (1 + 2^-8) (c sn^2 + c_abs sn / s + c_d / s^2 + 2^-110), c the bracket
- *   rounded up, c_abs = 2^-23 sqrt(d), c_d = d 2^-48. The 1 + 2^-8 covers xn and an as fp32
+ *   rounded up, c_abs = 2^-12 sqrt(d), c_d = d 2^-26 (with a_max s >= 2^11 the two stay
+ *   below 2^-23 sqrt(d) sn^2 and d 2^-48 sn^2: next to nothing beside c sn^2). The 1 + 2^-8 covers xn and an as fp32
  *   estimates of the norms and E's own fp32 arithmetic; 2^-110 the fp32 subnormals of either path.
  *   At d = 128, c = 1.03e-3: for the contract's blobs (||x|| ~ ||a|| ~ 6.5, s = 2^9) 2E ~ 0.35
  *   against ~85 between blobs, so pass 2 sees only real near ties. "Tame": sn < 2^60, so that no
@@ -139,7 +141,7 @@ struct xpb_tc_args {
     int n, d, m;
     int dp;               /* ah's row pitch: d rounded up to whole slices                 */
     float c;              /* E's coefficient, rounded up (tc_bound_coeff)                */
-    float cabs, cd;       /* E's subnormal terms, 2^-23 sqrt(d) and d 2^-48, rounded up  */
+    float cabs, cd;       /* E's small-operand terms, 2^-12 sqrt(d) and d 2^-26, rounded up */
     int recheck;          /* XPB_CUDA_ASSIGN_TC_RECHECK: 0 near ties, 1 every point, 2 every point
                              with threshold +inf (every distance exact)                  */
 };
@@ -734,8 +736,8 @@ static xpb_status tc_launch(void *vctx, const void *vargs, void *state, xpb_erro
     p.dist = static_cast<float *>(dist);
     p.n = (int)a->n, p.d = (int)a->d, p.m = (int)a->m, p.dp = (int)dp;
     p.c = tc_bound_coeff(a->d);
-    p.cabs = tc_round_up(0x1p-23 * sqrt((double)a->d));
-    p.cd = tc_round_up((double)a->d * 0x1p-48);
+    p.cabs = tc_round_up(0x1p-12 * sqrt((double)a->d));
+    p.cd = tc_round_up((double)a->d * 0x1p-26);
     if ((st = xpb_knob_get_choice(XPB_KNOB_CUDA_ASSIGN_TC_RECHECK, &p.recheck, err)) != XPB_OK ||
         (st = xpb_cuda_activate(ctx, err)) != XPB_OK)
         return st;
