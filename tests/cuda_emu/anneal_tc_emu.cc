@@ -8,7 +8,8 @@
 // ties (many anchors on few blobs, duplicated anchors, small integers: exact ties), none (blobs, one
 // anchor each), everything a candidate (points far from the origin) and values that are not finite
 // (NaN coordinates, squares past fp32, in points and anchors), and the fp16 operands' scale
-// (blobs of 1e-12 and of 1e15, outliers 100 times the anchors' size). Arguments: the case
+// (blobs of 1e-12 and of 1e15, outliers 100 times the anchors' size). First, every time: `supports`
+// refuses, naming the scratch, a size whose fp16 anchors do not fit it. Arguments: the case
 // numbers to run (default: all). Exit 0 when every case is equal.
 #include "emu.h"
 
@@ -140,8 +141,24 @@ static int run_case(int ci)
     return fails;
 }
 
+/* `supports` where the anchors in fp16 do not fit the scratch (large m with large d): unsupported,
+ * its reason named, before any memory is touched (no buffers behind the views). */
+static int check_scratch_refusal()
+{
+    const xpb_cuda_ctx ctx = {0, nullptr, 2, 2048, 1 << 30, 9, 0, nullptr};
+    xpb_anneal_assign_args args = {};
+    args.n = 8192, args.d = 4096, args.m = 8192; /* 8192 x 4096 halves: 64 MiB past the scratch */
+    xpb_error err = {};
+    const xpb_status st = xpb_cuda_anneal_assign_tc.supports((void *)&ctx, &args, &err);
+    const bool ok = st == XPB_ERR_UNSUPPORTED && strstr(err.msg, "scratch") != nullptr;
+    printf("supports at n = m = 8192, d = 4096: %s (%s)\n", ok ? "unsupported, as it must be" : "WRONG", err.msg);
+    return ok ? 0 : 1;
+}
+
 int main(int argc, char **argv)
 {
+    if (check_scratch_refusal() != 0) /* every invocation: it takes no time */
+        return 1;
     return emu_cases_main(argc, argv, (int)(sizeof cases / sizeof cases[0]), run_case,
                           "FAIL: cuda/tc differs from cuda/default",
                           "ok: cuda/tc equals cuda/default bit for bit");
