@@ -72,7 +72,7 @@
 # alternated, the SM clock beside: does keeping the inputs on the device hold the clock?).
 # anneal31 (issue 36: the 1M x 128, m = 1024 annealing run at 31 iterations on cuda default, tc and vulkan).
 # tcncu (issue 36: Nsight Compute over the tensor-core assign kernel at 1M x 128, m = 1024).
-# tcslice (issue 36: cuda/tc's anchor slice depth, XPB_CUDA_ASSIGN_TC_SLICE 16 against 32, alternated processes; sanitizers at 32).
+# tcslice (issue 36: cuda/tc's anchor slice depths XPB_TCSLICE_VALUES (16 32) of XPB_CUDA_ASSIGN_TC_SLICE, alternated processes; sanitizers at 32).
 # patchab (changes timed before they land: XPB_PATCHAB_PATCH, one or more `git diff`s against this
 # tree carried as files, space-separated; each patched binary (B, C, ... in that order) built beside
 # this one (A), then XPB_PATCHAB_ARGS (`run` options) timed with each, one process a side,
@@ -826,12 +826,12 @@ if has anneal31; then # issue 36: the annealing run at 1M x 128, m = 1024, 31 it
       --size n=1000000,d=128,m=1024,iters=31 --rounds 2
   anneal_table "anneal31.json"
 fi
-if has tcslice; then # issue 36: cuda/tc's anchor slice depth (XPB_CUDA_ASSIGN_TC_SLICE 16 or 32), A/B at
+if has tcslice; then # issue 36: cuda/tc's anchor slice depth (XPB_CUDA_ASSIGN_TC_SLICE, the depths XPB_TCSLICE_VALUES), A/B at
   # XPB_TCSLICE_SIZE (the 1M x 128, m = 1024 run to 31 iterations): one process a value, two rounds in
   # alternated order; then compute-sanitizer (memcheck, racecheck) over cuda/tc at conformance with 32
   sz=${XPB_TCSLICE_SIZE:-n=1000000,d=128,m=1024,iters=31}
   for round in 1 2; do
-    order="16 32"; [ $round = 2 ] && order="32 16"
+    order=${XPB_TCSLICE_VALUES:-16 32}; [ $round = 2 ] && order=$(echo $order | tr ' ' '\n' | tac | tr '\n' ' ')
     for v in $order; do
       export XPB_CUDA_ASSIGN_TC_SLICE=$v
       bench "tcslice-$v-r$round" --workload anneal --backend cuda --variant tc --size "$sz"

@@ -1,8 +1,8 @@
 // anneal_tc_emu.cc - cuda/tc against cuda/default, both the kernels' own source run by emu.h on the
 // CPU (anneal_tc_emu.sh builds it): every point's assign and dist must be equal bit for bit, with
 // XPB_CUDA_ASSIGN_TC_RECHECK near (only near ties in the exact pass), all (every point, its
-// threshold kept) and exact (every point against every anchor), each with anchor slices of 16 and
-// of 32 dimensions (XPB_CUDA_ASSIGN_TC_SLICE; zeros past d). The cases: the anneal conformance
+// threshold kept) and exact (every point against every anchor), each with anchor slices of 16, 32
+// and 64 dimensions (XPB_CUDA_ASSIGN_TC_SLICE; zeros past d). The cases: the anneal conformance
 // shapes' kinds of awkwardness (odd d: 4-byte copies and reads; d past the 128-dimension x chunk;
 // m past one 128-anchor column tile; more list tiles than pass 2's grid) on data that makes near
 // ties (many anchors on few blobs, duplicated anchors, small integers: exact ties), none (blobs, one
@@ -110,8 +110,8 @@ static int run_case(int ci)
     xpb_anneal_assign_args args = {bx.v, ba.v, basg.v, bdist.v, bscratch.v, n, d, m};
     int fails = 0;
     static const char *const modes[] = {"near", "all", "exact"};
-    for (int run = 0; run < 6; run++) { /* slices of 16, then of 32, each with every mode */
-        const char *mode = modes[run % 3], *slice = run < 3 ? "16" : "32";
+    for (int run = 0; run < 9; run++) { /* slices of 16, 32, then 64, each with every mode */
+        const char *mode = modes[run % 3], *slice = run < 3 ? "16" : run < 6 ? "32" : "64";
         setenv("XPB_CUDA_ASSIGN_TC_RECHECK", mode, 1);
         setenv("XPB_CUDA_ASSIGN_TC_SLICE", slice, 1);
         memset(basg.b.ptr, 0xff, n * 4), memset(bdist.b.ptr, 0xff, n * 4); /* poisoned, like the harness */

@@ -327,8 +327,8 @@ enum { XPB_KNOB_CUDA_ASSIGN_TC_RECHECK, XPB_KNOB_CUDA_ASSIGN_TC_SLICE, XPB_KNOB_
 static inline xpb_status xpb_knob_get_choice(int id, int *out, xpb_error *err)
 {
     static const char *const name[] = {"XPB_CUDA_ASSIGN_TC_RECHECK", "XPB_CUDA_ASSIGN_TC_SLICE", "XPB_CUDA_INIT_BOUND"};
-    static const char *const words[][4] = {
-        {"near", "all", "exact", nullptr}, {"auto", "16", "32", nullptr}, {"on", "off", nullptr}};
+    static const char *const words[][5] = {
+        {"near", "all", "exact", nullptr}, {"auto", "16", "32", "64", nullptr}, {"on", "off", nullptr}};
     const char *v = getenv(name[id]);
     *out = 0;
     if (!v || !*v)

@@ -81,8 +81,10 @@
  * slice's copy (from L2) hides behind one slice of mma; BK is XPB_CUDA_ASSIGN_TC_SLICE (auto: 32):
  *   16: rows of 24 halves, 1 mma k-step a barrier, 54,784 bytes of shared memory
  *     (x 34,816, anchors 12,288, slots and row data 7,680);
- *   32: rows of 40 halves, 2 k-steps a barrier, half the barriers: 62,976 bytes (anchors 20,480).
- * Either keeps the 2 blocks an SM that the registers allow (ptxas, sm_90). The k-steps run in the
+ *   32: rows of 40 halves, 2 k-steps a barrier, half the barriers: 62,976 bytes (anchors 20,480);
+ *   64: rows of 72 halves, 4 k-steps a barrier (TF32's 32 floats, the same bytes a row): 79,360
+ *     bytes (anchors 36,864).
+ * Each keeps the 2 blocks an SM that the registers allow (ptxas, sm_90). The k-steps run in the
  * same order at both depths (the accumulators carry over from slice to slice); past d both
  * operands are zeros, so a deeper slice adds only zero products.
  * Pass 1 keeps each row's (t_j1, j1, t2) per column warp in shared memory (4 lanes merge by
@@ -123,10 +125,11 @@ __host__ __device__ constexpr int xpb_tc_smem_bytes(int bk)
     return XPB_TC_XS_BYTES + xpb_tc_as_bytes(bk) + (XPB_TC_SL + 3 * XPB_TC_BM) * (int)sizeof(float);
 }
 
-static_assert(XPB_TC_DC % 32 == 0, "chunks keep whole slices of either depth");
+static_assert(XPB_TC_DC % 64 == 0, "chunks keep whole slices of every depth");
 static_assert(XPB_TC_XLD / 2 % 32 == 4 && XPB_TC_XLD % 8 == 0, "x rows: 16-byte aligned, banks 4 words apart");
 static_assert(XPB_TC_SL * sizeof(float) >= XPB_TC_BM * sizeof(unsigned long long), "pass 2's keys fit the slots");
-static_assert(xpb_tc_smem_bytes(16) == 54784 && xpb_tc_smem_bytes(32) == 62976, "the header comment's sizes");
+static_assert(xpb_tc_smem_bytes(16) == 54784 && xpb_tc_smem_bytes(32) == 62976 && xpb_tc_smem_bytes(64) == 79360,
+              "the header comment's sizes");
 
 /* The kernel's arguments (one struct: both passes take the same). */
 struct xpb_tc_args {
@@ -626,13 +629,13 @@ static void tc_half_shape(int64_t d, int64_t m, int bk, int64_t *mp, int64_t *dp
 }
 
 /* The contract's sizes; tile indices in int; compute capability 8.0; the slice's depth, which *bk
- * returns: XPB_CUDA_ASSIGN_TC_SLICE (auto: 32; either fits any sm_80+ block's shared memory); the
+ * returns: XPB_CUDA_ASSIGN_TC_SLICE (auto: 32; every depth fits any sm_80+ block's shared memory); the
  * converted anchors within the scratch that the list and the norms leave. */
 static xpb_status tc_check(const xpb_cuda_ctx *ctx, const xpb_anneal_assign_args *a, int *bk, xpb_error *err)
 {
-    int choice = 0; /* auto, 16, 32 */
+    int choice = 0; /* auto, 16, 32, 64 */
     xpb_status st = xpb_knob_get_choice(XPB_KNOB_CUDA_ASSIGN_TC_SLICE, &choice, err);
-    *bk = choice == 1 ? 16 : 32;
+    *bk = choice == 1 ? 16 : choice == 3 ? 64 : 32;
     if (st != XPB_OK || (st = xpb_anneal_check_sizes("anneal/assign tc", a->n, a->d, a->m, err)) != XPB_OK)
         return st;
     if (a->m > (int64_t)INT32_MAX - XPB_TC_BN || a->n > (int64_t)INT32_MAX - XPB_TC_BM)
@@ -752,6 +755,8 @@ static xpb_status tc_launch(void *vctx, const void *vargs, void *state, xpb_erro
     XPB_CUDA_CHECK_LAUNCH(err, "anneal/assign tc (anchors in fp16)");
     /* float4 reads exactly where `default` uses them */
     const bool vk = a->d % 4 == 0 && xpb_cuda_aligned16(x) && xpb_cuda_aligned16(anchors);
+    if (bk == 64)
+        return vk ? tc_enqueue<true, 64>(ctx, p, err) : tc_enqueue<false, 64>(ctx, p, err);
     if (bk == 32)
         return vk ? tc_enqueue<true, 32>(ctx, p, err) : tc_enqueue<false, 32>(ctx, p, err);
     return vk ? tc_enqueue<true, 16>(ctx, p, err) : tc_enqueue<false, 16>(ctx, p, err);
