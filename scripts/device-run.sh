@@ -828,7 +828,8 @@ if has anneal31; then # issue 36: the annealing run at 1M x 128, m = 1024, 31 it
 fi
 if has tcslice; then # issue 36: cuda/tc's anchor slice depth (XPB_CUDA_ASSIGN_TC_SLICE, the depths XPB_TCSLICE_VALUES), A/B at
   # XPB_TCSLICE_SIZE (the 1M x 128, m = 1024 run to 31 iterations): one process a value, two rounds in
-  # alternated order; then compute-sanitizer (memcheck, racecheck) over cuda/tc at conformance with 32
+  # alternated order; then compute-sanitizer (memcheck, racecheck) over cuda/tc at conformance with
+  # slices of XPB_TCSLICE_SANITIZE (32)
   sz=${XPB_TCSLICE_SIZE:-n=1000000,d=128,m=1024,iters=31}
   for round in 1 2; do
     order=${XPB_TCSLICE_VALUES:-16 32}; [ $round = 2 ] && order=$(echo $order | tr ' ' '\n' | tac | tr '\n' ' ')
@@ -839,9 +840,10 @@ if has tcslice; then # issue 36: cuda/tc's anchor slice depth (XPB_CUDA_ASSIGN_T
     done
   done
   anneal_table "tcslice-*.json"
+  sd=${XPB_TCSLICE_SANITIZE:-32} # the depth the sanitizers run at
   for tool in memcheck racecheck; do
-    stamp "tcslice: compute-sanitizer --tool $tool, cuda/tc at conformance, slices of 32"
-    XPB_CUDA_ASSIGN_TC_SLICE=32 timeout 300 compute-sanitizer --tool $tool --error-exitcode 9 $bin run --backend cuda \
+    stamp "tcslice: compute-sanitizer --tool $tool, cuda/tc at conformance, slices of $sd"
+    XPB_CUDA_ASSIGN_TC_SLICE=$sd timeout 300 compute-sanitizer --tool $tool --error-exitcode 9 $bin run --backend cuda \
         --workload anneal --variant tc --preset conformance --validate-only > "$out/tcslice-sanitize-$tool.txt" 2>&1 || status=1
     grep -E "ERROR SUMMARY|results:" "$out/tcslice-sanitize-$tool.txt" | tail -2 | tee -a "$out/bench.txt"
   done
