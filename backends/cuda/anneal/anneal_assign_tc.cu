@@ -78,14 +78,14 @@
  * read once a block, larger d streams chunk after chunk for each column tile (as `default` streams
  * x). Anchors come in column tiles of 128, d in slices of BK, two shared buffers filled by
  * cp.async from the converted copy. Each slice costs a cp.async wait and a barrier, and the next
- * slice's copy (from L2) hides behind one slice of mma; BK is XPB_CUDA_ASSIGN_TC_SLICE (auto: 32):
+ * slice's copy (from L2) hides behind one slice of mma; BK is XPB_CUDA_ASSIGN_TC_SLICE (auto: 64):
  *   16: rows of 24 halves, 1 mma k-step a barrier, 54,784 bytes of shared memory
  *     (x 34,816, anchors 12,288, slots and row data 7,680);
  *   32: rows of 40 halves, 2 k-steps a barrier, half the barriers: 62,976 bytes (anchors 20,480);
  *   64: rows of 72 halves, 4 k-steps a barrier (TF32's 32 floats, the same bytes a row): 79,360
  *     bytes (anchors 36,864).
  * Each keeps the 2 blocks an SM that the registers allow (ptxas, sm_90). The k-steps run in the
- * same order at both depths (the accumulators carry over from slice to slice); past d both
+ * same order at every depth (the accumulators carry over from slice to slice); past d both
  * operands are zeros, so a deeper slice adds only zero products.
  * Pass 1 keeps each row's (t_j1, j1, t2) per column warp in shared memory (4 lanes merge by
  * shuffles first); one thread per row settles it at the end.
@@ -112,7 +112,7 @@
 
 /* Shared memory, in bytes: x chunk (halves), two anchor slices (halves), the per-row slots (pass
  * 2: the 64-bit keys in their place), then point index, threshold and xn per row. The anchor
- * slices depend on BK, the depth of a slice (16 or 32: XPB_CUDA_ASSIGN_TC_SLICE). */
+ * slices depend on BK, the depth of a slice (16, 32 or 64: XPB_CUDA_ASSIGN_TC_SLICE). */
 #define XPB_TC_XS_BYTES (XPB_TC_BM * XPB_TC_XLD * 2)
 #define XPB_TC_SL (3 * XPB_TC_SLOTS * XPB_TC_BM) /* floats */
 /* a slice's row pitch, 24 or 40 halves (48 or 80 bytes: 16-byte rows for cp.async and ldmatrix;
@@ -629,15 +629,23 @@ static void tc_half_shape(int64_t d, int64_t m, int bk, int64_t *mp, int64_t *dp
 }
 
 /* The contract's sizes; tile indices in int; compute capability 8.0; the slice's depth, which *bk
- * returns: XPB_CUDA_ASSIGN_TC_SLICE (auto: 32; every depth fits any sm_80+ block's shared memory); the
+ * returns: XPB_CUDA_ASSIGN_TC_SLICE (auto: 64 where two such blocks fit an SM, else 32); the
  * converted anchors within the scratch that the list and the norms leave. */
 static xpb_status tc_check(const xpb_cuda_ctx *ctx, const xpb_anneal_assign_args *a, int *bk, xpb_error *err)
 {
     int choice = 0; /* auto, 16, 32, 64 */
     xpb_status st = xpb_knob_get_choice(XPB_KNOB_CUDA_ASSIGN_TC_SLICE, &choice, err);
-    *bk = choice == 1 ? 16 : choice == 3 ? 64 : 32;
     if (st != XPB_OK || (st = xpb_anneal_check_sizes("anneal/assign tc", a->n, a->d, a->m, err)) != XPB_OK)
         return st;
+    *bk = choice == 1 ? 16 : choice == 2 ? 32 : 64;
+    if (choice == 0) {
+        /* auto: 64 where an SM holds two such blocks (the registers' limit; H200: the assign 6% faster
+         * than 32, docs/performance.md), else 32, the shallower block */
+        int sm_smem = 0, reserved = 0;
+        XPB_CUDA_CHECK(err, cudaDeviceGetAttribute(&sm_smem, cudaDevAttrMaxSharedMemoryPerMultiprocessor, ctx->device));
+        XPB_CUDA_CHECK(err, cudaDeviceGetAttribute(&reserved, cudaDevAttrReservedSharedMemoryPerBlock, ctx->device));
+        *bk = sm_smem >= 2 * (xpb_tc_smem_bytes(64) + reserved) ? 64 : 32;
+    }
     if (a->m > (int64_t)INT32_MAX - XPB_TC_BN || a->n > (int64_t)INT32_MAX - XPB_TC_BM)
         return xpb_fail(err, XPB_ERR_UNSUPPORTED, "anneal/assign tc: n = %lld, m = %lld: tile indices past 2^31",
                         (long long)a->n, (long long)a->m);
