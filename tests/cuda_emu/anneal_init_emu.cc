@@ -127,7 +127,7 @@ static int run_case(int ci)
             fails++;
         }
     }
-    const size_t mind_at = ((size_t)m * 8 + XPB_ANNEAL_ALIGN - 1) / XPB_ANNEAL_ALIGN * XPB_ANNEAL_ALIGN;
+    const size_t mind_at = xpb_anneal_piece((size_t)m * 8);
     {   // the bounds change nothing: one plan over all the points with them on and one with them
         // off, step by step; the rows skipped counted from the bounds kernel's thresholds and the
         // running minima (and their owners) before each step

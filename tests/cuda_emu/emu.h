@@ -237,10 +237,14 @@ template <class F> static inline cudaError_t cudaFuncSetAttribute(F, int, int) {
 #define cudaFuncAttributePreferredSharedMemoryCarveout 1
 #define cudaSharedmemCarveoutMaxShared 100
 #define cudaDevAttrMaxSharedMemoryPerBlockOptin 0
-#define EMU_SMEM_OPTIN 232448 /* an H100's */
-static inline cudaError_t cudaDeviceGetAttribute(int *v, int, int)
+#define cudaDevAttrMaxSharedMemoryPerMultiprocessor 1
+#define cudaDevAttrReservedSharedMemoryPerBlock 2
+#define EMU_SMEM_OPTIN 232448 /* an H100's: a block's opt-in; its SM's 233472, 1024 of them reserved a block */
+static inline cudaError_t cudaDeviceGetAttribute(int *v, int attr, int)
 {
-    *v = EMU_SMEM_OPTIN;
+    *v = attr == cudaDevAttrMaxSharedMemoryPerMultiprocessor ? 233472
+         : attr == cudaDevAttrReservedSharedMemoryPerBlock   ? 1024
+                                                             : EMU_SMEM_OPTIN;
     return cudaSuccess;
 }
 // anneal_init.cu's grid: the resident blocks of an SM as an H100's 2048 threads allow

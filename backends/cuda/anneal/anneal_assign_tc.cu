@@ -655,10 +655,10 @@ static xpb_status tc_check(const xpb_cuda_ctx *ctx, const xpb_anneal_assign_args
                         "compute capability 8.0, the GPU has %d.%d", ctx->cc_major, ctx->cc_minor);
     int64_t mp, dp;
     tc_half_shape(a->d, a->m, *bk, &mp, &dp);
-    auto piece = [](size_t bytes) { return (bytes + XPB_ANNEAL_ALIGN - 1) / XPB_ANNEAL_ALIGN * XPB_ANNEAL_ALIGN; };
     /* as tc_launch carves: anorm, amax and the scale, count, list, thr, then the anchors */
-    const size_t used = piece((size_t)a->m * 4) + piece(5 * 4) + piece(4) + 2 * piece((size_t)a->n * 4);
-    const size_t need = piece((size_t)mp * (size_t)dp * 2), have = XPB_ANNEAL_SCRATCH_BYTES(a->n, a->m);
+    const size_t used = xpb_anneal_piece((size_t)a->m * 4) + xpb_anneal_piece(5 * 4) + xpb_anneal_piece(4) +
+                        2 * xpb_anneal_piece((size_t)a->n * 4);
+    const size_t need = xpb_anneal_piece((size_t)mp * (size_t)dp * 2), have = XPB_ANNEAL_SCRATCH_BYTES(a->n, a->m);
     if (used + need > have)
         return xpb_fail(err, XPB_ERR_UNSUPPORTED,
                         "anneal/assign tc: the anchors in fp16 (%lld x %lld halves) need %zu bytes of scratch, "

@@ -49,10 +49,16 @@ typedef struct xpb_anneal_carver {
     size_t used;
 } xpb_anneal_carver;
 
+/* The bytes a piece of `bytes` takes from scratch (a size check adds these before carving). */
+static inline size_t xpb_anneal_piece(size_t bytes)
+{
+    return (bytes + XPB_ANNEAL_ALIGN - 1) / XPB_ANNEAL_ALIGN * XPB_ANNEAL_ALIGN;
+}
+
 static inline void *xpb_anneal_carve(xpb_anneal_carver *c, size_t bytes)
 {
     void *p = c->base + c->used;
-    c->used += (bytes + XPB_ANNEAL_ALIGN - 1) / XPB_ANNEAL_ALIGN * XPB_ANNEAL_ALIGN;
+    c->used += xpb_anneal_piece(bytes);
     return p;
 }
 
