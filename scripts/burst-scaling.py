@@ -56,18 +56,24 @@ def main(paths):
             exact = c.get("validation", {}).get("passed")
             grouped = "," in c["device"] or "mpi" in c["device"] or c["device"] in in_group
             dev = c["device"] + (" " + mode if mode else "")
-            points.setdefault(c["id"], {})[dev] = (per_burst, eps, exact, grouped)
+            runs = points.setdefault(c["id"], {})
+            if dev in runs:  # two files the tags above do not tell apart: each keeps its row, named by its file
+                stem = p.rsplit("/", 1)[-1].split(".json")[0]
+                print(f"burst-scaling: {stem}: the same device and tags as another file; its row is named by the file",
+                      file=sys.stderr)
+                dev = c["device"] + " " + stem
+            runs[dev] = (per_burst, eps, exact, grouped, bool(mode))
     print(f"{'case':52} {'device':26} {'gpus':>4} {'us/burst':>9} {'events/s':>9} {'speedup':>8} {'eff.':>5} "
           f"{'vs g1':>6} {'X us':>6} exact")
     for case in sorted(points):
         runs = points[case]
         # the one-GPU baseline: a run without a group and without a launch-mode tag
-        one = next((v[0] for d, v in runs.items() if not v[3] and " " not in d), None)
+        one = next((v[0] for d, v in runs.items() if not v[3] and not v[4]), None)
         # the sharded code on one GPU (a group of one), its fastest run: K
         ones = [v[0] for d, v in runs.items() if v[3] and gpus(d) == 1]
         k = min(ones) if ones else None
         for dev in sorted(runs, key=lambda d: (gpus(d), runs[d][3], d)):
-            t, eps, exact, grouped = runs[dev]
+            t, eps, exact, grouped, _ = runs[dev]
             g = gpus(dev)
             sp = one / t if one else float("nan")
             g1 = f"{k / t:>6.2f}" if k and grouped else f"{'':>6}"
