@@ -115,8 +115,8 @@
  * slices depend on BK, the depth of a slice (16, 32 or 64: XPB_CUDA_ASSIGN_TC_SLICE). */
 #define XPB_TC_XS_BYTES (XPB_TC_BM * XPB_TC_XLD * 2)
 #define XPB_TC_SL (3 * XPB_TC_SLOTS * XPB_TC_BM) /* floats */
-/* a slice's row pitch, 24 or 40 halves (48 or 80 bytes: 16-byte rows for cp.async and ldmatrix;
- * 12 or 20 words = 4 (mod 8), so the 8 rows of an ldmatrix start on banks 4 apart in some order
+/* a slice's row pitch, 24, 40 or 72 halves (48, 80 or 144 bytes: 16-byte rows for cp.async and
+ * ldmatrix; 12, 20 or 36 words = 4 (mod 8), so the 8 rows of an ldmatrix start on banks 4 apart in some order
  * and read 32 distinct banks) */
 __host__ __device__ constexpr int xpb_tc_ald(int bk) { return bk + 8; }
 __host__ __device__ constexpr int xpb_tc_as_bytes(int bk) { return 2 * XPB_TC_BN * xpb_tc_ald(bk) * 2; }
