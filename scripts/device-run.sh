@@ -72,7 +72,7 @@
 # alternated, the SM clock beside: does keeping the inputs on the device hold the clock?).
 # anneal31 (issue 36: the 1M x 128, m = 1024 annealing run at 31 iterations on cuda default, tc and vulkan).
 # tcncu (issue 36: Nsight Compute over the tensor-core assign kernel at 1M x 128, m = 1024).
-# tcslice (issue 36: cuda/tc's anchor slice depths XPB_TCSLICE_VALUES (16 32) of XPB_CUDA_ASSIGN_TC_SLICE, alternated processes; sanitizers at 32).
+# tcslice (issue 36: cuda/tc's anchor slice depths XPB_TCSLICE_VALUES (16 32) of XPB_CUDA_ASSIGN_TC_SLICE at XPB_TCSLICE_SIZE, alternated processes; sanitizers at XPB_TCSLICE_SANITIZE (32; none: none)).
 # patchab (changes timed before they land: XPB_PATCHAB_PATCH, one or more `git diff`s against this
 # tree carried as files, space-separated; each patched binary (B, C, ... in that order) built beside
 # this one (A), then XPB_PATCHAB_ARGS (`run` options) timed with each, one process a side,
