@@ -59,7 +59,7 @@
 # nettransport (issue 33: the collectives' conformance under mpirun with NCCL's network transport
 # forced, sockets on lo, then in one process and under mpirun unforced; each results file's
 # transport expected and the one NCCL's log reports, transport_reported).
-# compactab (issue 33: the sharded burst's compact, XPB_CUDA_SHARDED_COMPACT_WORDS or, XPB_COMPACTAB_KNOB=lookback, XPB_CUDA_SHARDED_LOOKBACK_TILES A/B on all GPUs and 0,1).
+# compactab (issue 33: the sharded burst's compact, XPB_CUDA_SHARDED_COMPACT_WORDS or, XPB_COMPACTAB_KNOB=lookback, XPB_CUDA_SHARDED_LOOKBACK_TILES, or XPB_COMPACTAB_KNOB=exchange, XPB_CUDA_SHARDED_EXCHANGE, A/B on all GPUs and 0,1).
 # shardburst (issue 33: sharded burst validated on groups of 1, 2 and all GPUs at
 # XPB_SHARDBURST_PRESETS and under mpirun, timed at XPB_SHARDBURST_SIZES on one GPU and each group,
 # the scaling table last; XPB_SHARDBURST_MODES: launch modes A/B, e.g. "one:again threads:again";
@@ -605,8 +605,9 @@ for f in sys.argv[1:]:
 PY
 fi
 if has compactab; then # issue 33: the sharded burst's one-launch compact, a knob's A/B: XPB_COMPACTAB_KNOB
-  # words (XPB_CUDA_SHARDED_COMPACT_WORDS, the default) or lookback (XPB_CUDA_SHARDED_LOOKBACK_TILES),
-  # each of XPB_COMPACTAB_WORDS (words: 1 4 8 16; lookback: 1 4 8) on --devices all and 0,1, 5M x 100
+  # words (XPB_CUDA_SHARDED_COMPACT_WORDS, the default), lookback (XPB_CUDA_SHARDED_LOOKBACK_TILES) or
+  # exchange (XPB_CUDA_SHARDED_EXCHANGE), each of XPB_COMPACTAB_WORDS (words: 1 4 8 16; lookback: 1 4 8;
+  # exchange: plain window) on --devices all and 0,1, 5M x 100
   # batched, every run validated bit-exact, in rounds of alternated order (first round ascending,
   # second descending), one process a run; then the phase marks of the first and the last value on
   # all GPUs; the table last (scripts/burst-scaling.py)
@@ -614,7 +615,8 @@ if has compactab; then # issue 33: the sharded burst's one-launch compact, a kno
   case ${XPB_COMPACTAB_KNOB:-words} in
     words) knob=XPB_CUDA_SHARDED_COMPACT_WORDS tag=compact ws=${XPB_COMPACTAB_WORDS:-1 4 8 16} ;;
     lookback) knob=XPB_CUDA_SHARDED_LOOKBACK_TILES tag=lookback ws=${XPB_COMPACTAB_WORDS:-1 4 8} ;;
-    *) echo "compactab: XPB_COMPACTAB_KNOB is words or lookback" | tee -a "$out/bench.txt"; ws="" ;;
+    exchange) knob=XPB_CUDA_SHARDED_EXCHANGE tag=exchange- ws=${XPB_COMPACTAB_WORDS:-plain window} ;;
+    *) echo "compactab: XPB_COMPACTAB_KNOB is words, lookback or exchange" | tee -a "$out/bench.txt"; ws="" ;;
   esac
   rws=$(echo "$ws" | tr ' ' '\n' | tac | tr '\n' ' ')
   [ -n "$ws" ] && bench compactab-1gpu --backend cuda:0 --workload burst --size "$sz" --min-time 0.02

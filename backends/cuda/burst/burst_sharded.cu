@@ -29,14 +29,17 @@
  * (xpb_cuda_burst_sharded_forget), or NCCL's teardown waits on them forever. */
 #include "cuda_burst.cuh"
 #include "burst_sharded_profile.h"
+#include "burst_window.h"
 #include "cuda_nccl.h"
 #include "xpb_knob.h"
 
 #include <mutex>
+#include <stdio.h>
 
 #define XPB_SHARDED_SPAN 64      /* bursts in one graph */
 #define XPB_SHARDED_KEYS 4
 #define XPB_SHARDED_GRAPH_RANKS 8 /* graphs for up to this many ranks in a process */
+#define XPB_SHARDED_WINDOW_RANKS 64 /* symmetric windows for up to this many */
 
 /* How spans go out (declared knobs, docs/knobs.md): plain launches from this thread or from one
  * thread a rank; graphs captured when a key is seen again, on first sight, or never. */
@@ -50,7 +53,10 @@ typedef struct launch_mode {
     unsigned lookback_tiles; /* XPB_CUDA_SHARDED_LOOKBACK_TILES */
     bool from_bits;         /* XPB_CUDA_SHARDED_PROPAGATE */
     bool overlap;           /* XPB_CUDA_SHARDED_OVERLAP */
+    int exchange;           /* XPB_CUDA_SHARDED_EXCHANGE: EXCHANGE_AUTO, _PLAIN or _WINDOW, auto resolved */
+    bool exchange_named;    /* `window` named: no window is an error, not a warning */
 } launch_mode;
+enum { EXCHANGE_AUTO, EXCHANGE_PLAIN, EXCHANGE_WINDOW }; /* the knob's words, in order */
 
 /* What one rank runs: its three views of the burst (propagate through the shard, dynamics on its
  * own neurons, compact of the gathered bits), resolved once per launch. */
@@ -302,6 +308,13 @@ static xpb_status launch_mode_read(const xpb_cuda_ctx *g, launch_mode *m, xpb_er
         m->capture = xpb_cuda_group_size(g) > 1 && own_thread ? CAPTURE_NEVER : CAPTURE_AGAIN;
     m->lookback = compact == 0; /* "lookback|twopass" */
     if (st == XPB_OK)
+        st = xpb_knob_get_choice(XPB_KNOB_CUDA_SHARDED_EXCHANGE, &m->exchange, err);
+    m->exchange_named = m->exchange == EXCHANGE_WINDOW;
+    /* auto: the symmetric window on two or more GPUs where this NCCL has it (4 x H200, 5M neurons'
+     * bits: 8.95 against 11.58 us an exchange, docs/multi-gpu.md); a group of one exchanges nothing */
+    if (m->exchange == EXCHANGE_AUTO && xpb_cuda_group_size(g) > 1 && xpb_burst_window_built())
+        m->exchange = EXCHANGE_WINDOW;
+    if (st == XPB_OK)
         st = xpb_sharded_prof_enabled(&m->prof, err);
     if (m->prof)
         m->capture = CAPTURE_NEVER;
@@ -362,17 +375,20 @@ static void span_entry_clear(span_entry *e)
 extern "C" void xpb_cuda_burst_sharded_forget(const xpb_cuda_ctx *g)
 {
     xpb_sharded_prof_report(xpb_cuda_group_first(g));
-    std::lock_guard<std::mutex> hold(span_lock);
-    for (int i = 0; i < XPB_SHARDED_KEYS; i++) {
-        span_entry *e = &span_cache[i];
-        bool ours = false;
-        for (int l = 0; e->valid && l < e->key.local && l < xpb_cuda_group_local(g); l++)
-            ours = ours || e->key.comm[l] == xpb_cuda_group_comm(g, l);
-        if (ours) {
-            span_entry_clear(e);
-            e->valid = false;
+    {
+        std::lock_guard<std::mutex> hold(span_lock);
+        for (int i = 0; i < XPB_SHARDED_KEYS; i++) {
+            span_entry *e = &span_cache[i];
+            bool ours = false;
+            for (int l = 0; e->valid && l < e->key.local && l < xpb_cuda_group_local(g); l++)
+                ours = ours || e->key.comm[l] == xpb_cuda_group_comm(g, l);
+            if (ours) {
+                span_entry_clear(e);
+                e->valid = false;
+            }
         }
     }
+    xpb_burst_window_forget(g); /* after the graphs that use them */
 }
 
 /* Captures e's span: every rank's stream at once, so the grouped all_gathers land in each. */
@@ -464,6 +480,45 @@ static xpb_status span_run(const xpb_cuda_ctx *g, span_key *key, uint32_t first,
 
 /* ---- the kernel ---------------------------------------------------------------------------------- */
 
+/* The gathered bits of every local rank on its symmetric window (burst_window.h) instead of the
+ * run's shard_bits, zeroed when the run begins (burst/shard zeroes shard_bits: the empty set before
+ * burst 0). Where NCCL registers none: the error if XPB_CUDA_SHARDED_EXCHANGE=window was named,
+ * else a warning (once) and shard_bits. */
+static xpb_status use_window(const xpb_cuda_ctx *g, const xpb_burst_args *a, rank_plan *plan, bool named,
+                             xpb_error *err)
+{
+    static bool warned = false;
+    const int local = xpb_cuda_group_local(g), p = xpb_cuda_group_size(g);
+    const size_t bytes = XPB_BURST_SHARD_BITS_BYTES(a->n, p);
+    uint32_t *bits[XPB_SHARDED_WINDOW_RANKS];
+    if (local > XPB_SHARDED_WINDOW_RANKS)
+        return named ? xpb_fail(err, XPB_ERR_UNSUPPORTED, "burst/sharded: windows for up to %d ranks a process",
+                                XPB_SHARDED_WINDOW_RANKS)
+                     : XPB_OK;
+    xpb_error why;
+    xpb_status st = xpb_burst_window_bits(g, bytes, bits, &why);
+    if (st != XPB_OK) {
+        if (named)
+            return xpb_fail(err, st, "%s", why.msg);
+        if (!warned)
+            fprintf(stderr, "xpubench: warning: %s; the bursts exchange on ordinary buffers\n", why.msg);
+        warned = true;
+        return XPB_OK;
+    }
+    for (int l = 0; l < local && st == XPB_OK; l++) {
+        rank_plan *q = &plan[l];
+        q->bits = bits[l];
+        q->own_bits = bits[l] + (size_t)q->rank * q->slot_words;
+        q->dyn.bits = q->own_bits;
+        if (a->burst == 0) {
+            const xpb_cuda_ctx *rank = xpb_cuda_group_rank_ctx(g, l);
+            if ((st = xpb_cuda_activate(rank, err)) == XPB_OK)
+                XPB_CUDA_CHECK(err, cudaMemsetAsync(bits[l], 0, bytes, rank->stream));
+        }
+    }
+    return st;
+}
+
 static xpb_status sharded_check(const xpb_cuda_ctx *g, const xpb_burst_args *a, xpb_error *err)
 {
     if (a->bursts < 1)
@@ -503,6 +558,8 @@ static xpb_status sharded_launch(void *vctx, const void *vargs, void *state, xpb
     }
     for (int l = 0; l < local && st == XPB_OK; l++)
         st = plan_rank(a, l, first + l, p, entries, &mode, &plan[l], err);
+    if (st == XPB_OK && mode.exchange == EXCHANGE_WINDOW)
+        st = use_window(g, a, plan, mode.exchange_named, err);
     if (st == XPB_OK && !cacheable)
         st = plain_launches(g, plan, a->burst, a->bursts, &mode, err);
     if (!cacheable) {
