@@ -17,11 +17,16 @@
 //         symmetric window (ncclCommWindowRegister, NCCL_WIN_COLL_SYMMETRIC; NCCL 2.27+), which
 //         lets NCCL run its symmetric kernels, made for small and medium messages on NVLink;
 //         skipped, with the reason printed, where the build's NCCL or the machine lacks them.
+//         Its slots are whole 16-byte groups of words (WORDS rounded up to a multiple of 4), as
+//         the burst's are (XPB_BURST_SHARD_WORDS): NCCL 2.28.9's symmetric all_gather delivered
+//         wrong words for slots that are not, at 313, 1025 and 4097 words on 2 and 4 H200s, and
+//         right ones at 312, 1024, 4096, 4100 and 39063 (results/nvidia-h200-x4/
+//         2026-11-28-s21-exchange-symmetric-alignment.txt); a third argument `exact` keeps WORDS.
 // push checks every word it receives (each exchange's values differ) and prints the mismatches; a
 // wait that lasts about a second counts 2^20 of them and goes on, so a bug ends the run, not hangs.
 // nccl and sym: every rank's slot holds a pattern of its own, and after the timed exchanges every
 // rank's gathered buffer must hold every slot's (the mismatches are counted with push's).
-// Usage: exchange_peak [WORDS [ITERS]]. Exit 77 with fewer than 2 GPUs or no peer access.
+// Usage: exchange_peak [WORDS [ITERS [exact]]]. Exit 77 with fewer than 2 GPUs or no peer access.
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -127,6 +132,8 @@ int main(int argc, char **argv)
     p = p > MAXR ? MAXR : p;
     const size_t words = argc > 1 ? strtoull(argv[1], NULL, 10) : (5000000 / 32 + p - 1) / p;
     const int iters = argc > 2 ? atoi(argv[2]) : 2000, warm = 200;
+    const bool exact = argc > 3 && strcmp(argv[3], "exact") == 0;
+    const size_t swords = exact ? words : (words + 3) / 4 * 4; // the symmetric window's slot
     for (int i = 0; i < p; i++)
         for (int j = 0; j < p; j++) {
             int can = 0;
@@ -191,13 +198,13 @@ int main(int argc, char **argv)
         bool ok = true;
         for (int r = 0; r < p && ok; r++) {
             CHECK(cudaSetDevice(r));
-            ok = ncclMemAlloc((void **)&symbuf[r], (size_t)p * words * 4) == ncclSuccess;
+            ok = ncclMemAlloc((void **)&symbuf[r], (size_t)p * swords * 4) == ncclSuccess;
         }
         if (ok) {
             NCHECK(ncclGroupStart());
             for (int r = 0; r < p && ok; r++) {
                 CHECK(cudaSetDevice(r));
-                ok = ncclCommWindowRegister(comm[r], symbuf[r], (size_t)p * words * 4, &win[r], NCCL_WIN_COLL_SYMMETRIC) ==
+                ok = ncclCommWindowRegister(comm[r], symbuf[r], (size_t)p * swords * 4, &win[r], NCCL_WIN_COLL_SYMMETRIC) ==
                      ncclSuccess;
             }
             ok = ncclGroupEnd() == ncclSuccess && ok;
@@ -221,7 +228,7 @@ int main(int argc, char **argv)
             CHECK(cudaSetDevice(r));
             CHECK(cudaMemcpy(gather[r] + (size_t)r * words, pat.data(), words * 4, cudaMemcpyHostToDevice));
             if (sym)
-                CHECK(cudaMemcpy(symbuf[r] + (size_t)r * words, pat.data(), words * 4, cudaMemcpyHostToDevice));
+                CHECK(cudaMemcpy(symbuf[r] + (size_t)r * swords, pat.data(), words * 4, cudaMemcpyHostToDevice));
         }
     }
 
@@ -247,7 +254,8 @@ int main(int argc, char **argv)
                     for (int i = 0; i < n; i++) {
                         if (mode != 1) {
                             unsigned *g = mode == 0 ? gather[r] : symbuf[r];
-                            NCHECK(ncclAllGather(g + (size_t)r * words, g, words, ncclUint32, comm[r], s[r]));
+                            const size_t n = mode == 0 ? words : swords;
+                            NCHECK(ncclAllGather(g + (size_t)r * n, g, n, ncclUint32, comm[r], s[r]));
                         } else {
                             push<<<blocks, threads, 0, s[r]>>>(a[r], base + (unsigned)i + 1);
                             CHECK(cudaGetLastError());
@@ -268,24 +276,26 @@ int main(int argc, char **argv)
             us[mode][r] = ms * 1e3f / (float)iters;
         }
     }
-    unsigned bad_total = 0;
+    // wrong words a mode, so a failure names the exchange that delivered them
+    unsigned bad_mode[3] = {0, 0, 0};
     for (int r = 0; r < p; r++) {
         unsigned bad = 0;
         CHECK(cudaSetDevice(r));
         CHECK(cudaMemcpy(&bad, a[r].bad, 4, cudaMemcpyDeviceToHost));
-        bad_total += bad;
+        bad_mode[1] += bad;
     }
     // what the all_gathers left: every slot's pattern on every rank
     for (int mode = 0; mode < 3; mode += 2) {
         if (mode == 2 && !sym)
             break;
-        std::vector<unsigned> got((size_t)p * words);
+        const size_t slot = mode == 0 ? words : swords;
+        std::vector<unsigned> got((size_t)p * slot);
         for (int r = 0; r < p; r++) {
             CHECK(cudaSetDevice(r));
             CHECK(cudaMemcpy(got.data(), mode == 0 ? gather[r] : symbuf[r], got.size() * 4, cudaMemcpyDeviceToHost));
             for (int q = 0; q < p; q++)
                 for (size_t w = 0; w < words; w++)
-                    bad_total += got[(size_t)q * words + w] != value(0x5eed, q, w);
+                    bad_mode[mode] += got[(size_t)q * slot + w] != value(0x5eed, q, w);
         }
     }
     const char *name[3] = {"nccl all_gather (in place)", "push (peer stores + flags)", "nccl all_gather, symmetric"};
@@ -298,8 +308,10 @@ int main(int argc, char **argv)
         printf("exchange_peak: %-28s %.2f us an exchange (slowest rank; fastest %.2f)\n", name[mode], sorted[p - 1],
                sorted[0]);
     }
-    printf("exchange_peak: %u wrong words (push over %u exchanges, and the gathered buffers after the all_gathers)\n",
-           bad_total, base);
+    const unsigned bad_total = bad_mode[0] + bad_mode[1] + bad_mode[2];
+    printf("exchange_peak: wrong words: %u in place (gathered buffers after its all_gathers), %u push (over %u "
+           "exchanges), %u symmetric (gathered buffers after its all_gathers)\n",
+           bad_mode[0], bad_mode[1], base, bad_mode[2]);
 #if defined(NCCL_WIN_COLL_SYMMETRIC)
     if (sym) {
         NCHECK(ncclGroupStart());

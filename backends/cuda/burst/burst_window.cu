@@ -63,8 +63,6 @@ static xpb_status window_release(const xpb_cuda_ctx *g, xpb_error *err)
     return st;
 }
 
-bool xpb_burst_window_built(void) { return true; }
-
 xpb_status xpb_burst_window_bits(const xpb_cuda_ctx *g, size_t bytes, uint32_t **bits, xpb_error *err)
 {
     std::lock_guard<std::mutex> hold(window_lock);
@@ -126,8 +124,6 @@ void xpb_burst_window_forget(const xpb_cuda_ctx *g)
     (void)cudaGetLastError();
 }
 #else
-bool xpb_burst_window_built(void) { return false; }
-
 xpb_status xpb_burst_window_bits(const xpb_cuda_ctx *g, size_t bytes, uint32_t **bits, xpb_error *err)
 {
     (void)g, (void)bytes, (void)bits;

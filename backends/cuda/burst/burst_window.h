@@ -10,9 +10,6 @@
 
 #include "cuda_backend.h"
 
-/* Whether this build's NCCL has symmetric windows. */
-bool xpb_burst_window_built(void);
-
 /* Every local rank l of g gets bits[l], a symmetric buffer of at least `bytes` on its device: the
  * ones kept from an earlier call, or new ones (a collective call: every rank of the group calls
  * it with the same bytes). XPB_ERR_UNSUPPORTED naming NCCL's reason where it cannot. */
