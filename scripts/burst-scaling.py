@@ -35,11 +35,12 @@ def main(paths):
     for p in paths:
         # an A/B run is its own row, tagged from its file name (device-run.sh): a launch mode
         # (XPB_SHARDBURST_MODES) "cuda:0,1 threads-never", a compact knob (compactab) "cuda:0,1,2,3
-        # compact8-r1" or "... lookback4-r2", a propagate (XPB_SHARDBURST_PROPAGATE, its rounds) "cuda:0,1 bits-r2" or "... list-r1", its
+        # compact8-r1" or "... lookback4-r2", an exchange (compactab) "... exchange-window-r1", a
+        # propagate (XPB_SHARDBURST_PROPAGATE, its rounds) "cuda:0,1 bits-r2" or "... list-r1", its
         # exchange overlap (a value PROP+own) "cuda:0,1 auto-own-r1", an
         # mpirun binding (XPB_SHARDBURST_MPI_BINDS) "cuda:mpi2 bind-none", an mpirun capture
         # (XPB_SHARDBURST_MPI_CAPTURES) "cuda:mpi4 capture-never"
-        tags = re.findall(r"(?<=-)(?:(?:one|threads|capture)-(?:auto|again|first|never|default)|(?:auto|bits|list)-own|bits|list|bind-[a-z]+|compact\d+|lookback\d+|r\d+)(?=-|\.json)",
+        tags = re.findall(r"(?<=-)(?:(?:one|threads|capture)-(?:auto|again|first|never|default)|(?:auto|bits|list)-own|bits|list|bind-[a-z]+|compact\d+|lookback\d+|exchange-(?:plain|window)|r\d+)(?=-|\.json)",
                           p.rsplit("/", 1)[-1])
         mode = "-".join(tags)
         r = load(p)

@@ -18,14 +18,15 @@
 //         lets NCCL run its symmetric kernels, made for small and medium messages on NVLink;
 //         skipped, with the reason printed, where the build's NCCL or the machine lacks them.
 //         Its slots are whole 16-byte groups of words (WORDS rounded up to a multiple of 4), as
-//         the burst's are (XPB_BURST_SHARD_WORDS): NCCL 2.28.9's symmetric all_gather delivered
-//         wrong words for slots that are not, at 313, 1025 and 4097 words on 2 and 4 H200s, and
-//         right ones at 312, 1024, 4096, 4100 and 39063 (results/nvidia-h200-x4/
-//         2026-11-28-s21-exchange-symmetric-alignment.txt); a third argument `exact` keeps WORDS.
+//         the burst's are (XPB_BURST_SHARD_WORDS): NCCL's symmetric all_gather (library 2.28.3 on
+//         the lent H200 hosts) delivered wrong words for slots that are not, at 313, 1025 and 4097
+//         words on 2 and 4 H200s, and right ones at 312, 1024, 4096, 4100 and 39063
+//         (results/nvidia-h200-x4/2026-11-28-s21-exchange-symmetric-alignment.txt); a third
+//         argument `exact` keeps WORDS.
 // push checks every word it receives (each exchange's values differ) and prints the mismatches; a
 // wait that lasts about a second counts 2^20 of them and goes on, so a bug ends the run, not hangs.
 // nccl and sym: every rank's slot holds a pattern of its own, and after the timed exchanges every
-// rank's gathered buffer must hold every slot's (the mismatches are counted with push's).
+// rank's gathered buffer must hold every slot's; the wrong words are printed a mode.
 // Usage: exchange_peak [WORDS [ITERS [exact]]]. Exit 77 with fewer than 2 GPUs or no peer access.
 #include <stdio.h>
 #include <stdlib.h>

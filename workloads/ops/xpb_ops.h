@@ -306,7 +306,7 @@ typedef struct xpb_burst_counters {
  *   same on every rank. Integer sums and the same per-neuron steps: the fired sets and v equal
  *   one device's bit for bit. */
 /* Rank r's slot in shard_bits: XPB_BURST_SHARD_WORDS(n, ranks) words, bit k = neuron
- * xpb_burst_shard_first(r) + k, unused bits zero; whole 16-byte groups of words: NCCL 2.28.9's
+ * xpb_burst_shard_first(r) + k, unused bits zero; whole 16-byte groups of words: NCCL 2.28.3's
  * symmetric all_gather (XPB_CUDA_SHARDED_EXCHANGE=window) delivered wrong words for slots that are
  * not, on 2 and 4 H200s (tests/exchange_peak.cu; docs/multi-gpu.md). */
 #define XPB_BURST_SHARD_WORDS(n, ranks) ((((size_t)(n) + (size_t)(ranks) - 1u) / (size_t)(ranks) + 127u) / 128u * 4u)
