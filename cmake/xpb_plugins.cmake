@@ -27,6 +27,7 @@ install(FILES ${PROJECT_SOURCE_DIR}/cmake/xpubenchConfig.cmake DESTINATION lib/c
 add_subdirectory(examples/plugins/cpu_softmax)
 add_subdirectory(examples/plugins/cpu_softmax_broken) # crash isolation's fixtures (tests/plugins/plugins_isolate.sh)
 add_subdirectory(examples/plugins/cpu_softmax_cached) # the checks after timing's fixtures (tests/plugins/plugins_honest.sh)
+add_subdirectory(examples/plugins/cpu_gemm) # GEMM and GEMV from a plugin (tests/plugins/plugins_gemm.sh)
 if(XPB_HAVE_CUDA) # built, not run in CI (no GPU there): docs/plugins.md
   add_subdirectory(examples/plugins/cuda_softmax)
   add_subdirectory(examples/plugins/cuda_softmax_oob)

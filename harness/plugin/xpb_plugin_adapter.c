@@ -13,17 +13,24 @@
 
 #include "xpb_plugin_internal.h"
 
-/* The public args of either kind. */
+/* The public args of any kind. */
 typedef union plugin_args {
     xpb_plugin_eltwise_args e;
     xpb_plugin_rowop_args r;
+    xpb_plugin_gemm_args g;
 } plugin_args;
+
+/* The harness's args of any kind: their size bounds what prepare keeps of them. */
+typedef union harness_args {
+    xpb_eltwise_args e;
+    xpb_rowop_args r;
+    xpb_gemm_args g;
+} harness_args;
 
 /* What prepare makes and launch uses: resolved once, so a timed launch costs the plugin's call
  * and a comparison of the harness's args (re-resolved only if they ever change). */
 typedef struct plugin_state {
-    unsigned char args[sizeof(xpb_rowop_args) > sizeof(xpb_eltwise_args) ? sizeof(xpb_rowop_args)
-                                                                            : sizeof(xpb_eltwise_args)];
+    unsigned char args[sizeof(harness_args)];
     plugin_args pa;
     xpb_plugin_context pc;
     void *state; /* the plugin's own */
@@ -34,10 +41,14 @@ bool xpb_plugin_op_is_rowop(xpb_plugin_op op)
     return op == XPB_PLUGIN_OP_SOFTMAX || op == XPB_PLUGIN_OP_RMSNORM || op == XPB_PLUGIN_OP_LAYERNORM;
 }
 
+static bool op_is_gemm(xpb_plugin_op op) { return op == XPB_PLUGIN_OP_GEMM || op == XPB_PLUGIN_OP_GEMV; }
+
 /* The bytes of the harness's args up to their last field: the trailing padding (never written by
  * make_args) is left out of the comparison in adapt_launch. */
 static size_t harness_args_size(const xpb_plugin_slot *s)
 {
+    if (op_is_gemm(s->pk->op))
+        return offsetof(xpb_gemm_args, beta) + sizeof(float);
     return xpb_plugin_op_is_rowop(s->pk->op) ? offsetof(xpb_rowop_args, eps) + sizeof(float)
                                              : offsetof(xpb_eltwise_args, a) + sizeof(float);
 }
@@ -60,12 +71,35 @@ static xpb_status resolve(const xpb_plugin_slot *s, void *ctx, const char *what,
     return XPB_OK;
 }
 
+/* A GEMM's matrices: A m x k, B k x n, C (and c_in, read only when beta != 0) m x n. */
+static xpb_status to_plugin_gemm_args(const xpb_plugin_slot *s, void *ctx, const xpb_gemm_args *a,
+                                      xpb_plugin_gemm_args *g, xpb_error *err)
+{
+    void *pa, *pb, *pc_in, *pc;
+    int64_t mk, kn, mn;
+    if (a->m < 0 || a->n < 0 || a->k < 0 || __builtin_mul_overflow(a->m, a->k, &mk) ||
+        __builtin_mul_overflow(a->k, a->n, &kn) || __builtin_mul_overflow(a->m, a->n, &mn))
+        return xpb_fail(err, XPB_ERR_USAGE, "plugin %s: bad gemm shape m %lld n %lld k %lld", s->k.variant,
+                        (long long)a->m, (long long)a->n, (long long)a->k);
+    xpb_status st;
+    if ((st = resolve(s, ctx, "a", &a->a, mk, true, &pa, err)) ||
+        (st = resolve(s, ctx, "b", &a->b, kn, true, &pb, err)) ||
+        (st = resolve(s, ctx, "c_in", &a->c_in, mn, a->beta != 0.0f, &pc_in, err)) ||
+        (st = resolve(s, ctx, "c", &a->c, mn, true, &pc, err)))
+        return st;
+    *g = (xpb_plugin_gemm_args){.a = pa, .b = pb, .c_in = pc_in, .c = pc, .m = a->m, .n = a->n, .k = a->k,
+                                .alpha = a->alpha, .beta = a->beta};
+    return XPB_OK;
+}
+
 static xpb_status to_plugin_args(const xpb_plugin_slot *s, void *ctx, const void *args, plugin_args *pa,
                                  xpb_error *err)
 {
     void *x, *y, *w, *b, *out;
     xpb_plugin_op op = s->pk->op;
     xpb_status st;
+    if (op_is_gemm(op))
+        return to_plugin_gemm_args(s, ctx, args, &pa->g, err);
     if (xpb_plugin_op_is_rowop(op)) {
         const xpb_rowop_args *a = args;
         int64_t n;

@@ -24,7 +24,9 @@
 extern "C" {
 #endif
 
-/* Bumped whenever any struct, enum value or signature below changes meaning or layout. */
+/* Bumped whenever any struct, enum value or signature below changes meaning or layout. A new op
+ * (a new enum value and its args struct) is an addition, not a change: an xpubench that does not
+ * know an op refuses that plugin with one line naming the op's number. */
 #define XPB_PLUGIN_ABI_VERSION 1
 
 /* The ops a plugin may implement. The numbers are the ABI (never renumbered); each op's contract
@@ -41,7 +43,10 @@ typedef enum xpb_plugin_op {
     /* row ops: args is a const xpb_plugin_rowop_args * */
     XPB_PLUGIN_OP_SOFTMAX = 8,   /* out = e^(x - max) / sum e^(x - max), per row   */
     XPB_PLUGIN_OP_RMSNORM = 9,   /* out = x / sqrt(mean(x^2) + eps) * w, per row   */
-    XPB_PLUGIN_OP_LAYERNORM = 10 /* out = (x - mean) / sqrt(var + eps) * w + b     */
+    XPB_PLUGIN_OP_LAYERNORM = 10, /* out = (x - mean) / sqrt(var + eps) * w + b     */
+    /* matrix products: args is a const xpb_plugin_gemm_args * */
+    XPB_PLUGIN_OP_GEMM = 11, /* c = alpha * A B + beta * c_in                    */
+    XPB_PLUGIN_OP_GEMV = 12  /* the same with m = 1: y(1 x n) = x(1 x k) B(k x n) */
 } xpb_plugin_op;
 
 /* What a kernel function returns. */
@@ -80,6 +85,22 @@ typedef struct xpb_plugin_rowop_args {
     int64_t rows, cols;
     float eps;
 } xpb_plugin_rowop_args;
+
+/* c = alpha * A(m x k) B(k x n) + beta * c_in(m x n), every matrix fp32 and row-major with no
+ * padding (element (i, j) of A at a[i * k + j]). c never overlaps a, b or c_in: xpubench poisons c
+ * before each validated launch, so C's old value comes in c_in, which is NULL when beta == 0 (do
+ * not read it then; a kernel that works in place copies c_in to c first). GEMV is m = 1.
+ * The accuracy bound (docs/validation.md) depends on the kernel's precision string: one starting
+ * "tf32" or "fp16" is allowed the rounding of A and B to 11 bits, "bf16" to 8, anything else none
+ * (fp32 inputs). Converting A and B belongs in prepare (untimed), as xpubench's own variants do. */
+typedef struct xpb_plugin_gemm_args {
+    const float *a;
+    const float *b;
+    const float *c_in;
+    float *c;
+    int64_t m, n, k;
+    float alpha, beta;
+} xpb_plugin_gemm_args;
 
 /* Which backend a context belongs to. */
 typedef enum xpb_plugin_backend {
