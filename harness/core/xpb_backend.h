@@ -104,11 +104,12 @@ typedef struct xpb_conditions {
 /* A user's compute shader standing in for a kernel of op (run --kernels FILE.spv; docs/plugins.md
  * "Vulkan: SPIR-V kernels"). The plugin loader has checked its interface against the op's layout
  * before any device is opened: descriptor set 0, storage buffers at bindings 0..n_bindings-1 (the
- * op's inputs in xpb_eltwise_args / xpb_rowop_args order, then out), and a push-constant block
- * that is a prefix of xpb_spirv_rowop_push or xpb_spirv_eltwise_push. The backend makes the
- * pipeline and records ceil(rows / per_group) workgroups (row ops) or ceil(n / per_group)
- * (elementwise), capped at the device's grid: the shader loops over the rest. Everything it
- * points to lives until the process exits. */
+ * op's inputs in xpb_eltwise_args / xpb_rowop_args / xpb_gemm_args order, then out), and a
+ * push-constant block that is a prefix of xpb_spirv_rowop_push, xpb_spirv_eltwise_push or
+ * xpb_spirv_gemm_push. The backend makes the pipeline and records ceil(rows / per_group)
+ * workgroups (row ops), ceil(n / per_group) (elementwise) or ceil(m / per_group) x ceil(n /
+ * per_group_cols) tiles of C (gemm, gemv), capped at the device's grid: the shader loops over the
+ * rest. Everything it points to lives until the process exits. */
 typedef struct xpb_spirv_kernel {
     xpb_op op;
     const char *variant;    /* for messages */
@@ -117,7 +118,8 @@ typedef struct xpb_spirv_kernel {
     const char *entry;      /* the GLCompute entry point */
     uint32_t local_size[3]; /* its workgroup size */
     uint32_t n_bindings;
-    uint32_t per_group;     /* rows (row ops) or elements (elementwise) per workgroup */
+    uint32_t per_group;     /* rows (row ops, gemm: of C) or elements (elementwise) per workgroup */
+    uint32_t per_group_cols; /* gemm, gemv: columns of C per workgroup; else 0 */
 } xpb_spirv_kernel;
 
 /* The push constants a SPIR-V kernel receives, at these offsets (4-byte scalars). row_stride is
@@ -130,6 +132,10 @@ typedef struct xpb_spirv_eltwise_push {
     uint32_t n;
     float a;
 } xpb_spirv_eltwise_push;
+typedef struct xpb_spirv_gemm_push {
+    uint32_t m, n, k;
+    float alpha, beta;
+} xpb_spirv_gemm_push;
 
 typedef struct xpb_backend_i {
     const char *name; /* "cpu", "cuda", "vulkan" */

@@ -272,7 +272,11 @@ void xpb_plugins_print(FILE *f)
             if (s->lib != l)
                 continue;
             fprintf(f, " %s/%s (%s, %s", s->backend->name, s->k.variant, xpb_op_get(s->k.op)->name, s->k.precision);
-            if (s->spirv)
+            if (s->spirv && s->spirv->per_group_cols) /* gemm: a tile of C */
+                fprintf(f, ", entry point %s, workgroup %ux%ux%u, a %ux%u tile of C a workgroup", s->spirv->entry,
+                        s->spirv->local_size[0], s->spirv->local_size[1], s->spirv->local_size[2],
+                        s->spirv->per_group, s->spirv->per_group_cols);
+            else if (s->spirv)
                 fprintf(f, ", entry point %s, workgroup %ux%ux%u, %u %s a workgroup", s->spirv->entry,
                         s->spirv->local_size[0], s->spirv->local_size[1], s->spirv->local_size[2],
                         s->spirv->per_group, xpb_plugin_spirv_per_group_unit(s->k.op));
@@ -315,6 +319,8 @@ void xpb_plugins_json(cJSON *root)
                 int ls[3] = {(int)s->spirv->local_size[0], (int)s->spirv->local_size[1], (int)s->spirv->local_size[2]};
                 cJSON_AddItemToObject(k, "local_size", cJSON_CreateIntArray(ls, 3));
                 cJSON_AddNumberToObject(k, "per_workgroup", s->spirv->per_group);
+                if (s->spirv->per_group_cols) /* gemm: per_workgroup rows by these columns of C */
+                    cJSON_AddNumberToObject(k, "per_workgroup_cols", s->spirv->per_group_cols);
             }
             cJSON_AddItemToArray(ks, k);
         }

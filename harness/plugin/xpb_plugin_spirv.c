@@ -22,22 +22,27 @@
 
 #define MAX_MODULE_BYTES (64u << 20)
 #define MAX_MANIFEST_BYTES (64u << 10)
-#define MAX_PER_INVOCATION 65536 /* rows_per_workgroup, elements_per_invocation */
+#define COUNT(a) ((int)(sizeof(a) / sizeof((a)[0])))
+#define MAX_PER_INVOCATION 65536 /* rows_per_workgroup, elements_per_invocation, tile_rows, tile_cols */
 
-/* One op's layout: its bindings in order (inputs, then out) and its kind of push constants. */
+/* The kinds of layout: each its push constants and the manifest keys that size its workgroups. */
+typedef enum layout_kind { KIND_ELTWISE, KIND_ROWOP, KIND_GEMM, KIND_COUNT } layout_kind;
+
+/* One op's layout: its bindings in order (inputs, then out) and its kind. */
 typedef struct op_layout {
     xpb_op op;
     const char *bindings[4];
     int n_bindings;
-    bool rowop;
+    layout_kind kind;
 } op_layout;
 
 static const op_layout layouts[] = {
-    {XPB_OP_COPY, {"x", "out"}, 2, false},          {XPB_OP_ADD, {"x", "y", "out"}, 3, false},
-    {XPB_OP_MUL, {"x", "y", "out"}, 3, false},      {XPB_OP_SCALE, {"x", "out"}, 2, false},
-    {XPB_OP_RELU, {"x", "out"}, 2, false},          {XPB_OP_SIGMOID, {"x", "out"}, 2, false},
-    {XPB_OP_SILU, {"x", "out"}, 2, false},          {XPB_OP_SOFTMAX, {"x", "out"}, 2, true},
-    {XPB_OP_RMSNORM, {"x", "w", "out"}, 3, true},   {XPB_OP_LAYERNORM, {"x", "w", "b", "out"}, 4, true},
+    {XPB_OP_COPY, {"x", "out"}, 2, KIND_ELTWISE},        {XPB_OP_ADD, {"x", "y", "out"}, 3, KIND_ELTWISE},
+    {XPB_OP_MUL, {"x", "y", "out"}, 3, KIND_ELTWISE},    {XPB_OP_SCALE, {"x", "out"}, 2, KIND_ELTWISE},
+    {XPB_OP_RELU, {"x", "out"}, 2, KIND_ELTWISE},        {XPB_OP_SIGMOID, {"x", "out"}, 2, KIND_ELTWISE},
+    {XPB_OP_SILU, {"x", "out"}, 2, KIND_ELTWISE},        {XPB_OP_SOFTMAX, {"x", "out"}, 2, KIND_ROWOP},
+    {XPB_OP_RMSNORM, {"x", "w", "out"}, 3, KIND_ROWOP},  {XPB_OP_LAYERNORM, {"x", "w", "b", "out"}, 4, KIND_ROWOP},
+    {XPB_OP_GEMM, {"a", "b", "c_in", "c"}, 4, KIND_GEMM}, {XPB_OP_GEMV, {"a", "b", "c_in", "c"}, 4, KIND_GEMM},
 };
 
 /* A push constant: its name in the docs, offset and scalar type (an int member may be signed). */
@@ -56,6 +61,27 @@ static const push_member rowop_push[] = {
 static const push_member eltwise_push[] = {
     {"n", offsetof(xpb_spirv_eltwise_push, n), false},
     {"a", offsetof(xpb_spirv_eltwise_push, a), true},
+};
+static const push_member gemm_push[] = {
+    {"m", offsetof(xpb_spirv_gemm_push, m), false},         {"n", offsetof(xpb_spirv_gemm_push, n), false},
+    {"k", offsetof(xpb_spirv_gemm_push, k), false},         {"alpha", offsetof(xpb_spirv_gemm_push, alpha), true},
+    {"beta", offsetof(xpb_spirv_gemm_push, beta), true},
+};
+
+/* Per kind: its push constants (as the docs write them) and the manifest keys that size its
+ * workgroups (a key of another kind is an error, not ignored). */
+static const struct {
+    const push_member *push;
+    int n_push;
+    const char *push_text;
+    const char *keys[2];
+    const char *unit; /* what a workgroup takes, for list */
+} kinds[KIND_COUNT] = {
+    [KIND_ELTWISE] = {eltwise_push, COUNT(eltwise_push), "{uint n; float a;}", {"elements_per_invocation"}, "elements"},
+    [KIND_ROWOP] = {rowop_push, COUNT(rowop_push), "{uint rows; uint cols; uint row_stride; float eps;}", {"rows_per_workgroup"},
+                    "rows"},
+    [KIND_GEMM] = {gemm_push, COUNT(gemm_push), "{uint m; uint n; uint k; float alpha; float beta;}", {"tile_rows", "tile_cols"},
+                   "rows of C"},
 };
 
 /* What a loaded module keeps until the process exits: the kernel the backend runs and the strings
@@ -83,7 +109,7 @@ const char *xpb_plugin_spirv_per_group_unit(xpb_op op)
 {
     for (size_t i = 0; i < sizeof layouts / sizeof layouts[0]; i++)
         if (layouts[i].op == op)
-            return layouts[i].rowop ? "rows" : "elements";
+            return kinds[layouts[i].kind].unit;
     return "items";
 }
 
@@ -115,11 +141,27 @@ static xpb_status read_file(const char *what, const char *path, size_t max, size
 typedef struct manifest {
     const op_layout *layout;
     const char *variant, *version, *precision, *entry; /* into the parsed JSON */
-    long per; /* rows_per_workgroup or elements_per_invocation */
+    long per[2]; /* the kind's keys (rows_per_workgroup, elements_per_invocation, tile_rows and tile_cols) */
 } manifest;
 
-static const char *const manifest_keys[] = {"op", "variant", "version", "precision", "entry_point",
-                                            "rows_per_workgroup", "elements_per_invocation"};
+static const char *const manifest_keys[] = {"op",           "variant",           "version",
+                                            "precision",    "entry_point",       "rows_per_workgroup",
+                                            "elements_per_invocation", "tile_rows", "tile_cols"};
+
+/* Whether key sizes the workgroups of kind k. */
+static bool kind_has_key(layout_kind k, const char *key)
+{
+    for (int i = 0; i < 2; i++)
+        if (kinds[k].keys[i] && strcmp(kinds[k].keys[i], key) == 0)
+            return true;
+    return false;
+}
+
+/* The kinds' keys that kind k does not take, for the message: "\"rows_per_workgroup\" is for row ops". */
+static const char *key_kind_name(const char *key)
+{
+    return kind_has_key(KIND_ROWOP, key) ? "row" : kind_has_key(KIND_ELTWISE, key) ? "elementwise" : "gemm and gemv";
+}
 
 /* A string member, NULL when absent; XPB_ERR_USAGE when present and not a string. */
 static xpb_status json_string(const cJSON *o, const char *key, const char *where, const char **out, xpb_error *err)
@@ -161,20 +203,25 @@ static xpb_status manifest_read(const cJSON *o, const char *where, manifest *m, 
             m->layout = &layouts[i];
     if (!m->layout)
         return xpb_fail(err, XPB_ERR_USAGE, "%s: op \"%.40s\" has no SPIR-V layout (copy, add, mul, scale, relu, "
-                        "sigmoid, silu, softmax, rmsnorm, layernorm)", where, op_name);
-    const char *per_key = m->layout->rowop ? "rows_per_workgroup" : "elements_per_invocation";
-    const char *wrong_key = m->layout->rowop ? "elements_per_invocation" : "rows_per_workgroup";
-    if (cJSON_GetObjectItemCaseSensitive(o, wrong_key))
-        return xpb_fail(err, XPB_ERR_USAGE, "%s: \"%s\" is for %s ops; %s takes \"%s\"", where, wrong_key,
-                        m->layout->rowop ? "elementwise" : "row", op_name, per_key);
-    const cJSON *per = cJSON_GetObjectItemCaseSensitive(o, per_key);
-    m->per = 1;
-    if (per) {
-        if (!cJSON_IsNumber(per) || per->valuedouble != (double)(long)per->valuedouble || per->valuedouble < 1 ||
-            per->valuedouble > MAX_PER_INVOCATION)
-            return xpb_fail(err, XPB_ERR_USAGE, "%s: \"%s\" must be an integer from 1 to %d", where, per_key,
-                            MAX_PER_INVOCATION);
-        m->per = (long)per->valuedouble;
+                        "sigmoid, silu, softmax, rmsnorm, layernorm, gemm, gemv)", where, op_name);
+    const layout_kind kind = m->layout->kind;
+    for (size_t i = 5; i < sizeof manifest_keys / sizeof manifest_keys[0]; i++) /* the sizing keys */
+        if (!kind_has_key(kind, manifest_keys[i]) && cJSON_GetObjectItemCaseSensitive(o, manifest_keys[i]))
+            return xpb_fail(err, XPB_ERR_USAGE, "%s: \"%s\" is for %s ops; %s takes \"%s\"%s%s%s", where,
+                            manifest_keys[i], key_kind_name(manifest_keys[i]), op_name, kinds[kind].keys[0],
+                            kinds[kind].keys[1] ? " and \"" : "", kinds[kind].keys[1] ? kinds[kind].keys[1] : "",
+                            kinds[kind].keys[1] ? "\"" : "");
+    for (int i = 0; i < 2; i++) {
+        const char *key = kinds[kind].keys[i];
+        const cJSON *per = key ? cJSON_GetObjectItemCaseSensitive(o, key) : NULL;
+        m->per[i] = 1;
+        if (per) {
+            if (!cJSON_IsNumber(per) || per->valuedouble != (double)(long)per->valuedouble || per->valuedouble < 1 ||
+                per->valuedouble > MAX_PER_INVOCATION)
+                return xpb_fail(err, XPB_ERR_USAGE, "%s: \"%s\" must be an integer from 1 to %d", where, key,
+                                MAX_PER_INVOCATION);
+            m->per[i] = (long)per->valuedouble;
+        }
     }
     if (strlen(m->version) > 127)
         return xpb_fail(err, XPB_ERR_USAGE, "%s: \"version\" is longer than 127 characters", where);
@@ -225,10 +272,9 @@ static xpb_status check_bindings(const xpb_spirv_info *info, const op_layout *l,
 
 static xpb_status check_push(const xpb_spirv_info *info, const op_layout *l, xpb_error *err)
 {
-    const push_member *want = l->rowop ? rowop_push : eltwise_push;
-    int n_want = l->rowop ? (int)(sizeof rowop_push / sizeof rowop_push[0])
-                          : (int)(sizeof eltwise_push / sizeof eltwise_push[0]);
-    const char *layout = l->rowop ? "{uint rows; uint cols; uint row_stride; float eps;}" : "{uint n; float a;}";
+    const push_member *want = kinds[l->kind].push;
+    const int n_want = kinds[l->kind].n_push;
+    const char *layout = kinds[l->kind].push_text;
     if (!info->has_push)
         return XPB_OK; /* a shader may take none: it then knows no sizes, but that is its own business */
     if (info->n_push_members > n_want)
@@ -265,7 +311,8 @@ static xpb_status make_kernel(const xpb_spirv_info *info, const manifest *m, spi
     uint64_t inv = (uint64_t)ls[0] * ls[1] * ls[2];
     if (inv == 0)
         return xpb_fail(err, XPB_ERR_USAGE, "entry point %s has no workgroup size (LocalSize)", e->name);
-    uint64_t per = m->layout->rowop ? (uint64_t)m->per : inv * (uint64_t)m->per;
+    /* elementwise: elements_per_invocation times the invocations; else the key's own count */
+    uint64_t per = m->layout->kind == KIND_ELTWISE ? inv * (uint64_t)m->per[0] : (uint64_t)m->per[0];
     if (per > UINT32_MAX)
         return xpb_fail(err, XPB_ERR_USAGE, "%llu elements a workgroup is too many", (unsigned long long)per);
     snprintf(s->variant, sizeof s->variant, "%.63s", m->variant);
@@ -274,7 +321,8 @@ static xpb_status make_kernel(const xpb_spirv_info *info, const manifest *m, spi
     s->k = (xpb_spirv_kernel){.op = m->layout->op, .variant = s->variant, .code = s->words,
                               .code_bytes = words * sizeof(uint32_t), .entry = s->entry,
                               .local_size = {ls[0], ls[1], ls[2]}, .n_bindings = (uint32_t)m->layout->n_bindings,
-                              .per_group = (uint32_t)per};
+                              .per_group = (uint32_t)per,
+                              .per_group_cols = m->layout->kind == KIND_GEMM ? (uint32_t)m->per[1] : 0};
     return XPB_OK;
 }
 

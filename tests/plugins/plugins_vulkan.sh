@@ -4,7 +4,8 @@
 # examples/plugins/vulkan_softmax) passes every conformance case and its twin that drops an element
 # from the sum fails validation, in the same results with the module's path, SHA-256, version and
 # manifest; it times at quick beside the built-in variants; rmsnorm and add modules (FIXTURE_DIR:
-# tests/plugins/vk_*.comp) pass theirs; a module that does not match its op's layout (a binding,
+# tests/plugins/vk_*.comp) pass theirs, gemm and gemv ones too, and a gemm without k's last term
+# fails validation; a module that does not match its op's layout (a binding,
 # the push constants, the entry point, the manifest) or is no SPIR-V is one line and exit 2.
 # Exit 77 (skipped) when this machine has no Vulkan device.
 set -u
@@ -81,7 +82,42 @@ expect 0 ops "${conf[@]}" --filter '^elementwise/(rmsnorm|add)/' --variant spv -
     --kernels "$out/add.spv"
 n=$(grep -cE "^(rmsnorm|add) .*vulkan:0 +spv .* ok$" "$out/ops.out")
 [ "$n" -ge 10 ] || bad "ops: $n rmsnorm/add cases of vulkan/spv passed, expected every one"
-# 5. refusals at load: one line each, exit 2
+# 5. gemm and gemv (a 16 x 16 tile of C a workgroup) at every conformance case, alpha/beta with
+#    c_in included; the module without k's last term fails validation (exit 1)
+gemm_tile='"tile_rows": 16, "tile_cols": 16'
+module gemm "$fx/vk_gemm.spv" "{\"op\": \"gemm\", \"variant\": \"spv\", \"version\": \"t 1\", $gemm_tile}"
+module gemv "$fx/vk_gemm.spv" "{\"op\": \"gemv\", \"variant\": \"spv\", \"version\": \"t 1\", $gemm_tile}"
+module gemm_lastk "$fx/vk_gemm_lastk.spv" "{\"op\": \"gemm\", \"variant\": \"spv-lastk\", \"version\": \"t 1\", $gemm_tile}"
+expect 1 gemm run --backend vulkan --workload gemm --preset conformance --validate-only --kernels "$out/gemm.spv" \
+    --kernels "$out/gemv.spv" --kernels "$out/gemm_lastk.spv" --out "$out/gemm.json"
+"$py" - "$out/gemm.json" <<'PY' || fail=1
+import json, sys
+res = json.load(open(sys.argv[1]))
+bad, by = [], {}
+for c in res["cases"]:
+    by.setdefault((c["op"], c["variant"]), []).append(c)
+for op, variant, want in (("gemm", "spv", "ok"), ("gemv", "spv", "ok"), ("gemm", "spv-lastk", "failed-validation")):
+    cs = by.get((op, variant), [])
+    ref = max((v for (o, var), v in by.items() if o == op and "plugin" not in v[0]), key=len, default=[])
+    if not cs or len(cs) != len(ref):
+        bad.append("%s %s: %d cases, the built-in variants %d" % (op, variant, len(cs), len(ref)))
+    if want == "ok":
+        bad += ["%s %s: %s is %s: %s" % (op, variant, c["id"], c["status"], c.get("message", "")) for c in cs if c["status"] != "ok"]
+    elif not any(c["status"] == want for c in cs):
+        bad.append("%s %s: no case failed validation; the checker must reject it" % (op, variant))
+if not any(c["params"].get("axpby") and c["status"] == "ok" for c in by.get(("gemm", "spv"), [])):
+    bad.append("gemm spv: no alpha/beta case (c_in read) passed")
+k = [k for p in res.get("plugins", []) for k in p["kernels"] if k["op"] == "gemm" and k["variant"] == "spv"]
+if not k or k[0].get("per_workgroup") != 16 or k[0].get("per_workgroup_cols") != 16:
+    bad.append("plugins: gemm spv's tile not recorded: %r" % k)
+for b in bad:
+    print("FAIL: " + b)
+print("gemm/gemv SPIR-V: %s" % {"%s %s" % key: sum(c["status"] == "ok" for c in v) for key, v in by.items()})
+sys.exit(1 if bad else 0)
+PY
+expect 0 gemm_list list --kernels "$out/gemm.spv"
+grep -q "a 16x16 tile of C a workgroup" "$out/gemm_list.out" || bad "list: gemm's tile not shown"
+# 6. refusals at load: one line each, exit 2
 expect 2 bad_binding list --kernels "$ex/softmax_bad_binding.spv"
 one_line bad_binding "softmax_bad_binding.spv: set 0 binding 2 is not in the layout: softmax's layout is set 0, bindings 0 x, 1 out"
 expect 2 bad_binding_run "${conf[@]}" --filter softmax --kernels "$ex/softmax_bad_binding.spv"
@@ -102,6 +138,7 @@ no_op|{"op": "rope", "variant": "mine", "version": "1"}|op "rope" has no SPIR-V 
 typo|{"op": "softmax", "variant": "mine", "version": "1", "rows_per_group": 2}|unknown key "rows_per_group"
 no_version|{"op": "softmax", "variant": "mine"}|"op", "variant" and "version" are required
 wrong_key|{"op": "add", "variant": "mine", "version": "1", "rows_per_workgroup": 2}|"rows_per_workgroup" is for row ops; add takes "elements_per_invocation"
+gemm_key|{"op": "softmax", "variant": "mine", "version": "1", "tile_cols": 8}|"tile_cols" is for gemm and gemv ops; softmax takes "rows_per_workgroup"
 CASES
 cp "$good" "$out/no_manifest.spv"
 expect 2 no_manifest list --kernels "$out/no_manifest.spv"

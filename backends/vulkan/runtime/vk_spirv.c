@@ -6,8 +6,9 @@
  * and cached for the context's lifetime like any other. */
 #include "vk_ops.h"
 
-/* Row op or elementwise, and the per-column inputs of a row op (w, b). */
+/* Row op, gemm or elementwise, and the per-column inputs of a row op (w, b). */
 static bool is_rowop(xpb_op op) { return op == XPB_OP_SOFTMAX || op == XPB_OP_RMSNORM || op == XPB_OP_LAYERNORM; }
+static bool is_gemm(xpb_op op) { return op == XPB_OP_GEMM || op == XPB_OP_GEMV; }
 static int row_params(xpb_op op) { return op == XPB_OP_LAYERNORM ? 2 : op == XPB_OP_RMSNORM ? 1 : 0; }
 
 static xpb_status check_workgroup(const vkb_ctx *c, const xpb_spirv_kernel *k, xpb_error *why)
@@ -31,6 +32,8 @@ xpb_status vkb_spirv_supports(void *ctx, const xpb_spirv_kernel *k, const void *
     xpb_status st = check_workgroup(c, k, why);
     if (st)
         return st;
+    if (is_gemm(k->op)) /* the built-in kernels' checks: 32-bit sizes, each matrix one binding, k > 0 */
+        return vkb_gemm_check(c, args, why);
     if (is_rowop(k->op)) {
         const xpb_rowop_args *a = args;
         if (a->rows < 0 || a->cols < 0)
@@ -61,9 +64,24 @@ xpb_status vkb_spirv_launch(void *ctx, const xpb_spirv_kernel *k, const void *ar
     union {
         xpb_spirv_rowop_push r;
         xpb_spirv_eltwise_push e;
+        xpb_spirv_gemm_push g;
     } push = {{0}};
     vkb_shader sh = {.name = k->variant, .code = k->code, .code_bytes = k->code_bytes, .n_bindings = k->n_bindings,
                      .entry = k->entry};
+    if (is_gemm(k->op)) {
+        const xpb_gemm_args *a = args;
+        if (a->m == 0 || a->n == 0)
+            return vkb_ctx_status(c, err);
+        if ((st = vkb_gemm_bindings(a, b, err))) /* a, b, c_in (c when beta is 0: never read), c */
+            return st;
+        push.g = (xpb_spirv_gemm_push){(uint32_t)a->m, (uint32_t)a->n, (uint32_t)a->k, a->alpha, a->beta};
+        sh.push_bytes = sizeof push.g;
+        /* tiles of per_group x per_group_cols, row-major over C: the shader maps its workgroup to one */
+        const uint64_t tiles_n = ((uint64_t)a->n + k->per_group_cols - 1) / k->per_group_cols;
+        const uint64_t tiles = ((uint64_t)a->m + k->per_group - 1) / k->per_group * tiles_n;
+        vkb_spec none = {0};
+        return vkb_dispatch(c, &sh, &none, b, &push, vkb_group_count(c, tiles), err);
+    }
     if (is_rowop(k->op)) {
         const xpb_rowop_args *a = args;
         if (a->rows == 0 || a->cols == 0)
