@@ -77,11 +77,12 @@ static const struct {
     const char *keys[2];
     const char *unit; /* what a workgroup takes, for list */
 } kinds[KIND_COUNT] = {
-    [KIND_ELTWISE] = {eltwise_push, COUNT(eltwise_push), "{uint n; float a;}", {"elements_per_invocation"}, "elements"},
-    [KIND_ROWOP] = {rowop_push, COUNT(rowop_push), "{uint rows; uint cols; uint row_stride; float eps;}", {"rows_per_workgroup"},
-                    "rows"},
-    [KIND_GEMM] = {gemm_push, COUNT(gemm_push), "{uint m; uint n; uint k; float alpha; float beta;}", {"tile_rows", "tile_cols"},
-                   "rows of C"},
+    [KIND_ELTWISE] = {eltwise_push, COUNT(eltwise_push), "{uint n; float a;}", {"elements_per_invocation"},
+                      "elements"},
+    [KIND_ROWOP] = {rowop_push, COUNT(rowop_push), "{uint rows; uint cols; uint row_stride; float eps;}",
+                    {"rows_per_workgroup"}, "rows"},
+    [KIND_GEMM] = {gemm_push, COUNT(gemm_push), "{uint m; uint n; uint k; float alpha; float beta;}",
+                   {"tile_rows", "tile_cols"}, "rows of C's tile"},
 };
 
 /* What a loaded module keeps until the process exits: the kernel the backend runs and the strings
@@ -144,9 +145,11 @@ typedef struct manifest {
     long per[2]; /* the kind's keys (rows_per_workgroup, elements_per_invocation, tile_rows and tile_cols) */
 } manifest;
 
-static const char *const manifest_keys[] = {"op",           "variant",           "version",
-                                            "precision",    "entry_point",       "rows_per_workgroup",
+/* Every key a manifest may hold; from FIRST_SIZING_KEY on, those that size a kind's workgroups. */
+static const char *const manifest_keys[] = {"op",        "variant",   "version",
+                                            "precision", "entry_point", "rows_per_workgroup",
                                             "elements_per_invocation", "tile_rows", "tile_cols"};
+#define FIRST_SIZING_KEY 5
 
 /* Whether key sizes the workgroups of kind k. */
 static bool kind_has_key(layout_kind k, const char *key)
@@ -157,7 +160,7 @@ static bool kind_has_key(layout_kind k, const char *key)
     return false;
 }
 
-/* The kinds' keys that kind k does not take, for the message: "\"rows_per_workgroup\" is for row ops". */
+/* The ops a sizing key is for, for the message "\"rows_per_workgroup\" is for row ops". */
 static const char *key_kind_name(const char *key)
 {
     return kind_has_key(KIND_ROWOP, key) ? "row" : kind_has_key(KIND_ELTWISE, key) ? "elementwise" : "gemm and gemv";
@@ -205,7 +208,7 @@ static xpb_status manifest_read(const cJSON *o, const char *where, manifest *m, 
         return xpb_fail(err, XPB_ERR_USAGE, "%s: op \"%.40s\" has no SPIR-V layout (copy, add, mul, scale, relu, "
                         "sigmoid, silu, softmax, rmsnorm, layernorm, gemm, gemv)", where, op_name);
     const layout_kind kind = m->layout->kind;
-    for (size_t i = 5; i < sizeof manifest_keys / sizeof manifest_keys[0]; i++) /* the sizing keys */
+    for (size_t i = FIRST_SIZING_KEY; i < sizeof manifest_keys / sizeof manifest_keys[0]; i++)
         if (!kind_has_key(kind, manifest_keys[i]) && cJSON_GetObjectItemCaseSensitive(o, manifest_keys[i]))
             return xpb_fail(err, XPB_ERR_USAGE, "%s: \"%s\" is for %s ops; %s takes \"%s\"%s%s%s", where,
                             manifest_keys[i], key_kind_name(manifest_keys[i]), op_name, kinds[kind].keys[0],
