@@ -84,7 +84,8 @@
 # timed at quick beside cuda/default: docs/plugins.md; then crash isolation: the out-of-bounds twin,
 # examples/plugins/cuda_softmax_oob, beside cuda/default under --isolate, and cuda/default alone
 # without, each run's wall time printed: the cost of a CUDA context per case; the SPIR-V one,
-# examples/plugins/vulkan_softmax, validated and timed beside vulkan's built-in softmax variants).
+# examples/plugins/vulkan_softmax, validated and timed beside vulkan's built-in softmax variants; the
+# gemm fixture module, tests/plugins/vk_gemm.comp, as gemm and gemv beside vulkan/tiled and gemv).
 # tune (issue 36: `xpubench tune` on cuda and vulkan at the default preset's long rows, cols=32768
 # and 262144, into $OUT/tuning.json, the file to ship as tuning/<gpu>.json: docs/tuning.md;
 # XPB_TUNE_KNOBS / XPB_TUNE_BACKENDS split the sweep over calls (XPB_TUNE_ARGS: more tune options, e.g. --runs 1), which merge into a tuning.json carried in).
@@ -285,6 +286,19 @@ PY
   tail -2 "$out/plugins-vulkan-conformance.txt" | tee -a "$out/bench.txt"
   bench plugins-vulkan-quick --backend vulkan --kernels "$spv" --workload elementwise --filter '^elementwise/softmax/' \
       --variant default,l2,onchip,example --preset quick
+  # GEMM and GEMV from plugins: the test fixture SPIR-V module (tests/plugins/vk_gemm.comp, a 16 x 16
+  # tile of C a workgroup) validated at conformance under the validation layer as gemm and gemv, then
+  # timed at quick beside vulkan/tiled
+  for op in gemm gemv; do
+    cp build-device/tests/vk_fixtures/vk_gemm.spv "$out/plugin-$op.spv"
+    printf '{"op": "%s", "variant": "spv", "version": "vk_gemm.comp", "tile_rows": 16, "tile_cols": 16}\n' "$op" \
+        > "$out/plugin-$op.spv.json"
+  done
+  XPB_VULKAN_VALIDATION=1 $bin run --backend vulkan --kernels "$out/plugin-gemm.spv" --kernels "$out/plugin-gemv.spv" \
+      --workload gemm --variant spv --preset conformance --validate-only > "$out/plugins-vulkan-gemm.txt" 2>&1 || status=1
+  tail -1 "$out/plugins-vulkan-gemm.txt" | tee -a "$out/bench.txt"
+  bench plugins-vulkan-gemm-quick --backend vulkan --kernels "$out/plugin-gemm.spv" --kernels "$out/plugin-gemv.spv" \
+      --workload gemm --variant tiled,gemv,spv --preset quick
 fi
 if has sweep; then # issue 33: the collectives' default preset timed on every GPU here, one process (with and
   # without --graph) and under mpirun, each within XPB_SWEEP_LIMIT_S (a run cut short keeps its
