@@ -31,6 +31,7 @@ add_subdirectory(examples/plugins/cpu_gemm) # GEMM and GEMV from a plugin (tests
 if(XPB_HAVE_CUDA) # built, not run in CI (no GPU there): docs/plugins.md
   add_subdirectory(examples/plugins/cuda_softmax)
   add_subdirectory(examples/plugins/cuda_softmax_oob)
+  add_subdirectory(examples/plugins/cuda_gemm)
 endif()
 if(XPB_HAVE_VULKAN) # a SPIR-V kernel and its two faulty twins, run on lavapipe in CI (tests/plugins/plugins_vulkan.sh)
   add_subdirectory(examples/plugins/vulkan_softmax)

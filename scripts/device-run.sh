@@ -286,9 +286,20 @@ PY
   tail -2 "$out/plugins-vulkan-conformance.txt" | tee -a "$out/bench.txt"
   bench plugins-vulkan-quick --backend vulkan --kernels "$spv" --workload elementwise --filter '^elementwise/softmax/' \
       --variant default,l2,onchip,example --preset quick
-  # GEMM and GEMV from plugins: the test fixture SPIR-V module (tests/plugins/vk_gemm.comp, a 16 x 16
+  # GEMM and GEMV from plugins: the CUDA example (examples/plugins/cuda_gemm) validated at conformance
+  # (every input class, alpha/beta) and timed at quick beside cuda/cublas and cuda/tiled, and under
+  # compute-sanitizer memcheck at conformance; then the test fixture SPIR-V module (tests/plugins/vk_gemm.comp, a 16 x 16
   # tile of C a workgroup) validated at conformance under the validation layer as gemm and gemv, then
   # timed at quick beside vulkan/tiled
+  so=build-device/examples/plugins/cuda_gemm/libxpb_example_cuda_gemm.so
+  $bin run --backend cuda --kernels "$so" --workload gemm --variant example --preset conformance --validate-only \
+      > "$out/plugins-cuda-gemm.txt" 2>&1 || status=1
+  tail -1 "$out/plugins-cuda-gemm.txt" | tee -a "$out/bench.txt"
+  compute-sanitizer --tool memcheck --error-exitcode 9 $bin run --backend cuda --kernels "$so" --workload gemm \
+      --variant example --preset conformance --validate-only --no-isolate > "$out/plugins-cuda-gemm-memcheck.txt" 2>&1 || status=1
+  grep -E "SUMMARY|results:" "$out/plugins-cuda-gemm-memcheck.txt" | tail -2 | tee -a "$out/bench.txt"
+  bench plugins-cuda-gemm-quick --backend cuda --kernels "$so" --workload gemm --variant cublas,tiled,gemv,example \
+      --preset quick
   for op in gemm gemv; do
     cp build-device/tests/vk_fixtures/vk_gemm.spv "$out/plugin-$op.spv"
     printf '{"op": "%s", "variant": "spv", "version": "vk_gemm.comp", "tile_rows": 16, "tile_cols": 16}\n' "$op" \
