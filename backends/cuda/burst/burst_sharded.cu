@@ -309,7 +309,7 @@ static xpb_status launch_mode_read(const xpb_cuda_ctx *g, launch_mode *m, xpb_er
         st = xpb_knob_get_choice(XPB_KNOB_CUDA_SHARDED_EXCHANGE, &m->exchange, err);
     /* plain by default: the window read 1.5% faster a burst on 4 x H200 (5M x 100, level on 2),
      * bit-exact everywhere, but one of three racecheck passes over the group's burst cases with it
-     * ended in a crash not understood (docs/multi-gpu.md, "The symmetric-window exchange"). */
+     * ended in a crash not understood (docs/multi-gpu.md, the exchange on a symmetric window). */
     if (st == XPB_OK)
         st = xpb_sharded_prof_enabled(&m->prof, err);
     if (m->prof)
@@ -368,21 +368,27 @@ static void span_entry_clear(span_entry *e)
     e->captured = false;
 }
 
+/* Drops g's cached spans (their graphs hold its communicators and buffers). Under span_lock. */
+static void span_forget_group(const xpb_cuda_ctx *g)
+{
+    for (int i = 0; i < XPB_SHARDED_KEYS; i++) {
+        span_entry *e = &span_cache[i];
+        bool ours = false;
+        for (int l = 0; e->valid && l < e->key.local && l < xpb_cuda_group_local(g); l++)
+            ours = ours || e->key.comm[l] == xpb_cuda_group_comm(g, l);
+        if (ours) {
+            span_entry_clear(e);
+            e->valid = false;
+        }
+    }
+}
+
 extern "C" void xpb_cuda_burst_sharded_forget(const xpb_cuda_ctx *g)
 {
     xpb_sharded_prof_report(xpb_cuda_group_first(g));
     {
         std::lock_guard<std::mutex> hold(span_lock);
-        for (int i = 0; i < XPB_SHARDED_KEYS; i++) {
-            span_entry *e = &span_cache[i];
-            bool ours = false;
-            for (int l = 0; e->valid && l < e->key.local && l < xpb_cuda_group_local(g); l++)
-                ours = ours || e->key.comm[l] == xpb_cuda_group_comm(g, l);
-            if (ours) {
-                span_entry_clear(e);
-                e->valid = false;
-            }
-        }
+        span_forget_group(g);
     }
     xpb_burst_window_forget(g); /* after the graphs that use them */
 }
@@ -479,7 +485,9 @@ static xpb_status span_run(const xpb_cuda_ctx *g, span_key *key, uint32_t first,
 /* The gathered bits of every local rank on its symmetric window (burst_window.h) instead of the
  * run's shard_bits, zeroed when the run begins (burst/shard zeroes shard_bits: the empty set before
  * burst 0). Where NCCL registers none, the run's error naming NCCL's reason (the window was asked
- * for: XPB_CUDA_SHARDED_EXCHANGE=window). */
+ * for: XPB_CUDA_SHARDED_EXCHANGE=window). Under span_lock: new windows (a larger run) drop the
+ * group's cached graphs, whose all_gathers were captured on the old registration, even where a new
+ * window lands at an old address (the key would match). */
 static xpb_status use_window(const xpb_cuda_ctx *g, const xpb_burst_args *a, rank_plan *plan, xpb_error *err)
 {
     const int local = xpb_cuda_group_local(g), p = xpb_cuda_group_size(g);
@@ -488,9 +496,12 @@ static xpb_status use_window(const xpb_cuda_ctx *g, const xpb_burst_args *a, ran
     if (local > XPB_SHARDED_WINDOW_RANKS)
         return xpb_fail(err, XPB_ERR_UNSUPPORTED, "burst/sharded: windows for up to %d ranks a process",
                         XPB_SHARDED_WINDOW_RANKS);
-    xpb_status st = xpb_burst_window_bits(g, bytes, bits, err);
+    bool renewed = false;
+    xpb_status st = xpb_burst_window_bits(g, bytes, bits, &renewed, err);
     if (st != XPB_OK)
         return st;
+    if (renewed)
+        span_forget_group(g);
     for (int l = 0; l < local && st == XPB_OK; l++) {
         rank_plan *q = &plan[l];
         q->bits = bits[l];

@@ -63,7 +63,8 @@ static xpb_status window_release(const xpb_cuda_ctx *g, xpb_error *err)
     return st;
 }
 
-xpb_status xpb_burst_window_bits(const xpb_cuda_ctx *g, size_t bytes, uint32_t **bits, xpb_error *err)
+xpb_status xpb_burst_window_bits(const xpb_cuda_ctx *g, size_t bytes, uint32_t **bits, bool *renewed,
+                                 xpb_error *err)
 {
     std::lock_guard<std::mutex> hold(window_lock);
     const int local = xpb_cuda_group_local(g);
@@ -72,6 +73,7 @@ xpb_status xpb_burst_window_bits(const xpb_cuda_ctx *g, size_t bytes, uint32_t *
         const window_entry *e = window_find(xpb_cuda_group_comm(g, l));
         kept = kept && e && e->win && e->bytes >= bytes;
     }
+    *renewed = !kept;
     xpb_status st = kept ? XPB_OK : window_release(g, err);
     if (!kept && st == XPB_OK) {
         for (int l = 0; l < local && st == XPB_OK; l++) {
@@ -124,9 +126,11 @@ void xpb_burst_window_forget(const xpb_cuda_ctx *g)
     (void)cudaGetLastError();
 }
 #else
-xpb_status xpb_burst_window_bits(const xpb_cuda_ctx *g, size_t bytes, uint32_t **bits, xpb_error *err)
+xpb_status xpb_burst_window_bits(const xpb_cuda_ctx *g, size_t bytes, uint32_t **bits, bool *renewed,
+                                 xpb_error *err)
 {
     (void)g, (void)bytes, (void)bits;
+    *renewed = false;
     return xpb_fail(err, XPB_ERR_UNSUPPORTED, "burst/sharded: this NCCL (%d.%d) has no symmetric windows (2.27+)",
                     NCCL_MAJOR, NCCL_MINOR);
 }

@@ -12,8 +12,10 @@
 
 /* Every local rank l of g gets bits[l], a symmetric buffer of at least `bytes` on its device: the
  * ones kept from an earlier call, or new ones (a collective call: every rank of the group calls
- * it with the same bytes). XPB_ERR_UNSUPPORTED naming NCCL's reason where it cannot. */
-xpb_status xpb_burst_window_bits(const xpb_cuda_ctx *g, size_t bytes, uint32_t **bits, xpb_error *err);
+ * it with the same bytes); *renewed says the latter: what was captured with the old ones (graphs)
+ * must not run again. XPB_ERR_UNSUPPORTED naming NCCL's reason where it cannot. */
+xpb_status xpb_burst_window_bits(const xpb_cuda_ctx *g, size_t bytes, uint32_t **bits, bool *renewed,
+                                 xpb_error *err);
 
 /* Deregisters and frees g's windows (a collective call, at the group's close, before its
  * communicators go). */
