@@ -78,9 +78,11 @@ xpb_status xpb_burst_window_bits(const xpb_cuda_ctx *g, size_t bytes, uint32_t *
     if (!kept && st == XPB_OK) {
         for (int l = 0; l < local && st == XPB_OK; l++) {
             window_entry *e = window_find(NULL);
-            if (!e)
-                return xpb_fail(err, XPB_ERR_UNSUPPORTED, "burst/sharded: more than %d communicators with a window",
-                                XPB_WINDOW_SLOTS);
+            if (!e) { /* through the cleanup below: the ranks before this one hold buffers */
+                st = xpb_fail(err, XPB_ERR_UNSUPPORTED, "burst/sharded: more than %d communicators with a window",
+                              XPB_WINDOW_SLOTS);
+                break;
+            }
             const xpb_cuda_ctx *rank = xpb_cuda_group_rank_ctx(g, l);
             if ((st = xpb_cuda_activate(rank, err)) != XPB_OK)
                 break;
