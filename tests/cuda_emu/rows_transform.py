@@ -62,7 +62,6 @@ ATOMICS = {
     'xpb_atom_add_acq_rel_gpu': 'return __atomic_fetch_add(p, v, __ATOMIC_ACQ_REL);',
     'xpb_atom_cas_acq_rel_gpu': '__atomic_compare_exchange_n(p, &expect, want, false, __ATOMIC_ACQ_REL, '
                                 '__ATOMIC_ACQUIRE);\n    return expect;',
-    'xpb_st_release_gpu': '__atomic_store_n(p, v, __ATOMIC_RELEASE);',
 }
 for name, code in ATOMICS.items():
     m = re.search(r' ' + name + r'\([^)]*\)\n\{\n', s)

@@ -53,7 +53,7 @@ struct xpb_rowop_exchange {
     int cols, chunk, chunks; /* the plan they were made for (chunk: the variant's own measure) */
     void *part;              /* rows x chunks States */
     uint32_t *flags;         /* onchip: arrive[rows], epoch * chunks once launch `epoch` all
-                              * arrived; regs: arrive[rows], done[rows], state[rows x chunks] */
+                              * arrived; regs: arrive[rows], state[rows x chunks] */
     size_t flags_bytes;
     uint32_t epoch;          /* onchip: launches so far */
 };

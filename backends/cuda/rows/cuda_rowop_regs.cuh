@@ -14,16 +14,18 @@
  *   1. Every block loads its chunk into registers (VALUES floats a thread), folds its partial State,
  *      and thread 0 stores it to part[t] and adds 1 to arrive[row] (acq_rel, gpu scope).
  *   2. The block whose add returned chunks - 1 is the row's COMPLETER: every partial is visible
- *      to it. It stores done[row] = 1 (release), merges, writes its chunk from registers, then
- *      swaps state[c] 0 -> 2 for every other chunk c (acq_rel). Where the swap finds 1, the owner
- *      handed its chunk over: the completer reads it again (likely from L2) and writes it.
- *   3. Every other block (an OWNER): thread 0 polls done[row] (acquire) up to SPIN times. Seen:
- *      the block merges and writes its chunk from registers. Timed out: it swaps state[own]
+ *      to it. It merges, writes its chunk from registers, then swaps state[c] 0 -> 2 for every
+ *      other chunk c (acq_rel). Where the swap finds 1, the owner handed its chunk over: the
+ *      completer reads it again (likely from L2) and writes it.
+ *   3. Every other block (an OWNER): thread 0 polls arrive[row] (acquire) up to SPIN times until
+ *      it reads chunks. Seen: the block merges and writes its chunk from registers. (Polling
+ *      arrive itself, not a flag the completer sets after its add, takes one store's trip to
+ *      L2 and back off every row's wait: H200, 1024 x 262144, 3 - 5% faster for softmax and
+ *      rmsnorm, 1.5% for layernorm; docs/performance.md.) Timed out: it swaps state[own]
  *      0 -> 1; 0 means the chunk is the completer's now and the block moves on without writing;
  *      2 means the completer claimed it first (the failed swap acquires the completer's release,
  *      and with it every partial), so the block merges and writes.
- *   Each chunk is written by exactly one block. The flags (arrive[rows], done[rows],
- *   state[rows x chunks]) are zeroed before every launch (cudaMemsetAsync on the timed stream).
+ *   Each chunk is written by exactly one block. The flags (arrive[rows], state[rows x chunks]) are zeroed before every launch (cudaMemsetAsync on the timed stream).
  * Memory order: before reading the partials every lane of warp 0 loads arrive[row] with acquire
  * (its final value, the end of a chain of release adds), whichever way thread 0 learnt of them;
  * warp 0 merges them in one fixed order (xpb_onchip_merge), so every writer of a row uses
@@ -95,24 +97,17 @@ __device__ __forceinline__ uint32_t xpb_atom_cas_acq_rel_gpu(uint32_t *p, uint32
     return old;
 }
 
-__device__ __forceinline__ void xpb_st_release_gpu(uint32_t *p, uint32_t v)
-{
-    asm volatile("st.release.gpu.global.u32 [%0], %1;\n" ::"l"(p), "r"(v) : "memory");
-}
-
-/* Thread 0: publish partial st of task t and arrive; the completer sets done[row], an owner
- * polls it and, timed out, bids for its own chunk. Returns the block's role. */
+/* Thread 0: publish partial st of task t and arrive; an owner polls arrive[row] until every
+ * chunk has arrived and, timed out, bids for its own chunk. Returns the block's role. */
 template <class State>
-__device__ __forceinline__ int xpb_regs_arrive(State *part, uint32_t *arrive, uint32_t *done, uint32_t *state,
+__device__ __forceinline__ int xpb_regs_arrive(State *part, uint32_t *arrive, uint32_t *state,
                                                int64_t t, int64_t row, int chunks, const State &st, uint32_t spin)
 {
     part[t] = st;
-    if (xpb_atom_add_acq_rel_gpu(arrive + row, 1u) == (uint32_t)chunks - 1u) {
-        xpb_st_release_gpu(done + row, 1u);
+    if (xpb_atom_add_acq_rel_gpu(arrive + row, 1u) == (uint32_t)chunks - 1u)
         return XPB_REGS_COMPLETER;
-    }
     for (uint32_t i = 0; i < spin; i++) {
-        if (xpb_ld_acquire_gpu(done + row))
+        if (xpb_ld_acquire_gpu(arrive + row) == (uint32_t)chunks)
             return XPB_REGS_OWNER;
         __nanosleep(32);
     }
@@ -180,7 +175,7 @@ xpb_rowop_regs_kernel(xpb_rowop_ptrs p, int chunks, typename Op::State *part, ui
 
     const int cols = p.cols;
     const int64_t tasks = p.rows * chunks;
-    uint32_t *const arrive = flags, *const done = flags + p.rows, *const state = flags + 2 * p.rows;
+    uint32_t *const arrive = flags, *const state = flags + p.rows;
     for (int64_t t = blockIdx.x; t < tasks; t += gridDim.x) { /* t is uniform in the block */
         const int64_t row = t / chunks;
         const int ch = (int)(t - row * chunks);
@@ -214,7 +209,7 @@ xpb_rowop_regs_kernel(xpb_rowop_ptrs p, int chunks, typename Op::State *part, ui
             Op::finish(st, p, &r1, &r2);
         } else {
             if (threadIdx.x == 0)
-                role_of_block = xpb_regs_arrive(part, arrive, done, state, t, row, chunks, st, spin);
+                role_of_block = xpb_regs_arrive(part, arrive, state, t, row, chunks, st, spin);
             __syncthreads();
             role = role_of_block;
             if (role == XPB_REGS_HANDED)
@@ -378,7 +373,7 @@ static xpb_status xpb_rowop_regs_go(xpb_cuda_ctx *ctx, const xpb_rowop_ptrs &p, 
     return XPB_OK;
 }
 
-/* The variant for XPB_CUDA_ROWOP_STATE_KERNEL: flags arrive[rows], done[rows] and
+/* The variant for XPB_CUDA_ROWOP_STATE_KERNEL: flags arrive[rows] and
  * state[rows x chunks], none for rows of one chunk. */
 struct xpb_rowop_regs_variant {
     static constexpr const char *variant = "regs";
@@ -390,7 +385,7 @@ struct xpb_rowop_regs_variant {
     }
     static size_t flag_words(const Plan &plan, int64_t rows)
     {
-        return plan.chunks > 1 ? (size_t)rows * ((size_t)plan.chunks + 2) : 0;
+        return plan.chunks > 1 ? (size_t)rows * ((size_t)plan.chunks + 1) : 0;
     }
     template <class Op>
     static xpb_status go(xpb_cuda_ctx *ctx, const xpb_rowop_ptrs &p, bool vec, xpb_rowop_exchange *s, const Plan &plan,

@@ -9,9 +9,9 @@
  *
  * Protocol (the shader's header has it in full): workgroup g owns task g = (row, chunk) in
  * row-major order. Each publishes its chunk's partials and increments arrive[row]; the last to
- * arrive (the completer) sets done[row], writes its chunk and, chunk by chunk, either claims the
+ * arrive (the completer) writes its chunk and, chunk by chunk, either claims the
  * others (their owners write them) or finds them handed over and writes them itself, re-reading
- * them. The owners poll done[row] at most SPIN times, then hand over with a compare-and-swap on
+ * them. The owners poll arrive[row] (until all arrived) at most SPIN times, then hand over with a compare-and-swap on
  * their state[chunk]. No workgroup waits unboundedly, so the dispatch cannot deadlock even where
  * workgroups run one at a time (lavapipe). Every writer of a row merges the partials in one fixed
  * order: bit-identical statistics. Layernorm sums d = x - x0 and d^2 in fp64 around the row's
@@ -20,18 +20,18 @@
  * `l2` does; docs/validation.md's bounds hold unchanged.
  *
  * Recording (into the one timed command buffer): a vkCmdFillBuffer zeroes the flags (arrive,
- * done, state: rows x (chunks + 2) words), a barrier, the dispatch. Rows of one chunk skip the
+ * state: rows x (chunks + 1) words), a barrier, the dispatch. Rows of one chunk skip the
  * exchange, and then the fill.
  *
  * Sizes: CHUNK is a power of two from 128 to XPB_VULKAN_ROW_ONCHIP_CHUNK (default 8192 values,
  * 32 KiB; softmax and rmsnorm 16384: oc_op says why), the smallest that covers a row; 32 values
  * per invocation (XPB_VULKAN_ROW_ONCHIP_VALUES: BLOCK = CHUNK / values, 32..1024 invocations, VPT
  * vec4 each): 512 x 8 vec4 at 16384, 256 x 8 vec4 at 8192. Owners
- * poll done[row] XPB_VULKAN_ROW_ONCHIP_SPIN times (default 4096; 0: every owner hands over at
+ * poll arrive[row] XPB_VULKAN_ROW_ONCHIP_SPIN times (default 4096; 0: every owner hands over at
  * once, the completer writes the row). XPB_VULKAN_ROW_ONCHIP_POLL=state, a test, polls the own
  * state word instead (the shader's oc_wait says why). The partials (rows x chunks x 8 bytes, fp64
  * layernorm 16) and the flags are allocated by prepare(), untimed: 256 KiB (layernorm 512) and
- * 136 KiB at 1024 x 262144. The grid is capped at maxComputeWorkGroupCount[0] and the shader
+ * 132 KiB at 1024 x 262144. The grid is capped at maxComputeWorkGroupCount[0] and the shader
  * loops over the rest of the tasks. */
 #include "vk_ops.h"
 #include "xpb_knob.h"
@@ -40,7 +40,7 @@
 #include <string.h>
 
 #define OC_CHUNK 8192      /* default (largest) chunk, values: 32 KiB            */
-/* values an invocation (default 32, 8 vec4: oc_op says why) and polls of done[row] before handing
+/* values an invocation (default 32, 8 vec4: oc_op says why) and polls of arrive[row] before handing
  * over (default 4096): XPB_VULKAN_ROW_ONCHIP_VALUES and _SPIN, docs/knobs.md */
 
 static const uint32_t softmax_onchip_spv[] = {
@@ -82,26 +82,26 @@ static const oc_op op_layernorm = {
 
 typedef struct oc_config {
     uint32_t block, vpt, chunk, nsg;
-    uint32_t spin; /* polls of done[row] before an owner hands over */
+    uint32_t spin; /* polls of arrive[row] before an owner hands over */
     uint64_t chunks;
     uint64_t part_bytes;  /* rows x chunks x (vec2 or dvec2)        */
-    uint64_t flags_bytes; /* rows x (chunks + 2) x uint32           */
+    uint64_t flags_bytes; /* rows x (chunks + 1) x uint32           */
 } oc_config;
 
 
 /* XPB_VULKAN_ROW_ONCHIP_POLL=state (a test): owners poll their own state word instead of
- * done[row] (the default, "done"), so one that runs beside its completer sees the completer's
+ * arrive[row] (the default, "arrive"), so one that runs beside its completer sees the completer's
  * claim and takes the failed-swap path (rowop_onchip.glsl, oc_wait). *state: 1 for state. */
 static xpb_status poll_state(uint32_t *state, xpb_error *err)
 {
-    int i; /* the index among "done|state" */
+    int i; /* the index among "arrive|state" */
     xpb_status st = xpb_knob_get_choice(XPB_KNOB_VULKAN_ROW_ONCHIP_POLL, &i, err);
     *state = (uint32_t)i;
     return st;
 }
 
 /* The configuration for these rows, from the knobs XPB_VULKAN_ROW_ONCHIP_CHUNK, _VALUES and
- * _SPIN (polls of done[row] before an owner hands over, 0 allowed); a knob set to an invalid
+ * _SPIN (polls of arrive[row] before an owner hands over, 0 allowed); a knob set to an invalid
  * value is XPB_ERR_USAGE. */
 static xpb_status choose(const vkb_ctx *c, const oc_op *op, uint64_t rows, uint64_t cols, oc_config *out,
                          xpb_error *err)
@@ -116,7 +116,7 @@ static xpb_status choose(const vkb_ctx *c, const oc_op *op, uint64_t rows, uint6
     r.chunk = k.chunk, r.block = k.block, r.vpt = k.vpt, r.nsg = k.nsg, r.chunks = k.chunks;
     r.spin = (uint32_t)spin;
     r.part_bytes = rows * r.chunks * (op->f64 ? 2 * sizeof(double) : 2 * sizeof(float));
-    r.flags_bytes = rows * (r.chunks + 2) * sizeof(uint32_t);
+    r.flags_bytes = rows * (r.chunks + 1) * sizeof(uint32_t);
     *out = r;
     return XPB_OK;
 }
