@@ -25,7 +25,8 @@
  *      0 -> 1; 0 means the chunk is the completer's now and the block moves on without writing;
  *      2 means the completer claimed it first (the failed swap acquires the completer's release,
  *      and with it every partial), so the block merges and writes.
- *   Each chunk is written by exactly one block. The flags (arrive[rows], state[rows x chunks]) are zeroed before every launch (cudaMemsetAsync on the timed stream).
+ *   Each chunk is written by exactly one block. The flags (arrive[rows], state[rows x chunks])
+ *   are zeroed before every launch (cudaMemsetAsync on the timed stream).
  * Memory order: before reading the partials every lane of warp 0 loads arrive[row] with acquire
  * (its final value, the end of a chain of release adds), whichever way thread 0 learnt of them;
  * warp 0 merges them in one fixed order (xpb_onchip_merge), so every writer of a row uses

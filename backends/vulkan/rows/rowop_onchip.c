@@ -9,11 +9,11 @@
  *
  * Protocol (the shader's header has it in full): workgroup g owns task g = (row, chunk) in
  * row-major order. Each publishes its chunk's partials and increments arrive[row]; the last to
- * arrive (the completer) writes its chunk and, chunk by chunk, either claims the
- * others (their owners write them) or finds them handed over and writes them itself, re-reading
- * them. The owners poll arrive[row] (until all arrived) at most SPIN times, then hand over with a compare-and-swap on
- * their state[chunk]. No workgroup waits unboundedly, so the dispatch cannot deadlock even where
- * workgroups run one at a time (lavapipe). Every writer of a row merges the partials in one fixed
+ * arrive (the completer) writes its chunk and, chunk by chunk, either claims the others (their
+ * owners write them) or finds them handed over and writes them itself, re-reading them. The
+ * owners poll arrive[row] until every chunk has arrived, at most SPIN times, then hand over with a
+ * compare-and-swap on their state[chunk]. No workgroup waits unboundedly, so the dispatch cannot
+ * deadlock even where workgroups run one at a time (lavapipe). Every writer of a row merges the partials in one fixed
  * order: bit-identical statistics. Layernorm sums d = x - x0 and d^2 in fp64 around the row's
  * first value, as variant f64stats, in one exchange round; it needs shaderFloat64 and reports
  * unsupported without it. Softmax merges (max, sum of exp(x - max)), rmsnorm the sums of x^2, as

@@ -17,7 +17,8 @@
 //      writes them to part[row * chunks + ch], then atomicAdd(arrive[row], 1) with release
 //      (and acquire) semantics at device scope.
 //   2. The workgroup whose atomicAdd returned chunks - 1 is the row's COMPLETER: every other
-//      partial is visible to it (acquire). It merges the partials, writes its own chunk from registers, then for every other chunk c does
+//      partial is visible to it (acquire). It merges the partials, writes its own chunk from
+//      registers, then for every other chunk c does
 //      atomicCompSwap(state[row * chunks + c], 0, 2). Where that returns 1, the owner has given
 //      up and handed the chunk over: the completer re-reads it (likely from L2) and writes it.
 //   3. Every other workgroup (an OWNER) polls arrive[row] (acquire) up to SPIN times, until it
