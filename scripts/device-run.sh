@@ -77,8 +77,8 @@
 # tree carried as files, space-separated; each patched binary (B, C, ... in that order) built beside
 # this one (A), then XPB_PATCHAB_ARGS (`run` options) timed with each, one process a side,
 # XPB_PATCHAB_ROUNDS (2) rounds in alternated order (A B C, C B A, ...), and XPB_PATCHAB_VALIDATE
-# (`run` options) validated with each patched one; the build is put back after; then `xpubench
-# compare` of each patch against the tree, the processes' rounds pooled: XPB_PATCHAB_ARGS with
+# (`run` options) validated with each patched one; the build is put back after; every process's
+# median a case side by side; then `xpubench compare` of each patch against the tree, the processes' rounds pooled: XPB_PATCHAB_ARGS with
 # --rounds 3 gives the 5 units a side a verdict needs, XPB_PATCHAB_THRESHOLD the smallest effect, 1%).
 # plugins (issue 35: the CUDA example plugin, examples/plugins/cuda_softmax, validated at conformance and
 # timed at quick beside cuda/default: docs/plugins.md; then crash isolation: the out-of-bounds twin,
@@ -926,6 +926,22 @@ if has patchab; then # patches' binaries against this tree's, alternated process
       done
     fi
     [[ " ${XPB_PATCHAB_ARGS} " == *anneal* ]] && anneal_table "patchab-*.json"
+    # every process's median a case, side by side (the compare below pools them; with two
+    # processes a side its band is wide, so the table shows whether every process agrees)
+    python3 - "$out" $sides <<'PY' | tee -a "$out/bench.txt"
+import glob, json, os, sys
+out, sides = sys.argv[1], sys.argv[2:]
+med = {}
+for v in sides:
+    for f in sorted(glob.glob(os.path.join(out, f"patchab-{v}-r*.json"))):
+        for c in json.load(open(f)).get("cases", []):
+            t = c.get("timing", {}).get("kernel", {})
+            if "median_s" in t:
+                key = f"{c['id']} {c.get('device', '')} {c.get('variant', '')}"
+                med.setdefault(key, {}).setdefault(v, []).append(t["median_s"] * 1e6)
+for key, by in med.items():
+    print("patchab us:", key, " | ".join(f"{v} " + " ".join(f"{x:.1f}" for x in by.get(v, [])) for v in sides))
+PY
     # each patch against the tree by xpubench compare, every round of every process a unit (the
     # processes' spread counts as noise): a verdict needs 5 units a side, so XPB_PATCHAB_ARGS
     # should hold --rounds 3 (2 processes x 3); XPB_PATCHAB_THRESHOLD the smallest effect (1%)
