@@ -29,6 +29,11 @@ expect 2 "unknown variant 'nosuch'" run --variant nosuch --size n=10
 expect 2 "unknown --size key 'bogus'" run --size bogus=3
 expect 2 "bad --size value" run --size n=-5
 expect 2 "bad --size value" run --size n=abc
+expect 2 "names key 'k' twice" run --backend cpu --workload gemm --size m=1,n=1,k=1,k=2
+expect 2 "names key 'n' twice" run --backend cpu --workload elementwise --size n=3 --size n=5
+expect 2 "an empty item" run --backend cpu --workload gemm --size m=1,,n=1,k=1
+expect 2 "an empty item" run --backend cpu --workload gemm --size m=1,n=1,k=1,
+expect 2 "every key the workload needs" run --backend cpu --workload gemm --size m=1,n=1
 expect 2 "bad size rows\*cols" run --backend cpu --size rows=2^20,cols=2^20
 expect 2 "head_dim" run --backend cpu --size batch=1,heads=1,seq=1,head_dim=3
 expect 2 "bad --size input=bogus" run --backend cpu --size rows=3,cols=7,input=bogus

@@ -407,8 +407,11 @@ static int build_cases(const run_opts *o, xpb_case_list *cases)
     if (o->filter)
         regfree(&re);
     if (!rc && cases->count == 0)
-        rc = xpb_cli_error(XPB_EXIT_USAGE, "no case matches (preset %s%s%s%s)", o->preset,
-                           o->sizes.count ? ", --size" : "", o->filter ? ", filter " : "", o->filter ? o->filter : "");
+        rc = xpb_cli_error(XPB_EXIT_USAGE, "no case matches (preset %s%s%s%s)%s", o->preset,
+                           o->sizes.count ? ", --size" : "", o->filter ? ", filter " : "", o->filter ? o->filter : "",
+                           o->sizes.count ? ": does --size give every key the workload needs? (xpubench run --help, "
+                                            "docs/workloads.md)"
+                                          : "");
     return rc;
 }
 

@@ -99,6 +99,9 @@ static int parse_sizes(const char *arg, xpb_sizes *s)
 {
     char buf[512];
     snprintf(buf, sizeof buf, "%s", arg);
+    /* strtok_r skips empty items: "m=1,,k=2" and a leading or trailing comma are typos, said */
+    if (!*arg || arg[0] == ',' || arg[strlen(arg) - 1] == ',' || strstr(arg, ",,"))
+        return xpb_cli_error(XPB_EXIT_USAGE, "bad --size '%s': an empty item (KEY=VALUE,...)", arg);
     char *save = NULL;
     for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
         char *eq = strchr(tok, '=');
@@ -120,6 +123,9 @@ static int parse_sizes(const char *arg, xpb_sizes *s)
             known |= (*w)->knows_size_key(tok);
         if (!known)
             return xpb_cli_error(XPB_EXIT_USAGE, "unknown --size key '%s'", tok);
+        for (int i = 0; i < s->count; i++)
+            if (strcmp(s->kv[i].key, tok) == 0)
+                return xpb_cli_error(XPB_EXIT_USAGE, "--size names key '%s' twice", tok);
         if (s->count == XPB_MAX_PARAMS)
             return xpb_cli_error(XPB_EXIT_USAGE, "too many --size keys");
         snprintf(s->kv[s->count].key, sizeof s->kv[0].key, "%s", tok);
