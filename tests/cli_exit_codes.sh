@@ -38,6 +38,7 @@ expect 2 "bad size rows\*cols" run --backend cpu --size rows=2^20,cols=2^20
 expect 2 "head_dim" run --backend cpu --size batch=1,heads=1,seq=1,head_dim=3
 expect 2 "bad --size input=bogus" run --backend cpu --size rows=3,cols=7,input=bogus
 expect 2 "unknown or incomplete option" run --frobnicate
+expect_line 2 "xpubench: info: unknown option '--frobnicate' (xpubench info [--json])" info --frobnicate
 expect 2 "unknown preset" run --backend cpu --preset nosuch
 expect 2 "bad --filter regex" run --backend cpu --filter '('
 expect 2 "no case matches" run --backend cpu --preset quick --filter nothing-matches-this

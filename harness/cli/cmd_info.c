@@ -33,6 +33,7 @@ int xpb_cmd_info(int argc, char **argv)
     static const struct option opts[] = {{"json", no_argument, 0, 'j'}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
     int json = 0, c;
     optind = 1;
+    opterr = 0; /* the one-line error below, not getopt's */
     while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
         if (c == 'j')
             json = 1;
@@ -40,7 +41,8 @@ int xpb_cmd_info(int argc, char **argv)
             printf("usage: xpubench info [--json]\n");
             return XPB_EXIT_OK;
         } else
-            return XPB_EXIT_USAGE;
+            return xpb_cli_error(XPB_EXIT_USAGE, "info: unknown option '%s' (xpubench info [--json])",
+                                 argv[optind - 1]);
     }
     if (optind < argc)
         return xpb_cli_error(XPB_EXIT_USAGE, "info: unexpected argument '%s'", argv[optind]);
