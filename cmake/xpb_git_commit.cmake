@@ -3,10 +3,10 @@
 # must not stamp the new binary with the old commit.
 #   cmake -DXPB_GIT_SOURCE_DIR=<tree> -DXPB_GIT_OUT=<generated/xpb_git_commit.h> -P xpb_git_commit.cmake
 # Also include()d by CMakeLists.txt at configure time (XPB_GIT_SOURCE_DIR and XPB_GIT_OUT set),
-# so the header and XPB_GIT_COMMIT exist before the first build. The environment's XPB_GIT_COMMIT wins: whoever
-# builds a copy of the tree whose .git is missing or stale names it (the device machine gets a
-# copy of the working tree; its .git may lag the commit that was sent). The header is rewritten
-# only when its text changes, so an unchanged commit rebuilds nothing.
+# so the header and XPB_GIT_COMMIT exist before the first build. The environment's XPB_GIT_COMMIT
+# wins: whoever builds a copy of the tree whose .git is missing or stale names it (the device
+# machine gets a copy of the working tree; its .git may lag the commit that was sent). The header
+# is rewritten only when its text changes, so an unchanged commit rebuilds nothing.
 execute_process(COMMAND git rev-parse --short=12 HEAD WORKING_DIRECTORY ${XPB_GIT_SOURCE_DIR}
                 OUTPUT_VARIABLE XPB_GIT_COMMIT OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
 execute_process(COMMAND git status --porcelain --untracked-files=no WORKING_DIRECTORY ${XPB_GIT_SOURCE_DIR}
