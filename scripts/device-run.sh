@@ -82,7 +82,8 @@
 # (`run` options) validated with each patched one; the build is put back after; every process's
 # median a case side by side; then `xpubench compare` of each patch against the tree, the
 # processes' rounds pooled: XPB_PATCHAB_ARGS with --rounds 3 gives the 5 units a side a verdict
-# needs, XPB_PATCHAB_THRESHOLD the smallest effect, 1%).
+# needs, XPB_PATCHAB_THRESHOLD the smallest effect, 1%); a patched binary's results record
+# git_commit COMMIT+PATCHNAME.
 # plugins (issue 35: the CUDA example plugin, examples/plugins/cuda_softmax, validated at conformance and
 # timed at quick beside cuda/default: docs/plugins.md; then crash isolation: the out-of-bounds twin,
 # examples/plugins/cuda_softmax_oob, beside cuda/default under --isolate, and cuda/default alone

@@ -7,8 +7,12 @@ if has patchab; then # patches' binaries against this tree's, alternated process
     v=${letters[$k]}; k=$((k + 1))
     stamp "patchab: building $patch_file beside this tree as $v"
     rm -f /tmp/xpubench-$v
+    # the patched binary's results record the commit with the patch's name (git_commit
+    # COMMIT+NAME), so that none of them passes for the tree's
+    patched_commit="${XPB_GIT_COMMIT:-$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)}+$(basename "$patch_file" .patch)"
     if patch -p1 < "$patch_file" >> "$out/patchab-build.log" 2>&1 &&
-       cmake --build --preset device -j "$(nproc)" --target xpubench >> "$out/patchab-build.log" 2>&1; then
+       XPB_GIT_COMMIT=$patched_commit cmake --build --preset device -j "$(nproc)" --target xpubench \
+         >> "$out/patchab-build.log" 2>&1; then
       cp "$bin" /tmp/xpubench-$v && sides+=" $v"
       echo "patchab: $v = $patch_file" | tee -a "$out/bench.txt"
     else
