@@ -1,6 +1,9 @@
 # scripts/device/patchab.sh - phase patchab of scripts/device-run.sh, which sources it (its header says what the phase does)
 if has patchab; then # patches' binaries against this tree's, alternated processes (the header's patchab)
   : "${XPB_PATCHAB_PATCH:?patchab needs XPB_PATCHAB_PATCH}"
+  # side A is the tree as it stands: build it first, since a binary left in the build folder by
+  # an earlier step of the call (a patched build) would otherwise time as the tree
+  cmake --build --preset device -j "$(nproc)" --target xpubench >> "$out/patchab-build.log" 2>&1 || status=1
   cp "$bin" /tmp/xpubench-A
   sides="A" letters=(B C D E F G) k=0 real_bin=$bin
   for patch_file in $XPB_PATCHAB_PATCH; do # one binary a patch, each against the tree alone
