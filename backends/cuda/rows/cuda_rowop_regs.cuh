@@ -81,6 +81,14 @@
 
 enum { XPB_REGS_HANDED = 0, XPB_REGS_OWNER = 1, XPB_REGS_COMPLETER = 2 };
 
+/* The exchange's flags: arrive[rows] and state[rows x chunks] (zeroed before every launch), then
+ * the partials' slots (xpb_regs_slot: rows x chunks of them, zeroed once, each launch its own
+ * epoch) from a 16-byte boundary. */
+__host__ __device__ __forceinline__ size_t xpb_regs_counter_words(int64_t rows, int chunks)
+{
+    return ((size_t)rows * ((size_t)chunks + 1) + 3) & ~(size_t)3;
+}
+
 __device__ __forceinline__ uint32_t xpb_atom_add_acq_rel_gpu(uint32_t *p, uint32_t v)
 {
     uint32_t old;
@@ -98,21 +106,146 @@ __device__ __forceinline__ uint32_t xpb_atom_cas_acq_rel_gpu(uint32_t *p, uint32
     return old;
 }
 
-/* Thread 0: publish partial st of task t and arrive; an owner polls arrive[row] until every
- * chunk has arrived and, timed out, bids for its own chunk. Returns the block's role. */
-template <class State>
-__device__ __forceinline__ int xpb_regs_arrive(State *part, uint32_t *arrive, uint32_t *state,
-                                               int64_t t, int64_t row, int chunks, const State &st, uint32_t spin)
+__device__ __forceinline__ uint32_t xpb_atom_add_relaxed_gpu(uint32_t *p, uint32_t v)
 {
-    part[t] = st;
-    if (xpb_atom_add_acq_rel_gpu(arrive + row, 1u) == (uint32_t)chunks - 1u)
-        return XPB_REGS_COMPLETER;
-    for (uint32_t i = 0; i < spin; i++) {
-        if (xpb_ld_acquire_gpu(arrive + row) == (uint32_t)chunks)
-            return XPB_REGS_OWNER;
-        __nanosleep(32);
+    uint32_t old;
+    asm volatile("atom.relaxed.gpu.global.add.u32 %0, [%1], %2;\n" : "=r"(old) : "l"(p), "r"(v) : "memory");
+    return old;
+}
+
+__device__ __forceinline__ void xpb_st_relaxed_gpu_v2u64(unsigned long long *p, unsigned long long a,
+                                                        unsigned long long b)
+{
+    asm volatile("st.relaxed.gpu.global.v2.u64 [%0], {%1, %2};\n" : : "l"(p), "l"(a), "l"(b) : "memory");
+}
+
+__device__ __forceinline__ void xpb_ld_relaxed_gpu_v2u64(const unsigned long long *p, unsigned long long *a,
+                                                        unsigned long long *b)
+{
+    unsigned long long x, y;
+    asm volatile("ld.relaxed.gpu.global.v2.u64 {%0, %1}, [%2];\n" : "=l"(x), "=l"(y) : "l"(p) : "memory");
+    *a = x, *b = y;
+}
+
+/* A chunk's partial State in its row's slot: each 32-bit word of the State beside the launch's
+ * epoch in one 64-bit word (a 64-bit access is single-copy atomic, so a reader that finds the
+ * epoch in every word has the whole State, and a slot left by an earlier launch never passes).
+ * Publishing is plain stores, no fence and no read-modify-write before a reader can see it,
+ * and an owner's poll brings the partials themselves: the row's signal is the last chunk's
+ * stores reaching L2, and the merge needs no further trip to L2. Words: the State's rounded up
+ * to an even count (16-byte stores of two). */
+template <class State>
+struct xpb_regs_slot {
+    static constexpr int WORDS = sizeof(State) / 4;
+    static constexpr int U64 = (WORDS + 1) & ~1;
+    static_assert(sizeof(State) % 4 == 0, "a State is whole 32-bit words");
+};
+
+template <class State>
+__device__ __forceinline__ void xpb_regs_publish(unsigned long long *slot, const State &st, uint32_t epoch)
+{
+    typedef xpb_regs_slot<State> S;
+    unsigned w[S::U64] = {};
+    memcpy(w, &st, sizeof st);
+    const unsigned long long tag = (unsigned long long)epoch << 32;
+#pragma unroll
+    for (int i = 0; i < S::U64; i += 2)
+        xpb_st_relaxed_gpu_v2u64(slot + i, tag | w[i], tag | w[i + 1]);
+}
+
+/* Reads a slot into *st; true when every word carries this launch's epoch. */
+template <class State>
+__device__ __forceinline__ bool xpb_regs_read_slot(const unsigned long long *slot, uint32_t epoch, State *st)
+{
+    typedef xpb_regs_slot<State> S;
+    unsigned long long t[S::U64];
+#pragma unroll
+    for (int i = 0; i < S::U64; i += 2)
+        xpb_ld_relaxed_gpu_v2u64(slot + i, &t[i], &t[i + 1]);
+    unsigned w[S::U64];
+    bool ok = true;
+#pragma unroll
+    for (int i = 0; i < S::U64; i++)
+        ok = ok && (uint32_t)(t[i] >> 32) == epoch, w[i] = (unsigned)t[i];
+    memcpy(st, w, sizeof *st);
+    return ok;
+}
+
+/* Warp 0: up to polls reads of the row's slots (lane c: chunks c, c + 32, ...) until every
+ * chunk's partial is there; true with *first = lane's first slot when they all are. */
+template <class State>
+__device__ __forceinline__ bool xpb_regs_poll(const unsigned long long *row_slots, int chunks, uint32_t epoch,
+                                              uint32_t polls, State *first)
+{
+    typedef xpb_regs_slot<State> S;
+    for (uint32_t i = 0; i < polls; i++) {
+        bool mine = true;
+        for (int c = (int)threadIdx.x; c < chunks; c += 32) {
+            State one;
+            mine = xpb_regs_read_slot(row_slots + (size_t)c * S::U64, epoch, &one) && mine;
+            if (c == (int)threadIdx.x)
+                *first = one;
+        }
+        if (__all_sync(0xffffffffu, mine))
+            return true;
     }
-    return xpb_atom_cas_acq_rel_gpu(state + t, 0u, 1u) == 0u ? XPB_REGS_HANDED : XPB_REGS_OWNER;
+    return false;
+}
+
+/* Warp 0: the row's statistics from every slot, merged in one fixed order (as xpb_onchip_merge:
+ * lane c folds chunks c, c + 32, ..., then the warp's tree), so every writer of the row uses
+ * bit-identical statistics. Every slot was seen complete by this lane (first is its first). */
+template <class Op>
+__device__ __forceinline__ typename Op::State xpb_regs_merge_slots(const unsigned long long *row_slots, int chunks,
+                                                                   uint32_t epoch, const typename Op::State &first,
+                                                                   typename Op::State ident)
+{
+    typedef typename Op::State State;
+    State all = ident;
+    for (int c = (int)threadIdx.x; c < chunks; c += 32) {
+        State one = first;
+        if (c != (int)threadIdx.x)
+            (void)xpb_regs_read_slot(row_slots + (size_t)c * xpb_regs_slot<State>::U64, epoch, &one);
+        all = typename Op::Merge()(all, one);
+    }
+    return xpb_warp_allreduce<32>(all, typename Op::Merge());
+}
+
+/* Warp 0 of a block whose chunk is task t: publish its partial st, arrive, wait for the row's
+ * partials (an owner up to spin polls, then it bids for its own chunk; the completer, whose add
+ * was the row's last, waits for them all) and merge them into *all. Returns the block's role
+ * (warp-uniform); *all is set unless the role is XPB_REGS_HANDED. The add is relaxed: it only
+ * names the completer, whose poll then finds every partial (each was stored before its add). */
+template <class Op>
+__device__ __forceinline__ int xpb_regs_exchange(unsigned long long *slots, uint32_t *arrive, uint32_t *state,
+                                                 int64_t t, int64_t row, int chunks, const typename Op::State &st,
+                                                 uint32_t spin, uint32_t epoch, typename Op::State ident,
+                                                 typename Op::State *all)
+{
+    typedef typename Op::State State;
+    const unsigned long long *row_slots = slots + (size_t)row * (size_t)chunks * xpb_regs_slot<State>::U64;
+    uint32_t old = 0;
+    if (threadIdx.x == 0) {
+        xpb_regs_publish(slots + (size_t)t * xpb_regs_slot<State>::U64, st, epoch);
+        old = xpb_atom_add_relaxed_gpu(arrive + row, 1u);
+    }
+    State first = ident;
+    int role = XPB_REGS_OWNER;
+    if (!xpb_regs_poll(row_slots, chunks, epoch, spin, &first)) {
+        if (threadIdx.x == 0)
+            role = old == (uint32_t)chunks - 1u                               ? XPB_REGS_COMPLETER
+                   : xpb_atom_cas_acq_rel_gpu(state + t, 0u, 1u) == 0u ? XPB_REGS_HANDED
+                                                                             : XPB_REGS_OWNER;
+        role = __shfl_sync(0xffffffffu, role, 0);
+        if (role == XPB_REGS_HANDED)
+            return role;
+        (void)xpb_regs_poll(row_slots, chunks, epoch, UINT32_MAX, &first); /* every chunk has arrived */
+    } else if (threadIdx.x == 0 && old == (uint32_t)chunks - 1u) {
+        role = XPB_REGS_COMPLETER;
+    }
+    role = __shfl_sync(0xffffffffu, role, 0);
+    *all = xpb_regs_merge_slots<Op>(row_slots, chunks, epoch, first, ident);
+    return role;
 }
 
 /* A thread's partial State of its n held values v[0..n) (the rest are padding): the policy's
@@ -162,7 +295,7 @@ __device__ __forceinline__ typename Op::State xpb_regs_fold(const float *v, int 
 
 template <class Op, int BLOCK, int VALUES, int MINB, bool VEC>
 __global__ void __launch_bounds__(BLOCK, XPB_REGS_MINB(BLOCK, MINB))
-xpb_rowop_regs_kernel(xpb_rowop_ptrs p, int chunks, typename Op::State *part, uint32_t *flags, uint32_t spin)
+xpb_rowop_regs_kernel(xpb_rowop_ptrs p, int chunks, uint32_t *flags, uint32_t spin, uint32_t epoch)
 {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
     typedef typename Op::State State;
@@ -177,6 +310,7 @@ xpb_rowop_regs_kernel(xpb_rowop_ptrs p, int chunks, typename Op::State *part, ui
     const int cols = p.cols;
     const int64_t tasks = p.rows * chunks;
     uint32_t *const arrive = flags, *const state = flags + p.rows;
+    unsigned long long *const slots = reinterpret_cast<unsigned long long *>(flags + xpb_regs_counter_words(p.rows, chunks));
     for (int64_t t = blockIdx.x; t < tasks; t += gridDim.x) { /* t is uniform in the block */
         const int64_t row = t / chunks;
         const int ch = (int)(t - row * chunks);
@@ -209,22 +343,22 @@ xpb_rowop_regs_kernel(xpb_rowop_ptrs p, int chunks, typename Op::State *part, ui
         if (chunks == 1) { /* the row is this chunk: every thread has its statistics */
             Op::finish(st, p, &r1, &r2);
         } else {
-            if (threadIdx.x == 0)
-                role_of_block = xpb_regs_arrive(part, arrive, state, t, row, chunks, st, spin);
+            if (threadIdx.x < 32) { /* warp 0: the row's exchange */
+                State all;
+                const int r = xpb_regs_exchange<Op>(slots, arrive, state, t, row, chunks, st, spin, epoch,
+                                                    Op::init(xr), &all);
+                if (threadIdx.x == 0) {
+                    role_of_block = r;
+                    if (r != XPB_REGS_HANDED) {
+                        Op::finish(all, p, &r1, &r2);
+                        stats[0] = r1, stats[1] = r2;
+                    }
+                }
+            }
             __syncthreads();
             role = role_of_block;
             if (role == XPB_REGS_HANDED)
                 continue; /* uniform: the completer writes this chunk */
-            if (threadIdx.x < 32) {
-                (void)xpb_ld_acquire_gpu(arrive + row); /* this lane's acquire of every partial */
-                __syncwarp();
-                const State all = xpb_onchip_merge<Op>(part + row * chunks, chunks, Op::init(xr));
-                if (threadIdx.x == 0) {
-                    Op::finish(all, p, &r1, &r2);
-                    stats[0] = r1, stats[1] = r2;
-                }
-            }
-            __syncthreads();
             r1 = stats[0], r2 = stats[1];
         }
 
@@ -273,7 +407,7 @@ xpb_rowop_regs_kernel(xpb_rowop_ptrs p, int chunks, typename Op::State *part, ui
          * whose barriers every thread reaches after reading them here */
     }
 #else
-    (void)p, (void)chunks, (void)part, (void)flags, (void)spin;
+    (void)p, (void)chunks, (void)flags, (void)spin, (void)epoch;
 #endif
 }
 
@@ -286,6 +420,7 @@ struct xpb_rowop_regs_plan {
     int64_t grid;
     int block, values, minb;
     uint32_t spin; /* XPB_CUDA_REGS_SPIN */
+    int slot_u64;  /* 64-bit words of a partial's slot (xpb_regs_slot of the op's State) */
     bool fast_exp; /* ops with a FastExp form (softmax: __expf) run it unless XPB_CUDA_ROW_EXP=expf */
 };
 
@@ -324,7 +459,8 @@ static inline xpb_status xpb_rowop_regs_shape_of(const char *name, const char *d
 }
 
 static inline xpb_status xpb_rowop_regs_make_plan(const xpb_cuda_ctx *ctx, int64_t rows, int cols, const char *name,
-                                                  const char *default_shape, xpb_rowop_regs_plan *plan, xpb_error *err)
+                                                  const char *default_shape, int slot_u64, xpb_rowop_regs_plan *plan,
+                                                  xpb_error *err)
 {
     if (ctx->cc_major < 7)
         return xpb_fail(err, XPB_ERR_UNSUPPORTED,
@@ -358,7 +494,7 @@ static inline xpb_status xpb_rowop_regs_make_plan(const xpb_cuda_ctx *ctx, int64
     int exp_form; /* the index among "fast|expf" */
     if ((st = xpb_knob_get_choice(XPB_KNOB_CUDA_ROW_EXP, &exp_form, err)))
         return st;
-    *plan = {chunk, chunks, grid, block, values, minb, (uint32_t)spin, exp_form == 0};
+    *plan = {chunk, chunks, grid, block, values, minb, (uint32_t)spin, slot_u64, exp_form == 0};
     return XPB_OK;
 }
 
@@ -366,10 +502,17 @@ template <class Op, int BLOCK, int VALUES, int MINB, bool VEC>
 static xpb_status xpb_rowop_regs_go(xpb_cuda_ctx *ctx, const xpb_rowop_ptrs &p, xpb_rowop_exchange *s,
                                     const xpb_rowop_regs_plan &plan, const char *name, xpb_error *err)
 {
-    if (plan.chunks > 1)
-        XPB_CUDA_CHECK(err, cudaMemsetAsync(s->flags, 0, s->flags_bytes, ctx->stream));
+    if (plan.chunks > 1) {
+        const size_t counters = xpb_regs_counter_words(p.rows, plan.chunks) * sizeof(uint32_t);
+        if (++s->epoch == 0) { /* after 2^32 launches: the slots zeroed again, epochs from 1 */
+            XPB_CUDA_CHECK(err, cudaMemsetAsync(s->flags, 0, s->flags_bytes, ctx->stream));
+            s->epoch = 1;
+        } else {
+            XPB_CUDA_CHECK(err, cudaMemsetAsync(s->flags, 0, counters, ctx->stream));
+        }
+    }
     xpb_rowop_regs_kernel<Op, BLOCK, VALUES, MINB, VEC><<<(unsigned)plan.grid, BLOCK, 0, ctx->stream>>>(
-        p, plan.chunks, static_cast<typename Op::State *>(s->part), s->flags, plan.spin);
+        p, plan.chunks, s->flags, plan.spin, s->epoch);
     XPB_CUDA_CHECK_LAUNCH(err, name);
     return XPB_OK;
 }
@@ -382,11 +525,14 @@ struct xpb_rowop_regs_variant {
     template <class Op>
     static xpb_status plan(xpb_cuda_ctx *ctx, int64_t rows, int cols, const char *name, Plan *out, xpb_error *err)
     {
-        return xpb_rowop_regs_make_plan(ctx, rows, cols, name, Op::regs_shape, out, err);
+        return xpb_rowop_regs_make_plan(ctx, rows, cols, name, Op::regs_shape,
+                                        xpb_regs_slot<typename Op::State>::U64, out, err);
     }
     static size_t flag_words(const Plan &plan, int64_t rows)
     {
-        return plan.chunks > 1 ? (size_t)rows * ((size_t)plan.chunks + 1) : 0;
+        return plan.chunks > 1 ? xpb_regs_counter_words(rows, plan.chunks) +
+                                     (size_t)rows * (size_t)plan.chunks * (size_t)plan.slot_u64 * 2
+                               : 0;
     }
     template <class Op>
     static xpb_status go(xpb_cuda_ctx *ctx, const xpb_rowop_ptrs &p, bool vec, xpb_rowop_exchange *s, const Plan &plan,
