@@ -183,9 +183,8 @@ __device__ __forceinline__ bool xpb_regs_poll(const unsigned long long *row_slot
         for (int c = (int)threadIdx.x; c < chunks; c += 32) {
             State one;
             mine = xpb_regs_read_slot(row_slots + (size_t)c * S::U64, epoch, &one) && mine;
-            if (c == (int)threadIdx.x)
-                *first = one;
         }
+        (void)first;
         if (__all_sync(0xffffffffu, mine))
             return true;
     }
@@ -204,8 +203,7 @@ __device__ __forceinline__ typename Op::State xpb_regs_merge_slots(const unsigne
     State all = ident;
     for (int c = (int)threadIdx.x; c < chunks; c += 32) {
         State one = first;
-        if (c != (int)threadIdx.x)
-            (void)xpb_regs_read_slot(row_slots + (size_t)c * xpb_regs_slot<State>::U64, epoch, &one);
+        (void)xpb_regs_read_slot(row_slots + (size_t)c * xpb_regs_slot<State>::U64, epoch, &one);
         all = typename Op::Merge()(all, one);
     }
     return xpb_warp_allreduce<32>(all, typename Op::Merge());
