@@ -1,7 +1,7 @@
 // rows_regs_emu.cc - cuda/regs' long-row kernel (cuda_rowop_regs.cuh, with the three ops'
 // policies; rows_transform.py) run on the CPU by emu.h at its test shape 32x16x1 (512-float
 // chunks, so rows of 257 - 5000 columns have 1 - 10 chunks), the grid capped so that blocks loop
-// over several tasks, every owner handing over at once (SPIN 0) or polling (64), float4 and
+// over several tasks, every owner handing over at once (SPIN 0) or polling (4096), float4 and
 // scalar rows. The outputs must match an fp64 reference within a loose bound (the GPU conformance
 // runs hold the documented one), nothing after the rows may be written, and the flags must show
 // the protocol's end: each row's arrive equal to its chunks, and every chunk but the
@@ -158,7 +158,7 @@ static const int op_cols[] = {1, 3, 255, 257, 4096, 4097, 5000};
 static const int op_rows[] = {1, 3, 7};
 static const char *const op_names[] = {"softmax_regs", "rmsnorm_regs", "layernorm_regs"};
 
-// case: op x (columns, rows); each runs spin 0 / 64 x grid uncapped / 3 x float4 where the
+// case: op x (columns, rows); each runs spin 0 / 4096 x grid uncapped / 3 x float4 where the
 // rows allow it and scalar (the same rows one float off 16-byte alignment)
 static int run_case(int ci)
 {
@@ -188,7 +188,7 @@ static int run_case(int ci)
         std::vector<float> xa(n + 128), wa(cols + 128), ba(cols + 128), ya(n + guard + 128);
         float *x = al(xa.data(), off), *w = al(wa.data(), off), *b = al(ba.data(), off), *y = al(ya.data(), off);
         memcpy(x, xb.data(), n * 4), memcpy(w, wb.data(), cols * 4), memcpy(b, bb.data(), cols * 4);
-        for (long spin : {0L, 64L}) /* 64: owners poll, warp-wide, in vain (blocks run one by one) */
+        for (long spin : {0L, 4096L})
             for (long cap : {0L, 3L}) {
                 int bad = 0;
                 if (op == 0)

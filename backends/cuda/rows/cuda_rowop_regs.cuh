@@ -171,79 +171,50 @@ __device__ __forceinline__ bool xpb_regs_read_slot(const unsigned long long *slo
     return ok;
 }
 
-/* Warp 0: up to polls reads of the row's slots (lane c: chunks c, c + 32, ...) until every
- * chunk's partial is there; true with *first = lane's first slot when they all are. */
-template <class State>
-__device__ __forceinline__ bool xpb_regs_poll(const unsigned long long *row_slots, int chunks, uint32_t epoch,
-                                              uint32_t polls, State *first)
+__device__ __forceinline__ uint32_t xpb_ld_relaxed_gpu(const uint32_t *p)
 {
-    typedef xpb_regs_slot<State> S;
-    for (uint32_t i = 0; i < polls; i++) {
-        bool mine = true;
-        for (int c = (int)threadIdx.x; c < chunks; c += 32) {
-            State one;
-            mine = xpb_regs_read_slot(row_slots + (size_t)c * S::U64, epoch, &one) && mine;
-        }
-        (void)first;
-        if (__all_sync(0xffffffffu, mine))
-            return true;
-    }
-    return false;
+    uint32_t v;
+    asm volatile("ld.relaxed.gpu.global.u32 %0, [%1];\n" : "=r"(v) : "l"(p) : "memory");
+    return v;
 }
 
-/* Warp 0: the row's statistics from every slot, merged in one fixed order (as xpb_onchip_merge:
- * lane c folds chunks c, c + 32, ..., then the warp's tree), so every writer of the row uses
- * bit-identical statistics. Every slot was seen complete by this lane (first is its first). */
+/* Thread 0: publish partial st of task t in its slot and arrive; an owner polls arrive[row]
+ * until every chunk has arrived and, timed out, bids for its own chunk. Returns the block's role.
+ * Neither the stores nor the add wait for anything (relaxed: the slots' epochs, not the add's
+ * order, tell a reader that a partial is there), so the row's last add leaves at once. */
+template <class State>
+__device__ __forceinline__ int xpb_regs_arrive(unsigned long long *slots, uint32_t *arrive, uint32_t *state,
+                                               int64_t t, int64_t row, int chunks, const State &st, uint32_t spin,
+                                               uint32_t epoch)
+{
+    xpb_regs_publish(slots + (size_t)t * xpb_regs_slot<State>::U64, st, epoch);
+    if (xpb_atom_add_relaxed_gpu(arrive + row, 1u) == (uint32_t)chunks - 1u)
+        return XPB_REGS_COMPLETER;
+    for (uint32_t i = 0; i < spin; i++) {
+        if (xpb_ld_relaxed_gpu(arrive + row) == (uint32_t)chunks)
+            return XPB_REGS_OWNER;
+        __nanosleep(32);
+    }
+    return xpb_atom_cas_acq_rel_gpu(state + t, 0u, 1u) == 0u ? XPB_REGS_HANDED : XPB_REGS_OWNER;
+}
+
+/* Warp 0, once every chunk of the row has arrived: the row's statistics from every slot, merged
+ * in one fixed order (as xpb_onchip_merge: lane c folds chunks c, c + 32, ..., then the warp's
+ * tree), so every writer of the row uses bit-identical statistics. A slot whose stores have not
+ * all reached this lane yet (the add may overtake them) is read again. */
 template <class Op>
 __device__ __forceinline__ typename Op::State xpb_regs_merge_slots(const unsigned long long *row_slots, int chunks,
-                                                                   uint32_t epoch, const typename Op::State &first,
-                                                                   typename Op::State ident)
+                                                                   uint32_t epoch, typename Op::State ident)
 {
     typedef typename Op::State State;
     State all = ident;
     for (int c = (int)threadIdx.x; c < chunks; c += 32) {
-        State one = first;
-        (void)xpb_regs_read_slot(row_slots + (size_t)c * xpb_regs_slot<State>::U64, epoch, &one);
+        State one;
+        while (!xpb_regs_read_slot(row_slots + (size_t)c * xpb_regs_slot<State>::U64, epoch, &one))
+            ;
         all = typename Op::Merge()(all, one);
     }
     return xpb_warp_allreduce<32>(all, typename Op::Merge());
-}
-
-/* Warp 0 of a block whose chunk is task t: publish its partial st, arrive, wait for the row's
- * partials (an owner up to spin polls, then it bids for its own chunk; the completer, whose add
- * was the row's last, waits for them all) and merge them into *all. Returns the block's role
- * (warp-uniform); *all is set unless the role is XPB_REGS_HANDED. The add is relaxed: it only
- * names the completer, whose poll then finds every partial (each was stored before its add). */
-template <class Op>
-__device__ __forceinline__ int xpb_regs_exchange(unsigned long long *slots, uint32_t *arrive, uint32_t *state,
-                                                 int64_t t, int64_t row, int chunks, const typename Op::State &st,
-                                                 uint32_t spin, uint32_t epoch, typename Op::State ident,
-                                                 typename Op::State *all)
-{
-    typedef typename Op::State State;
-    const unsigned long long *row_slots = slots + (size_t)row * (size_t)chunks * xpb_regs_slot<State>::U64;
-    uint32_t old = 0;
-    if (threadIdx.x == 0) {
-        xpb_regs_publish(slots + (size_t)t * xpb_regs_slot<State>::U64, st, epoch);
-        old = xpb_atom_add_relaxed_gpu(arrive + row, 1u);
-    }
-    State first = ident;
-    int role = XPB_REGS_OWNER;
-    if (!xpb_regs_poll(row_slots, chunks, epoch, spin, &first)) {
-        if (threadIdx.x == 0)
-            role = old == (uint32_t)chunks - 1u                               ? XPB_REGS_COMPLETER
-                   : xpb_atom_cas_acq_rel_gpu(state + t, 0u, 1u) == 0u ? XPB_REGS_HANDED
-                                                                             : XPB_REGS_OWNER;
-        role = __shfl_sync(0xffffffffu, role, 0);
-        if (role == XPB_REGS_HANDED)
-            return role;
-        (void)xpb_regs_poll(row_slots, chunks, epoch, UINT32_MAX, &first); /* every chunk has arrived */
-    } else if (threadIdx.x == 0 && old == (uint32_t)chunks - 1u) {
-        role = XPB_REGS_COMPLETER;
-    }
-    role = __shfl_sync(0xffffffffu, role, 0);
-    *all = xpb_regs_merge_slots<Op>(row_slots, chunks, epoch, first, ident);
-    return role;
 }
 
 /* A thread's partial State of its n held values v[0..n) (the rest are padding): the policy's
@@ -341,22 +312,21 @@ xpb_rowop_regs_kernel(xpb_rowop_ptrs p, int chunks, uint32_t *flags, uint32_t sp
         if (chunks == 1) { /* the row is this chunk: every thread has its statistics */
             Op::finish(st, p, &r1, &r2);
         } else {
-            if (threadIdx.x < 32) { /* warp 0: the row's exchange */
-                State all;
-                const int r = xpb_regs_exchange<Op>(slots, arrive, state, t, row, chunks, st, spin, epoch,
-                                                    Op::init(xr), &all);
-                if (threadIdx.x == 0) {
-                    role_of_block = r;
-                    if (r != XPB_REGS_HANDED) {
-                        Op::finish(all, p, &r1, &r2);
-                        stats[0] = r1, stats[1] = r2;
-                    }
-                }
-            }
+            if (threadIdx.x == 0)
+                role_of_block = xpb_regs_arrive(slots, arrive, state, t, row, chunks, st, spin, epoch);
             __syncthreads();
             role = role_of_block;
             if (role == XPB_REGS_HANDED)
                 continue; /* uniform: the completer writes this chunk */
+            if (threadIdx.x < 32) {
+                const State all = xpb_regs_merge_slots<Op>(
+                    slots + (size_t)row * (size_t)chunks * xpb_regs_slot<State>::U64, chunks, epoch, Op::init(xr));
+                if (threadIdx.x == 0) {
+                    Op::finish(all, p, &r1, &r2);
+                    stats[0] = r1, stats[1] = r2;
+                }
+            }
+            __syncthreads();
             r1 = stats[0], r2 = stats[1];
         }
 
