@@ -12,25 +12,31 @@
  * over the rest where the grid is capped; a row's chunks are neighbouring blocks and normally run
  * at the same time. Nothing relies on it (an ordinary launch promises no co-residency):
  *   1. Every block loads its chunk into registers (VALUES floats a thread), folds its partial State,
- *      and thread 0 stores it to part[t] and adds 1 to arrive[row] (acq_rel, gpu scope).
- *   2. The block whose add returned chunks - 1 is the row's COMPLETER: every partial is visible
- *      to it. It merges, writes its chunk from registers, then swaps state[c] 0 -> 2 for every
- *      other chunk c (acq_rel). Where the swap finds 1, the owner handed its chunk over: the
- *      completer reads it again (likely from L2) and writes it.
- *   3. Every other block (an OWNER): thread 0 polls arrive[row] (acquire) up to SPIN times until
- *      it reads chunks. Seen: the block merges and writes its chunk from registers. (Polling
- *      arrive itself, not a flag the completer sets after its add, takes one store's trip to
- *      L2 and back off every row's wait: H200, 1024 x 262144, 3 - 5% faster for softmax and
- *      rmsnorm, 1.5% for layernorm; docs/performance.md.) Timed out: it swaps state[own]
- *      0 -> 1; 0 means the chunk is the completer's now and the block moves on without writing;
- *      2 means the completer claimed it first (the failed swap acquires the completer's release,
- *      and with it every partial), so the block merges and writes.
+ *      and thread 0 stores it to the chunk's slot (xpb_regs_slot: every 32-bit word of the State
+ *      beside the launch's epoch) and adds 1 to arrive[row], both relaxed: nothing waits for the
+ *      stores before the add leaves, so the row's last add reaches L2 one trip sooner than after a
+ *      release (H200, 1024 x 262144: rmsnorm and layernorm 6% faster, softmax 2%;
+ *      docs/performance.md).
+ *   2. The block whose add returned chunks - 1 is the row's COMPLETER. It merges, writes its chunk
+ *      from registers, then swaps state[c] 0 -> 2 for every other chunk c (acq_rel). Where the swap
+ *      finds 1, the owner handed its chunk over: the completer reads it again (likely from L2) and
+ *      writes it.
+ *   3. Every other block (an OWNER): thread 0 polls arrive[row] up to SPIN times until it reads
+ *      chunks. Seen: the block merges and writes its chunk from registers. (Polling arrive itself,
+ *      not a flag the completer sets after its add, takes one store's trip to L2 and back off
+ *      every row's wait: H200, 3 - 5% faster for softmax and rmsnorm, 1.5% for layernorm.) Timed
+ *      out: it swaps state[own] 0 -> 1; 0 means the chunk is the completer's now and the block
+ *      moves on without writing; 2 means the completer claimed it first, so every chunk has
+ *      arrived and the block merges and writes.
  *   Each chunk is written by exactly one block. The flags (arrive[rows], state[rows x chunks])
- *   are zeroed before every launch (cudaMemsetAsync on the timed stream).
- * Memory order: before reading the partials every lane of warp 0 loads arrive[row] with acquire
- * (its final value, the end of a chain of release adds), whichever way thread 0 learnt of them;
- * warp 0 merges them in one fixed order (xpb_onchip_merge), so every writer of a row uses
- * bit-identical statistics.
+ *   are zeroed before every launch (cudaMemsetAsync on the timed stream); the slots once, when
+ *   the exchange is made, and each launch tags its partials with its own epoch (1, 2, ...).
+ * Memory order: every block that merges has seen every chunk arrive, so every partial has been
+ * stored; warp 0 reads the slots (relaxed) and reads again any whose words do not all carry this
+ * launch's epoch yet (a relaxed add may reach L2 before the stores it follows). A 64-bit access is
+ * single-copy atomic, so a word with the epoch holds this launch's value, and warp 0 merges the
+ * partials in one fixed order (xpb_regs_merge_slots), so every writer of a row uses bit-identical
+ * statistics.
  * Shapes: threads x floats a thread (float4 loads where rows are 16-byte aligned) x the blocks
  * an SM the registers must allow, per op (its policy's regs_shape): rmsnorm 512 x 16 x 3 and
  * layernorm 256 x 32 x 4 (8192-float chunks), softmax 512 x 32 x 2 (16384). A block loads,
@@ -41,7 +47,9 @@
  * XPB_CUDA_REGS_SPIN: polls (default 4096; 0: every owner hands over at once).
  * XPB_CUDA_REGS_GRID: cap the grid (tests the grid-stride loop).
  * Softmax runs its policy's FastExp form (__expf; softmax.cu); XPB_CUDA_ROW_EXP=expf: expf.
- * Status: validated and sanitized on the H100 (sessions 15 and 16); figures in docs/performance.md. */
+ * Status: validated and sanitized on the H100 (sessions 15 and 16) and, with the tagged slots, on
+ * the H200 (32x16x1 at spin 4096, 0 and 10 with 3 blocks; memcheck, racecheck); figures in
+ * docs/performance.md. */
 #ifndef XPB_CUDA_ROWOP_REGS_CUH
 #define XPB_CUDA_ROWOP_REGS_CUH
 
@@ -49,7 +57,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cuda_rowop_onchip.cuh" /* xpb_onchip_merge, xpb_ld_acquire_gpu */
+#include "cuda_rowop_onchip.cuh" /* xpb_rowop_exchange, xpb_warp_allreduce */
 #include "xpb_knob.h"
 
 #include <type_traits>
@@ -87,13 +95,6 @@ enum { XPB_REGS_HANDED = 0, XPB_REGS_OWNER = 1, XPB_REGS_COMPLETER = 2 };
 __host__ __device__ __forceinline__ size_t xpb_regs_counter_words(int64_t rows, int chunks)
 {
     return ((size_t)rows * ((size_t)chunks + 1) + 3) & ~(size_t)3;
-}
-
-__device__ __forceinline__ uint32_t xpb_atom_add_acq_rel_gpu(uint32_t *p, uint32_t v)
-{
-    uint32_t old;
-    asm volatile("atom.acq_rel.gpu.global.add.u32 %0, [%1], %2;\n" : "=r"(old) : "l"(p), "r"(v) : "memory");
-    return old;
 }
 
 __device__ __forceinline__ uint32_t xpb_atom_cas_acq_rel_gpu(uint32_t *p, uint32_t expect, uint32_t want)
