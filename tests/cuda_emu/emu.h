@@ -114,6 +114,7 @@ static inline unsigned __ballot_sync(unsigned, int pred)
         m |= (unsigned)(emu_shfl((uint32_t)(pred != 0), l) != 0) << l;
     return m;
 }
+static inline int __all_sync(unsigned mask, int pred) { return __ballot_sync(mask, pred) == XPB_FULL_MASK; }
 static inline int __popc(uint32_t v) { return __builtin_popcount(v); }
 static inline int __ffs(int v) { return __builtin_ffs(v); }
 static inline void __threadfence() { std::atomic_thread_fence(std::memory_order_seq_cst); }

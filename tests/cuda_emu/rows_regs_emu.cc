@@ -70,7 +70,7 @@ static int run(const char *name, const char *shape, long spin, long grid_cap, co
     ctx.sm_count = 1, ctx.max_threads_per_sm = 2048, ctx.max_grid_x = 2147483647, ctx.cc_major = 9;
     xpb_error err = {};
     xpb_rowop_regs_plan plan;
-    if (xpb_rowop_regs_make_plan(&ctx, rows, cols, name, Op::regs_shape, &plan, &err)) {
+    if (xpb_rowop_regs_make_plan(&ctx, rows, cols, name, Op::regs_shape, xpb_regs_slot<typename Op::State>::U64, &plan, &err)) {
         printf("%s %s: plan: %s\n", name, shape, err.msg);
         return 1;
     }

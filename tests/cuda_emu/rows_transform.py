@@ -59,7 +59,10 @@ def inline(name):
 s = inline('cuda_rowop_default.cuh')
 ATOMICS = {
     'xpb_ld_acquire_gpu': 'return __atomic_load_n(p, __ATOMIC_ACQUIRE);',
-    'xpb_atom_add_acq_rel_gpu': 'return __atomic_fetch_add(p, v, __ATOMIC_ACQ_REL);',
+    'xpb_ld_relaxed_gpu': 'return __atomic_load_n(p, __ATOMIC_RELAXED);',
+    'xpb_atom_add_relaxed_gpu': 'return __atomic_fetch_add(p, v, __ATOMIC_RELAXED);',
+    'xpb_st_relaxed_gpu_v2u64': '__atomic_store_n(p, a, __ATOMIC_RELAXED);\n    __atomic_store_n(p + 1, b, __ATOMIC_RELAXED);',
+    'xpb_ld_relaxed_gpu_v2u64': '*a = __atomic_load_n(p, __ATOMIC_RELAXED);\n    *b = __atomic_load_n(p + 1, __ATOMIC_RELAXED);',
     'xpb_atom_cas_acq_rel_gpu': '__atomic_compare_exchange_n(p, &expect, want, false, __ATOMIC_ACQ_REL, '
                                 '__ATOMIC_ACQUIRE);\n    return expect;',
 }

@@ -12,25 +12,31 @@
  * over the rest where the grid is capped; a row's chunks are neighbouring blocks and normally run
  * at the same time. Nothing relies on it (an ordinary launch promises no co-residency):
  *   1. Every block loads its chunk into registers (VALUES floats a thread), folds its partial State,
- *      and thread 0 stores it to part[t] and adds 1 to arrive[row] (acq_rel, gpu scope).
- *   2. The block whose add returned chunks - 1 is the row's COMPLETER: every partial is visible
- *      to it. It merges, writes its chunk from registers, then swaps state[c] 0 -> 2 for every
- *      other chunk c (acq_rel). Where the swap finds 1, the owner handed its chunk over: the
- *      completer reads it again (likely from L2) and writes it.
- *   3. Every other block (an OWNER): thread 0 polls arrive[row] (acquire) up to SPIN times until
- *      it reads chunks. Seen: the block merges and writes its chunk from registers. (Polling
- *      arrive itself, not a flag the completer sets after its add, takes one store's trip to
- *      L2 and back off every row's wait: H200, 1024 x 262144, 3 - 5% faster for softmax and
- *      rmsnorm, 1.5% for layernorm; docs/performance.md.) Timed out: it swaps state[own]
- *      0 -> 1; 0 means the chunk is the completer's now and the block moves on without writing;
- *      2 means the completer claimed it first (the failed swap acquires the completer's release,
- *      and with it every partial), so the block merges and writes.
+ *      and thread 0 stores it to the chunk's slot (xpb_regs_slot: every 32-bit word of the State
+ *      beside the launch's epoch) and adds 1 to arrive[row], both relaxed: nothing waits for the
+ *      stores before the add leaves, so the row's last add reaches L2 one trip sooner than after a
+ *      release (H200, 1024 x 262144: rmsnorm and layernorm 6% faster, softmax 2%;
+ *      docs/performance.md).
+ *   2. The block whose add returned chunks - 1 is the row's COMPLETER. It merges, writes its chunk
+ *      from registers, then swaps state[c] 0 -> 2 for every other chunk c (acq_rel). Where the swap
+ *      finds 1, the owner handed its chunk over: the completer reads it again (likely from L2) and
+ *      writes it.
+ *   3. Every other block (an OWNER): thread 0 polls arrive[row] up to SPIN times until it reads
+ *      chunks. Seen: the block merges and writes its chunk from registers. (Polling arrive itself,
+ *      not a flag the completer sets after its add, takes one store's trip to L2 and back off
+ *      every row's wait: H200, 3 - 5% faster for softmax and rmsnorm, 1.5% for layernorm.) Timed
+ *      out: it swaps state[own] 0 -> 1; 0 means the chunk is the completer's now and the block
+ *      moves on without writing; 2 means the completer claimed it first, so every chunk has
+ *      arrived and the block merges and writes.
  *   Each chunk is written by exactly one block. The flags (arrive[rows], state[rows x chunks])
- *   are zeroed before every launch (cudaMemsetAsync on the timed stream).
- * Memory order: before reading the partials every lane of warp 0 loads arrive[row] with acquire
- * (its final value, the end of a chain of release adds), whichever way thread 0 learnt of them;
- * warp 0 merges them in one fixed order (xpb_onchip_merge), so every writer of a row uses
- * bit-identical statistics.
+ *   are zeroed before every launch (cudaMemsetAsync on the timed stream); the slots once, when
+ *   the exchange is made, and each launch tags its partials with its own epoch (1, 2, ...).
+ * Memory order: every block that merges has seen every chunk arrive, so every partial has been
+ * stored; warp 0 reads the slots (relaxed) and reads again any whose words do not all carry this
+ * launch's epoch yet (a relaxed add may reach L2 before the stores it follows). A 64-bit access is
+ * single-copy atomic, so a word with the epoch holds this launch's value, and warp 0 merges the
+ * partials in one fixed order (xpb_regs_merge_slots), so every writer of a row uses bit-identical
+ * statistics.
  * Shapes: threads x floats a thread (float4 loads where rows are 16-byte aligned) x the blocks
  * an SM the registers must allow, per op (its policy's regs_shape): rmsnorm 512 x 16 x 3 and
  * layernorm 256 x 32 x 4 (8192-float chunks), softmax 512 x 32 x 2 (16384). A block loads,
@@ -41,7 +47,9 @@
  * XPB_CUDA_REGS_SPIN: polls (default 4096; 0: every owner hands over at once).
  * XPB_CUDA_REGS_GRID: cap the grid (tests the grid-stride loop).
  * Softmax runs its policy's FastExp form (__expf; softmax.cu); XPB_CUDA_ROW_EXP=expf: expf.
- * Status: validated and sanitized on the H100 (sessions 15 and 16); figures in docs/performance.md. */
+ * Status: validated and sanitized on the H100 (sessions 15 and 16) and, with the tagged slots, on
+ * the H200 (32x16x1 at spin 4096, 0 and 10 with 3 blocks; memcheck, racecheck); figures in
+ * docs/performance.md. */
 #ifndef XPB_CUDA_ROWOP_REGS_CUH
 #define XPB_CUDA_ROWOP_REGS_CUH
 
@@ -49,7 +57,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cuda_rowop_onchip.cuh" /* xpb_onchip_merge, xpb_ld_acquire_gpu */
+#include "cuda_rowop_onchip.cuh" /* xpb_rowop_exchange, xpb_warp_allreduce */
 #include "xpb_knob.h"
 
 #include <type_traits>
@@ -81,11 +89,12 @@
 
 enum { XPB_REGS_HANDED = 0, XPB_REGS_OWNER = 1, XPB_REGS_COMPLETER = 2 };
 
-__device__ __forceinline__ uint32_t xpb_atom_add_acq_rel_gpu(uint32_t *p, uint32_t v)
+/* The exchange's flags: arrive[rows] and state[rows x chunks] (zeroed before every launch), then
+ * the partials' slots (xpb_regs_slot: rows x chunks of them, zeroed once, each launch its own
+ * epoch) from a 16-byte boundary. */
+__host__ __device__ __forceinline__ size_t xpb_regs_counter_words(int64_t rows, int chunks)
 {
-    uint32_t old;
-    asm volatile("atom.acq_rel.gpu.global.add.u32 %0, [%1], %2;\n" : "=r"(old) : "l"(p), "r"(v) : "memory");
-    return old;
+    return ((size_t)rows * ((size_t)chunks + 1) + 3) & ~(size_t)3;
 }
 
 __device__ __forceinline__ uint32_t xpb_atom_cas_acq_rel_gpu(uint32_t *p, uint32_t expect, uint32_t want)
@@ -98,21 +107,115 @@ __device__ __forceinline__ uint32_t xpb_atom_cas_acq_rel_gpu(uint32_t *p, uint32
     return old;
 }
 
-/* Thread 0: publish partial st of task t and arrive; an owner polls arrive[row] until every
- * chunk has arrived and, timed out, bids for its own chunk. Returns the block's role. */
-template <class State>
-__device__ __forceinline__ int xpb_regs_arrive(State *part, uint32_t *arrive, uint32_t *state,
-                                               int64_t t, int64_t row, int chunks, const State &st, uint32_t spin)
+__device__ __forceinline__ uint32_t xpb_atom_add_relaxed_gpu(uint32_t *p, uint32_t v)
 {
-    part[t] = st;
-    if (xpb_atom_add_acq_rel_gpu(arrive + row, 1u) == (uint32_t)chunks - 1u)
+    uint32_t old;
+    asm volatile("atom.relaxed.gpu.global.add.u32 %0, [%1], %2;\n" : "=r"(old) : "l"(p), "r"(v) : "memory");
+    return old;
+}
+
+__device__ __forceinline__ void xpb_st_relaxed_gpu_v2u64(unsigned long long *p, unsigned long long a,
+                                                        unsigned long long b)
+{
+    asm volatile("st.relaxed.gpu.global.v2.u64 [%0], {%1, %2};\n" : : "l"(p), "l"(a), "l"(b) : "memory");
+}
+
+__device__ __forceinline__ void xpb_ld_relaxed_gpu_v2u64(const unsigned long long *p, unsigned long long *a,
+                                                        unsigned long long *b)
+{
+    unsigned long long x, y;
+    asm volatile("ld.relaxed.gpu.global.v2.u64 {%0, %1}, [%2];\n" : "=l"(x), "=l"(y) : "l"(p) : "memory");
+    *a = x, *b = y;
+}
+
+/* A chunk's partial State in its row's slot: each 32-bit word of the State beside the launch's
+ * epoch in one 64-bit word (a 64-bit access is single-copy atomic, so a reader that finds the
+ * epoch in every word has the whole State, and a slot left by an earlier launch never passes).
+ * Publishing is plain stores, no fence and no read-modify-write before a reader can see it,
+ * and an owner's poll brings the partials themselves: the row's signal is the last chunk's
+ * stores reaching L2, and the merge needs no further trip to L2. Words: the State's rounded up
+ * to an even count (16-byte stores of two). */
+template <class State>
+struct xpb_regs_slot {
+    static constexpr int WORDS = sizeof(State) / 4;
+    static constexpr int U64 = (WORDS + 1) & ~1;
+    static_assert(sizeof(State) % 4 == 0, "a State is whole 32-bit words");
+};
+
+template <class State>
+__device__ __forceinline__ void xpb_regs_publish(unsigned long long *slot, const State &st, uint32_t epoch)
+{
+    typedef xpb_regs_slot<State> S;
+    unsigned w[S::U64] = {};
+    memcpy(w, &st, sizeof st);
+    const unsigned long long tag = (unsigned long long)epoch << 32;
+#pragma unroll
+    for (int i = 0; i < S::U64; i += 2)
+        xpb_st_relaxed_gpu_v2u64(slot + i, tag | w[i], tag | w[i + 1]);
+}
+
+/* Reads a slot into *st; true when every word carries this launch's epoch. */
+template <class State>
+__device__ __forceinline__ bool xpb_regs_read_slot(const unsigned long long *slot, uint32_t epoch, State *st)
+{
+    typedef xpb_regs_slot<State> S;
+    unsigned long long t[S::U64];
+#pragma unroll
+    for (int i = 0; i < S::U64; i += 2)
+        xpb_ld_relaxed_gpu_v2u64(slot + i, &t[i], &t[i + 1]);
+    unsigned w[S::U64];
+    bool ok = true;
+#pragma unroll
+    for (int i = 0; i < S::U64; i++)
+        ok = ok && (uint32_t)(t[i] >> 32) == epoch, w[i] = (unsigned)t[i];
+    memcpy(st, w, sizeof *st);
+    return ok;
+}
+
+__device__ __forceinline__ uint32_t xpb_ld_relaxed_gpu(const uint32_t *p)
+{
+    uint32_t v;
+    asm volatile("ld.relaxed.gpu.global.u32 %0, [%1];\n" : "=r"(v) : "l"(p) : "memory");
+    return v;
+}
+
+/* Thread 0: publish partial st of task t in its slot and arrive; an owner polls arrive[row]
+ * until every chunk has arrived and, timed out, bids for its own chunk. Returns the block's role.
+ * Neither the stores nor the add wait for anything (relaxed: the slots' epochs, not the add's
+ * order, tell a reader that a partial is there), so the row's last add leaves at once. */
+template <class State>
+__device__ __forceinline__ int xpb_regs_arrive(unsigned long long *slots, uint32_t *arrive, uint32_t *state,
+                                               int64_t t, int64_t row, int chunks, const State &st, uint32_t spin,
+                                               uint32_t epoch)
+{
+    xpb_regs_publish(slots + (size_t)t * xpb_regs_slot<State>::U64, st, epoch);
+    if (xpb_atom_add_relaxed_gpu(arrive + row, 1u) == (uint32_t)chunks - 1u)
         return XPB_REGS_COMPLETER;
     for (uint32_t i = 0; i < spin; i++) {
-        if (xpb_ld_acquire_gpu(arrive + row) == (uint32_t)chunks)
+        if (xpb_ld_relaxed_gpu(arrive + row) == (uint32_t)chunks)
             return XPB_REGS_OWNER;
         __nanosleep(32);
     }
     return xpb_atom_cas_acq_rel_gpu(state + t, 0u, 1u) == 0u ? XPB_REGS_HANDED : XPB_REGS_OWNER;
+}
+
+/* Warp 0, once every chunk of the row has arrived: the row's statistics from every slot, merged
+ * in one fixed order (as xpb_onchip_merge: lane c folds chunks c, c + 32, ..., then the warp's
+ * tree), so every writer of the row uses bit-identical statistics. A slot whose stores have not
+ * all reached this lane yet (the add may overtake them) is read again. */
+template <class Op>
+__device__ __forceinline__ typename Op::State xpb_regs_merge_slots(const unsigned long long *row_slots, int chunks,
+                                                                   uint32_t epoch, typename Op::State ident)
+{
+    typedef typename Op::State State;
+    State all = ident;
+    for (int c = (int)threadIdx.x; c < chunks; c += 32) {
+        State one;
+        while (!xpb_regs_read_slot(row_slots + (size_t)c * xpb_regs_slot<State>::U64, epoch, &one))
+            ;
+        all = typename Op::Merge()(all, one);
+    }
+    return xpb_warp_allreduce<32>(all, typename Op::Merge());
 }
 
 /* A thread's partial State of its n held values v[0..n) (the rest are padding): the policy's
@@ -162,7 +265,7 @@ __device__ __forceinline__ typename Op::State xpb_regs_fold(const float *v, int 
 
 template <class Op, int BLOCK, int VALUES, int MINB, bool VEC>
 __global__ void __launch_bounds__(BLOCK, XPB_REGS_MINB(BLOCK, MINB))
-xpb_rowop_regs_kernel(xpb_rowop_ptrs p, int chunks, typename Op::State *part, uint32_t *flags, uint32_t spin)
+xpb_rowop_regs_kernel(xpb_rowop_ptrs p, int chunks, uint32_t *flags, uint32_t spin, uint32_t epoch)
 {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
     typedef typename Op::State State;
@@ -177,6 +280,7 @@ xpb_rowop_regs_kernel(xpb_rowop_ptrs p, int chunks, typename Op::State *part, ui
     const int cols = p.cols;
     const int64_t tasks = p.rows * chunks;
     uint32_t *const arrive = flags, *const state = flags + p.rows;
+    unsigned long long *const slots = reinterpret_cast<unsigned long long *>(flags + xpb_regs_counter_words(p.rows, chunks));
     for (int64_t t = blockIdx.x; t < tasks; t += gridDim.x) { /* t is uniform in the block */
         const int64_t row = t / chunks;
         const int ch = (int)(t - row * chunks);
@@ -210,15 +314,14 @@ xpb_rowop_regs_kernel(xpb_rowop_ptrs p, int chunks, typename Op::State *part, ui
             Op::finish(st, p, &r1, &r2);
         } else {
             if (threadIdx.x == 0)
-                role_of_block = xpb_regs_arrive(part, arrive, state, t, row, chunks, st, spin);
+                role_of_block = xpb_regs_arrive(slots, arrive, state, t, row, chunks, st, spin, epoch);
             __syncthreads();
             role = role_of_block;
             if (role == XPB_REGS_HANDED)
                 continue; /* uniform: the completer writes this chunk */
             if (threadIdx.x < 32) {
-                (void)xpb_ld_acquire_gpu(arrive + row); /* this lane's acquire of every partial */
-                __syncwarp();
-                const State all = xpb_onchip_merge<Op>(part + row * chunks, chunks, Op::init(xr));
+                const State all = xpb_regs_merge_slots<Op>(
+                    slots + (size_t)row * (size_t)chunks * xpb_regs_slot<State>::U64, chunks, epoch, Op::init(xr));
                 if (threadIdx.x == 0) {
                     Op::finish(all, p, &r1, &r2);
                     stats[0] = r1, stats[1] = r2;
@@ -273,7 +376,7 @@ xpb_rowop_regs_kernel(xpb_rowop_ptrs p, int chunks, typename Op::State *part, ui
          * whose barriers every thread reaches after reading them here */
     }
 #else
-    (void)p, (void)chunks, (void)part, (void)flags, (void)spin;
+    (void)p, (void)chunks, (void)flags, (void)spin, (void)epoch;
 #endif
 }
 
@@ -286,6 +389,7 @@ struct xpb_rowop_regs_plan {
     int64_t grid;
     int block, values, minb;
     uint32_t spin; /* XPB_CUDA_REGS_SPIN */
+    int slot_u64;  /* 64-bit words of a partial's slot (xpb_regs_slot of the op's State) */
     bool fast_exp; /* ops with a FastExp form (softmax: __expf) run it unless XPB_CUDA_ROW_EXP=expf */
 };
 
@@ -324,7 +428,8 @@ static inline xpb_status xpb_rowop_regs_shape_of(const char *name, const char *d
 }
 
 static inline xpb_status xpb_rowop_regs_make_plan(const xpb_cuda_ctx *ctx, int64_t rows, int cols, const char *name,
-                                                  const char *default_shape, xpb_rowop_regs_plan *plan, xpb_error *err)
+                                                  const char *default_shape, int slot_u64, xpb_rowop_regs_plan *plan,
+                                                  xpb_error *err)
 {
     if (ctx->cc_major < 7)
         return xpb_fail(err, XPB_ERR_UNSUPPORTED,
@@ -358,7 +463,7 @@ static inline xpb_status xpb_rowop_regs_make_plan(const xpb_cuda_ctx *ctx, int64
     int exp_form; /* the index among "fast|expf" */
     if ((st = xpb_knob_get_choice(XPB_KNOB_CUDA_ROW_EXP, &exp_form, err)))
         return st;
-    *plan = {chunk, chunks, grid, block, values, minb, (uint32_t)spin, exp_form == 0};
+    *plan = {chunk, chunks, grid, block, values, minb, (uint32_t)spin, slot_u64, exp_form == 0};
     return XPB_OK;
 }
 
@@ -366,10 +471,17 @@ template <class Op, int BLOCK, int VALUES, int MINB, bool VEC>
 static xpb_status xpb_rowop_regs_go(xpb_cuda_ctx *ctx, const xpb_rowop_ptrs &p, xpb_rowop_exchange *s,
                                     const xpb_rowop_regs_plan &plan, const char *name, xpb_error *err)
 {
-    if (plan.chunks > 1)
-        XPB_CUDA_CHECK(err, cudaMemsetAsync(s->flags, 0, s->flags_bytes, ctx->stream));
+    if (plan.chunks > 1) {
+        const size_t counters = xpb_regs_counter_words(p.rows, plan.chunks) * sizeof(uint32_t);
+        if (++s->epoch == 0) { /* after 2^32 launches: the slots zeroed again, epochs from 1 */
+            XPB_CUDA_CHECK(err, cudaMemsetAsync(s->flags, 0, s->flags_bytes, ctx->stream));
+            s->epoch = 1;
+        } else {
+            XPB_CUDA_CHECK(err, cudaMemsetAsync(s->flags, 0, counters, ctx->stream));
+        }
+    }
     xpb_rowop_regs_kernel<Op, BLOCK, VALUES, MINB, VEC><<<(unsigned)plan.grid, BLOCK, 0, ctx->stream>>>(
-        p, plan.chunks, static_cast<typename Op::State *>(s->part), s->flags, plan.spin);
+        p, plan.chunks, s->flags, plan.spin, s->epoch);
     XPB_CUDA_CHECK_LAUNCH(err, name);
     return XPB_OK;
 }
@@ -382,11 +494,14 @@ struct xpb_rowop_regs_variant {
     template <class Op>
     static xpb_status plan(xpb_cuda_ctx *ctx, int64_t rows, int cols, const char *name, Plan *out, xpb_error *err)
     {
-        return xpb_rowop_regs_make_plan(ctx, rows, cols, name, Op::regs_shape, out, err);
+        return xpb_rowop_regs_make_plan(ctx, rows, cols, name, Op::regs_shape,
+                                        xpb_regs_slot<typename Op::State>::U64, out, err);
     }
     static size_t flag_words(const Plan &plan, int64_t rows)
     {
-        return plan.chunks > 1 ? (size_t)rows * ((size_t)plan.chunks + 1) : 0;
+        return plan.chunks > 1 ? xpb_regs_counter_words(rows, plan.chunks) +
+                                     (size_t)rows * (size_t)plan.chunks * (size_t)plan.slot_u64 * 2
+                               : 0;
     }
     template <class Op>
     static xpb_status go(xpb_cuda_ctx *ctx, const xpb_rowop_ptrs &p, bool vec, xpb_rowop_exchange *s, const Plan &plan,
