@@ -486,8 +486,9 @@ static xpb_status xpb_rowop_regs_go(xpb_cuda_ctx *ctx, const xpb_rowop_ptrs &p, 
     return XPB_OK;
 }
 
-/* The variant for XPB_CUDA_ROWOP_STATE_KERNEL: flags arrive[rows] and
- * state[rows x chunks], none for rows of one chunk. */
+/* The variant for XPB_CUDA_ROWOP_STATE_KERNEL: flags arrive[rows] and state[rows x chunks], then
+ * the partials' tagged slots (xpb_regs_counter_words), none for rows of one chunk. The exchange's
+ * `part` buffer, cuda/onchip's partials, goes unused here. */
 struct xpb_rowop_regs_variant {
     static constexpr const char *variant = "regs";
     typedef xpb_rowop_regs_plan Plan;
