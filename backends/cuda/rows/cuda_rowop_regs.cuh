@@ -36,7 +36,10 @@
  * launch's epoch yet (a relaxed add may reach L2 before the stores it follows). A 64-bit access is
  * single-copy atomic, so a word with the epoch holds this launch's value, and warp 0 merges the
  * partials in one fixed order (xpb_regs_merge_slots), so every writer of a row uses bit-identical
- * statistics.
+ * statistics. Under `run --graph` a captured launch replays its epoch, so a slot may still hold
+ * the previous replay's partial under this launch's epoch: the harness replays the same inputs,
+ * so that partial is bit-identical to this one's and so are the statistics; replaying a graph on
+ * changed inputs would need the slots zeroed inside the graph (not done).
  * Shapes: threads x floats a thread (float4 loads where rows are 16-byte aligned) x the blocks
  * an SM the registers must allow, per op (its policy's regs_shape): rmsnorm 512 x 16 x 3 and
  * layernorm 256 x 32 x 4 (8192-float chunks), softmax 512 x 32 x 2 (16384). A block loads,
