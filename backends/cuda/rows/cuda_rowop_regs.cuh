@@ -134,10 +134,10 @@ __device__ __forceinline__ void xpb_ld_relaxed_gpu_v2u64(const unsigned long lon
 /* A chunk's partial State in its row's slot: each 32-bit word of the State beside the launch's
  * epoch in one 64-bit word (a 64-bit access is single-copy atomic, so a reader that finds the
  * epoch in every word has the whole State, and a slot left by an earlier launch never passes).
- * Publishing is plain stores, no fence and no read-modify-write before a reader can see it,
- * and an owner's poll brings the partials themselves: the row's signal is the last chunk's
- * stores reaching L2, and the merge needs no further trip to L2. Words: the State's rounded up
- * to an even count (16-byte stores of two). */
+ * So publishing is relaxed stores that nothing waits for, and the arrival add after them needs
+ * no release. Words: the State's rounded up to an even count (16-byte stores of two). (Polling
+ * the slots themselves from all of warp 0, merging what the poll read, measured 8 - 35% slower:
+ * spills and 32 lanes polling without a pause; docs/performance.md.) */
 template <class State>
 struct xpb_regs_slot {
     static constexpr int WORDS = sizeof(State) / 4;
