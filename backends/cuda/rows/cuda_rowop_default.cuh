@@ -47,6 +47,7 @@ struct xpb_rowop_default_variant {
     {
         return plan.regs ? xpb_rowop_regs_variant::flag_words(plan.r, rows) : 0;
     }
+    static size_t part_states(const Plan &, int64_t) { return 0; }
     template <class Op>
     static xpb_status go(xpb_cuda_ctx *ctx, const xpb_rowop_ptrs &p, bool vec, xpb_rowop_exchange *s, const Plan &plan,
                          const char *name, xpb_error *err)

@@ -51,7 +51,8 @@ __device__ __forceinline__ uint32_t xpb_ld_acquire_gpu(const uint32_t *p)
 struct xpb_rowop_exchange {
     int64_t rows;
     int cols, chunk, chunks; /* the plan they were made for (chunk: the variant's own measure) */
-    void *part;              /* rows x chunks States */
+    void *part;              /* onchip: rows x chunks States (none for regs, whose partials
+                              * live in the flags) */
     uint32_t *flags;         /* onchip: arrive[rows], epoch * chunks once launch `epoch` all
                               * arrived; regs: arrive[rows], state[rows x chunks] */
     size_t flags_bytes;
@@ -69,10 +70,10 @@ static inline void xpb_rowop_exchange_release(void *vctx, void *vstate)
     free(s);
 }
 
-/* Into *out: buffers for rows x chunks partials of state_bytes and flag_words zeroed words (none
- * of either when flag_words is 0). what names the variant in errors ("softmax_onchip onchip"). */
+/* Into *out: buffers for part_bytes of partials and flag_words zeroed words (neither when
+ * flag_words is 0). what names the variant in errors ("softmax_onchip onchip"). */
 static inline xpb_status xpb_rowop_exchange_make(xpb_cuda_ctx *ctx, int64_t rows, int cols, int chunk, int chunks,
-                                                 size_t state_bytes, size_t flag_words, const char *what,
+                                                 size_t part_bytes, size_t flag_words, const char *what,
                                                  void **out, xpb_error *err)
 {
     xpb_rowop_exchange *s = static_cast<xpb_rowop_exchange *>(calloc(1, sizeof *s));
@@ -81,7 +82,8 @@ static inline xpb_status xpb_rowop_exchange_make(xpb_cuda_ctx *ctx, int64_t rows
     *s = {rows, cols, chunk, chunks, NULL, NULL, flag_words * sizeof(uint32_t), 0};
     cudaError_t e = cudaSuccess;
     if (flag_words) {
-        e = cudaMalloc(&s->part, (size_t)rows * (size_t)chunks * state_bytes);
+        if (part_bytes)
+            e = cudaMalloc(&s->part, part_bytes);
         if (e == cudaSuccess)
             e = cudaMalloc(reinterpret_cast<void **>(&s->flags), s->flags_bytes);
         if (e == cudaSuccess)
@@ -105,6 +107,7 @@ static inline xpb_status xpb_rowop_exchange_make(xpb_cuda_ctx *ctx, int64_t rows
  *   template <class Op> static xpb_status plan(xpb_cuda_ctx *, int64_t rows, int cols,
  *                                              const char *name, Plan *, xpb_error *);
  *   static size_t flag_words(const Plan &, int64_t rows);   the zeroed words prepare() makes
+ *   static size_t part_states(const Plan &, int64_t rows);  the partial States it makes
  *   template <class Op> static xpb_status go(xpb_cuda_ctx *, const xpb_rowop_ptrs &, bool vec,
  *                                            xpb_rowop_exchange *, const Plan &, const char *name,
  *                                            xpb_error *);
@@ -148,7 +151,8 @@ static xpb_status xpb_cuda_rowop_state_prepare(void *vctx, const void *vargs, vo
     char what[96];
     snprintf(what, sizeof what, "%s %s", name, V::variant);
     return xpb_rowop_exchange_make(static_cast<xpb_cuda_ctx *>(vctx), a->rows, (int)a->cols, plan.chunk, plan.chunks,
-                                   sizeof(typename Op::State), V::flag_words(plan, a->rows), what, out, err);
+                                   V::part_states(plan, a->rows) * sizeof(typename Op::State),
+                                   V::flag_words(plan, a->rows), what, out, err);
 }
 
 /* launch: the views, the buffers prepare() made for exactly this plan, then V::go. */
@@ -402,6 +406,7 @@ struct xpb_rowop_onchip_variant {
         return xpb_rowop_onchip_make_plan<Op>(ctx, rows, cols, name, out, err);
     }
     static size_t flag_words(const Plan &, int64_t rows) { return (size_t)rows; }
+    static size_t part_states(const Plan &plan, int64_t rows) { return (size_t)rows * (size_t)plan.chunks; }
     template <class Op>
     static xpb_status go(xpb_cuda_ctx *ctx, const xpb_rowop_ptrs &p, bool vec, xpb_rowop_exchange *s, const Plan &plan,
                          const char *name, xpb_error *err)

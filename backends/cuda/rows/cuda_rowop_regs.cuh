@@ -490,8 +490,8 @@ static xpb_status xpb_rowop_regs_go(xpb_cuda_ctx *ctx, const xpb_rowop_ptrs &p, 
 }
 
 /* The variant for XPB_CUDA_ROWOP_STATE_KERNEL: flags arrive[rows] and state[rows x chunks], then
- * the partials' tagged slots (xpb_regs_counter_words), none for rows of one chunk. The exchange's
- * `part` buffer, cuda/onchip's partials, goes unused here. */
+ * the partials' tagged slots (xpb_regs_counter_words), none for rows of one chunk. No `part`
+ * buffer (cuda/onchip's partials): the slots hold them. */
 struct xpb_rowop_regs_variant {
     static constexpr const char *variant = "regs";
     typedef xpb_rowop_regs_plan Plan;
@@ -507,6 +507,7 @@ struct xpb_rowop_regs_variant {
                                      (size_t)rows * (size_t)plan.chunks * (size_t)plan.slot_u64 * 2
                                : 0;
     }
+    static size_t part_states(const Plan &, int64_t) { return 0; }
     template <class Op>
     static xpb_status go(xpb_cuda_ctx *ctx, const xpb_rowop_ptrs &p, bool vec, xpb_rowop_exchange *s, const Plan &plan,
                          const char *name, xpb_error *err)
