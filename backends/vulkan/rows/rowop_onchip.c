@@ -19,9 +19,18 @@
  * unsupported without it. Softmax merges (max, sum of exp(x - max)), rmsnorm the sums of x^2, as
  * `l2` does; docs/validation.md's bounds hold unchanged.
  *
+ * How a partial travels (XPB_VULKAN_ROW_ONCHIP_PUBLISH): `tagged` (auto's choice where the device
+ * has shaderInt64 and shaderBufferInt64Atomics; the *_onchip_tagged shaders) stores each 32-bit
+ * word of it in a 64-bit slot with the launch's epoch, relaxed, and the readers take only words of
+ * this launch's epoch, so the add that signals it need not wait for the store (H200, 1024 x
+ * 262144: docs/performance.md); `release` (auto's choice elsewhere) stores it plainly and signals
+ * with a release add. The shader's header has both in full. A device without the 64-bit atomics
+ * asked for `tagged` is an error naming what it lacks.
+ *
  * Recording (into the one timed command buffer): a vkCmdFillBuffer zeroes the flags (arrive,
  * state: rows x (chunks + 1) words), a barrier, the dispatch. Rows of one chunk skip the
- * exchange, and then the fill.
+ * exchange, and then the fill. The tagged slots are zeroed by prepare() (untimed) and again only
+ * when the epoch wraps, after 2^32 - 1 launches.
  *
  * Sizes: CHUNK is a power of two from 128 to XPB_VULKAN_ROW_ONCHIP_CHUNK (default 8192 values,
  * 32 KiB; softmax and rmsnorm 16384: oc_op says why), the smallest that covers a row; 32 values
@@ -30,9 +39,10 @@
  * poll arrive[row] XPB_VULKAN_ROW_ONCHIP_SPIN times (default 4096; 0: every owner hands over at
  * once, the completer writes the row). XPB_VULKAN_ROW_ONCHIP_POLL=state, a test, polls the own
  * state word instead (the shader's oc_wait says why). The partials (rows x chunks x 8 bytes, fp64
- * layernorm 16) and the flags are allocated by prepare(), untimed: 256 KiB (layernorm 512) and
- * 132 KiB at 1024 x 262144. The grid is capped at maxComputeWorkGroupCount[0] and the shader
- * loops over the rest of the tasks. */
+ * layernorm 16; tagged: 8 bytes a 32-bit word, softmax 16, rmsnorm 8, layernorm 32) and the flags
+ * are allocated by prepare(), untimed: 256 KiB (layernorm 512) and 132 KiB at 1024 x 262144.
+ * The grid is capped at maxComputeWorkGroupCount[0] and the shader loops over the rest of the
+ * tasks. */
 #include "vk_ops.h"
 #include "xpb_knob.h"
 
@@ -58,14 +68,27 @@ typedef struct oc_push {
     uint32_t rows, cols;
     float eps;
     uint32_t chunks, spin, poll_state;
+    uint32_t epoch; /* tagged: this launch's tag on the partials' words */
 } oc_push;
 
-/* One op: its shader (bindings x, its n_params per-column inputs, out, partials, flags), and
- * whether its partials are fp64 (dvec2; the device needs shaderFloat64). */
+static const uint32_t softmax_onchip_tagged_spv[] = {
+#include "softmax_onchip_tagged.spv.inc"
+};
+static const uint32_t rmsnorm_onchip_tagged_spv[] = {
+#include "rmsnorm_onchip_tagged.spv.inc"
+};
+static const uint32_t layernorm_onchip_tagged_spv[] = {
+#include "layernorm_onchip_tagged.spv.inc"
+};
+
+/* One op: its shaders (bindings x, its n_params per-column inputs, out, partials, flags; sh_tagged
+ * with the tagged slots), whether its partials are fp64 (dvec2; the device needs shaderFloat64)
+ * and how many 32-bit words a partial is in the tagged slots. */
 typedef struct oc_op {
-    vkb_shader sh;
+    vkb_shader sh, sh_tagged;
     int n_params;
     bool f64;
+    uint32_t words;
     uint32_t chunk; /* default largest chunk, values (H100, 1024 x 262144, docs/performance.md
                      * session 15): at 32 values an invocation, softmax 16384 83% of the copy
                      * roof, rmsnorm 16384 92%, layernorm 8192 84% (65% at 16384); at 16 values
@@ -73,18 +96,19 @@ typedef struct oc_op {
                      * (8192); at 8 and chunks of 4096, 51-69% */
 } oc_op;
 
-static const oc_op op_softmax = {
-    VKB_SHADER("softmax_onchip", softmax_onchip_spv, 4, sizeof(oc_push)), 0, false, 2 * OC_CHUNK};
-static const oc_op op_rmsnorm = {
-    VKB_SHADER("rmsnorm_onchip", rmsnorm_onchip_spv, 5, sizeof(oc_push)), 1, false, 2 * OC_CHUNK};
-static const oc_op op_layernorm = {
-    VKB_SHADER("layernorm_onchip", layernorm_onchip_spv, 6, sizeof(oc_push)), 2, true, OC_CHUNK};
+#define OC_SHADERS(op, n_bindings)                                            \
+    VKB_SHADER(#op "_onchip", op##_onchip_spv, n_bindings, sizeof(oc_push)), \
+        VKB_SHADER(#op "_onchip_tagged", op##_onchip_tagged_spv, n_bindings, sizeof(oc_push))
+static const oc_op op_softmax = {OC_SHADERS(softmax, 4), 0, false, 2, 2 * OC_CHUNK};
+static const oc_op op_rmsnorm = {OC_SHADERS(rmsnorm, 5), 1, false, 1, 2 * OC_CHUNK};
+static const oc_op op_layernorm = {OC_SHADERS(layernorm, 6), 2, true, 4, OC_CHUNK};
 
 typedef struct oc_config {
     uint32_t block, vpt, chunk, nsg;
     uint32_t spin; /* polls of arrive[row] before an owner hands over */
+    bool tagged;   /* the partials in epoch-tagged slots (XPB_VULKAN_ROW_ONCHIP_PUBLISH) */
     uint64_t chunks;
-    uint64_t part_bytes;  /* rows x chunks x (vec2 or dvec2)        */
+    uint64_t part_bytes;  /* rows x chunks x (vec2 or dvec2; tagged: words x uint64) */
     uint64_t flags_bytes; /* rows x (chunks + 1) x uint32           */
 } oc_config;
 
@@ -100,9 +124,23 @@ static xpb_status poll_state(uint32_t *state, xpb_error *err)
     return st;
 }
 
-/* The configuration for these rows, from the knobs XPB_VULKAN_ROW_ONCHIP_CHUNK, _VALUES and
- * _SPIN (polls of arrive[row] before an owner hands over, 0 allowed); a knob set to an invalid
- * value is XPB_ERR_USAGE. */
+/* XPB_VULKAN_ROW_ONCHIP_PUBLISH: *tagged where it says tagged, or auto on a device with 64-bit
+ * buffer atomics; tagged asked of a device without them is XPB_ERR_UNSUPPORTED naming why. */
+static xpb_status publish_tagged(const vkb_ctx *c, bool *tagged, xpb_error *err)
+{
+    int i; /* the index among "auto|tagged|release" */
+    xpb_status st = xpb_knob_get_choice(XPB_KNOB_VULKAN_ROW_ONCHIP_PUBLISH, &i, err);
+    *tagged = !st && i != 2 && c->caps.int64_atomics;
+    if (!st && i == 1 && !c->caps.int64_atomics)
+        return xpb_fail(err, XPB_ERR_UNSUPPORTED,
+                        "XPB_VULKAN_ROW_ONCHIP_PUBLISH=tagged: the device has no shaderInt64 and "
+                        "shaderBufferInt64Atomics (64-bit buffer atomics)");
+    return st;
+}
+
+/* The configuration for these rows, from the knobs XPB_VULKAN_ROW_ONCHIP_CHUNK, _VALUES, _SPIN
+ * (polls of arrive[row] before an owner hands over, 0 allowed) and _PUBLISH; a knob set to an
+ * invalid value is XPB_ERR_USAGE. */
 static xpb_status choose(const vkb_ctx *c, const oc_op *op, uint64_t rows, uint64_t cols, oc_config *out,
                          xpb_error *err)
 {
@@ -111,11 +149,13 @@ static xpb_status choose(const vkb_ctx *c, const oc_op *op, uint64_t rows, uint6
     long spin;
     xpb_status st = vkb_row_chunking_env(c, cols, XPB_KNOB_VULKAN_ROW_ONCHIP_CHUNK, op->chunk,
                                          XPB_KNOB_VULKAN_ROW_ONCHIP_VALUES, &k, err);
-    if (st || (st = xpb_knob_get_long(XPB_KNOB_VULKAN_ROW_ONCHIP_SPIN, &spin, err)))
+    if (st || (st = xpb_knob_get_long(XPB_KNOB_VULKAN_ROW_ONCHIP_SPIN, &spin, err)) ||
+        (st = publish_tagged(c, &r.tagged, err)))
         return st;
     r.chunk = k.chunk, r.block = k.block, r.vpt = k.vpt, r.nsg = k.nsg, r.chunks = k.chunks;
     r.spin = (uint32_t)spin;
-    r.part_bytes = rows * r.chunks * (op->f64 ? 2 * sizeof(double) : 2 * sizeof(float));
+    r.part_bytes = rows * r.chunks *
+                   (r.tagged ? op->words * sizeof(uint64_t) : op->f64 ? 2 * sizeof(double) : 2 * sizeof(float));
     r.flags_bytes = rows * (r.chunks + 1) * sizeof(uint32_t);
     *out = r;
     return XPB_OK;
@@ -140,10 +180,13 @@ static xpb_status oc_supports(void *ctx, const oc_op *op, const void *args, xpb_
     return vkb_check_range(c, "the onchip flags buffer", r.flags_bytes, why);
 }
 
-/* State of prepare(): the partials and flags buffers for these args (NULL when rows or cols is 0). */
+/* State of prepare(): the partials and flags buffers for these args (NULL when rows or cols is 0);
+ * tagged: the partials are tagged slots, epoch the last launch's tag (0: none yet). */
 typedef struct oc_state {
     xpb_buffer *part, *flags;
     uint64_t part_bytes, flags_bytes;
+    bool tagged;
+    uint32_t epoch;
 } oc_state;
 
 static void oc_release(void *ctx, void *state)
@@ -174,8 +217,10 @@ static xpb_status oc_prepare(void *ctx, const oc_op *op, const void *args, void 
         st = choose(ctx, op, (uint64_t)a->rows, (uint64_t)a->cols, &r, err);
         s->part_bytes = r.part_bytes;
         s->flags_bytes = r.flags_bytes;
+        s->tagged = r.tagged;
         if (st || (st = vkb_buffer_alloc(ctx, (size_t)s->part_bytes, &s->part, err)) ||
-            (st = vkb_buffer_alloc(ctx, (size_t)s->flags_bytes, &s->flags, err))) {
+            (st = vkb_buffer_alloc(ctx, (size_t)s->flags_bytes, &s->flags, err)) ||
+            (r.tagged && (st = vkb_buffer_fill(ctx, s->part, 0, (size_t)s->part_bytes, 0, err)))) {
             oc_release(ctx, s);
             return st;
         }
@@ -184,13 +229,18 @@ static xpb_status oc_prepare(void *ctx, const oc_op *op, const void *args, void 
     return XPB_OK;
 }
 
-/* Zeroes the flags before the dispatch (the barrier vkb_record puts between them orders it). */
-static xpb_status oc_clear_flags(vkb_ctx *c, const oc_state *s, const oc_config *r, xpb_error *err)
+/* Zeroes the flags before the dispatch (the barrier vkb_record puts between them orders it), and
+ * the tagged slots too when the epoch has wrapped; then the launch's epoch is in s->epoch. */
+static xpb_status oc_clear_flags(vkb_ctx *c, oc_state *s, const oc_config *r, xpb_error *err)
 {
     xpb_status st = vkb_cmd_before(c, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, err);
     if (st)
         return st;
     vkCmdFillBuffer(c->cmd, s->flags->buf, 0, r->flags_bytes, 0);
+    if (s->tagged && ++s->epoch == 0) { /* 2^32 launches: every slot zeroed, epochs from 1 again */
+        vkCmdFillBuffer(c->cmd, s->part->buf, 0, r->part_bytes, 0);
+        s->epoch = 1;
+    }
     return XPB_OK;
 }
 
@@ -199,7 +249,7 @@ static xpb_status oc_launch(void *ctx, const oc_op *op, const void *args, void *
 {
     vkb_ctx *c = ctx;
     const xpb_rowop_args *a = args;
-    const oc_state *s = state;
+    oc_state *s = state;
     xpb_status st = oc_supports(ctx, op, args, err);
     if (st)
         return st;
@@ -208,7 +258,8 @@ static xpb_status oc_launch(void *ctx, const oc_op *op, const void *args, void *
     oc_config r;
     if ((st = choose(c, op, (uint64_t)a->rows, (uint64_t)a->cols, &r, err)))
         return st;
-    if (!s || !s->part || s->part_bytes < r.part_bytes || s->flags_bytes < r.flags_bytes)
+    if (!s || !s->part || s->part_bytes < r.part_bytes || s->flags_bytes < r.flags_bytes ||
+        s->tagged != r.tagged)
         return xpb_fail(err, XPB_ERR_USAGE, "vulkan/onchip: launch without prepare() for these arguments");
 
     vkb_binding b[6];
@@ -221,11 +272,12 @@ static xpb_status oc_launch(void *ctx, const oc_op *op, const void *args, void *
         return st;
     vkb_spec spec = {6, {r.block, r.vpt, a->cols % 4 == 0, 0, r.nsg, exp_builtin}};
     vkb_prepared p;
-    if ((st = vkb_prepare(c, &op->sh, &spec, b, &p, err)))
+    if ((st = vkb_prepare(c, r.tagged ? &op->sh_tagged : &op->sh, &spec, b, &p, err)))
         return st;
     if (r.chunks > 1 && (st = oc_clear_flags(c, s, &r, err)))
         return st;
-    oc_push push = {(uint32_t)a->rows, (uint32_t)a->cols, a->eps, (uint32_t)r.chunks, r.spin, by_state};
+    oc_push push = {(uint32_t)a->rows, (uint32_t)a->cols, a->eps, (uint32_t)r.chunks,
+                    r.spin, by_state, s->epoch};
     st = vkb_record(c, &p, &push, vkb_group_count(c, (uint64_t)a->rows * r.chunks), err);
     return st ? st : vkb_ctx_status(c, err);
 }

@@ -72,17 +72,24 @@ static xpb_status create_device(vkb_ctx *c, xpb_error *err)
         exts[n_exts++] = VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME;
     /* vulkan/coopmat(-khr): VK_NV_ / VK_KHR_cooperative_matrix and the features their shaders
      * need, only where vkb_coopmat_query found them all (vk_coopmat.c). */
+    /* 64-bit buffer atomics where the device has them (vulkan/onchip's tagged slots): the chain's
+     * tail, kept by every retry below */
+    VkPhysicalDeviceShaderAtomicInt64Features a64 = {
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_INT64_FEATURES,
+        .shaderBufferInt64Atomics = VK_TRUE};
+    const void *tail = c->caps.int64_atomics ? &a64 : NULL;
     vkb_coopmat_chain coopmat;
     const char *coopmat_ext[3];
     uint32_t n_coopmat_ext;
-    const void *next = vkb_coopmat_chain_init(c, &coopmat, NULL, coopmat_ext, &n_coopmat_ext);
+    const void *next = vkb_coopmat_chain_init(c, &coopmat, tail, coopmat_ext, &n_coopmat_ext);
     if (c->pipeline_stats) {
         pe.pNext = (void *)next;
         next = &pe;
     }
     for (uint32_t i = 0; i < n_coopmat_ext; i++)
         exts[n_exts++] = coopmat_ext[i];
-    VkPhysicalDeviceFeatures features = {.shaderFloat64 = c->caps.float64};
+    VkPhysicalDeviceFeatures features = {.shaderFloat64 = c->caps.float64,
+                                         .shaderInt64 = c->caps.int64_atomics};
     VkDeviceCreateInfo ci = {
         .sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO,
         .pNext = next,
@@ -100,7 +107,7 @@ static xpb_status create_device(vkb_ctx *c, xpb_error *err)
                  "vkCreateDevice failed with VK_NV_cooperative_matrix2 enabled (%s)", vkb_result_name(r));
         c->coopmat.nv2 = false;
         uint32_t n_left;
-        next = vkb_coopmat_chain_init(c, &coopmat, NULL, coopmat_ext, &n_left);
+        next = vkb_coopmat_chain_init(c, &coopmat, tail, coopmat_ext, &n_left);
         pe.pNext = (void *)next;
         ci.pNext = c->pipeline_stats ? (const void *)&pe : next;
         ci.enabledExtensionCount = n_exts - n_coopmat_ext + n_left;
@@ -116,7 +123,7 @@ static xpb_status create_device(vkb_ctx *c, xpb_error *err)
                  vkb_result_name(r));
         c->coopmat.khr = false;
         uint32_t n_nv;
-        next = vkb_coopmat_chain_init(c, &coopmat, NULL, coopmat_ext, &n_nv);
+        next = vkb_coopmat_chain_init(c, &coopmat, tail, coopmat_ext, &n_nv);
         pe.pNext = (void *)next;
         ci.pNext = c->pipeline_stats ? (const void *)&pe : next;
         ci.enabledExtensionCount = n_exts - n_coopmat_ext + n_nv;
@@ -134,8 +141,8 @@ static xpb_status create_device(vkb_ctx *c, xpb_error *err)
             snprintf(c->coopmat.khr_why, sizeof c->coopmat.khr_why,
                      "vkCreateDevice failed with VK_KHR_cooperative_matrix enabled (%s)", vkb_result_name(r));
         c->coopmat.nv = c->coopmat.khr = c->coopmat.nv2 = false;
-        pe.pNext = NULL;
-        ci.pNext = c->pipeline_stats ? &pe : NULL;
+        pe.pNext = (void *)tail;
+        ci.pNext = c->pipeline_stats ? (const void *)&pe : tail;
         ci.enabledExtensionCount = n_exts - n_coopmat_ext;
         r = vkCreateDevice(c->phys, &ci, NULL, &c->dev);
     }

@@ -285,6 +285,13 @@ static xpb_status query_caps(VkPhysicalDevice pd, vkb_caps *c, bool *usable, xpb
     VkPhysicalDeviceFeatures f;
     vkGetPhysicalDeviceFeatures(pd, &f);
     c->float64 = f.shaderFloat64;
+    if (c->props.apiVersion >= VK_API_VERSION_1_2) { /* 64-bit buffer atomics: onchip's tagged slots */
+        VkPhysicalDeviceShaderAtomicInt64Features a64 = {
+            .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_INT64_FEATURES};
+        VkPhysicalDeviceFeatures2 f2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &a64};
+        vkGetPhysicalDeviceFeatures2(pd, &f2);
+        c->int64_atomics = f.shaderInt64 && a64.shaderBufferInt64Atomics;
+    }
     query_memory_and_queues(pd, c, usable);
     return XPB_OK;
 }

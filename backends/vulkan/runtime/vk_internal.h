@@ -109,6 +109,7 @@ typedef struct vkb_caps {
     bool subgroup_arithmetic;    /* basic + arithmetic subgroup ops in compute shaders     */
     bool subgroup_shuffle;       /* basic + shuffle subgroup ops in compute shaders        */
     bool float64;                /* shaderFloat64                                          */
+    bool int64_atomics;          /* shaderInt64 and shaderBufferInt64Atomics (Vulkan 1.2)  */
     bool ext_push_descriptor;    /* VK_KHR_push_descriptor                                 */
     bool ext_portability_subset; /* VK_KHR_portability_subset (must be enabled if listed) */
     bool ext_pipeline_executable; /* VK_KHR_pipeline_executable_properties                */

@@ -102,7 +102,7 @@ void l2_chunk(uint phase, uint base, uint c0, uint pbase, uint ch)
     // The row's max, then its sum (row_parts.glsl). The chunk is loaded first, so its reads
     // overlap the merge.
     row_load(base, c0, 0.0);
-    vec2 t = row_softmax_total(pbase);
+    vec2 t = row_softmax_total(pbase, vec2(0.0));
     float mrow = t.x;
     float inv = 1.0 / t.y;
     [[unroll]] for (uint k = 0; k < VPT; k++)
