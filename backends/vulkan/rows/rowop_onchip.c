@@ -30,7 +30,8 @@
  * Recording (into the one timed command buffer): a vkCmdFillBuffer zeroes the flags (arrive,
  * state: rows x (chunks + 1) words), a barrier, the dispatch. Rows of one chunk skip the
  * exchange, and then the fill. The tagged slots are zeroed by prepare() (untimed) and again only
- * when the epoch wraps, after 2^32 - 1 launches.
+ * when the epoch wraps, after 2^32 - 1 launches (XPB_VULKAN_ROW_ONCHIP_EPOCH=4294967295, a test,
+ * makes the first launch wrap).
  *
  * Sizes: CHUNK is a power of two from 128 to XPB_VULKAN_ROW_ONCHIP_CHUNK (default 8192 values,
  * 32 KiB; softmax and rmsnorm 16384: oc_op says why), the smallest that covers a row; 32 values
@@ -218,6 +219,9 @@ static xpb_status oc_prepare(void *ctx, const oc_op *op, const void *args, void 
         s->part_bytes = r.part_bytes;
         s->flags_bytes = r.flags_bytes;
         s->tagged = r.tagged;
+        long epoch; /* XPB_VULKAN_ROW_ONCHIP_EPOCH: tests start near the wrap */
+        if (!st && !(st = xpb_knob_get_long(XPB_KNOB_VULKAN_ROW_ONCHIP_EPOCH, &epoch, err)))
+            s->epoch = (uint32_t)epoch;
         if (st || (st = vkb_buffer_alloc(ctx, (size_t)s->part_bytes, &s->part, err)) ||
             (st = vkb_buffer_alloc(ctx, (size_t)s->flags_bytes, &s->flags, err)) ||
             (r.tagged && (st = vkb_buffer_fill(ctx, s->part, 0, (size_t)s->part_bytes, 0, err)))) {
