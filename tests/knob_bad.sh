@@ -9,7 +9,7 @@ shift 2
 here=$(dirname "$0")
 fail=0
 for entry in "$@"; do
-  knob=${entry%%:*} variant=${entry##*:}
+  knob=${entry%:*} variant=${entry##*:} # the variant after the last ':' (a value may hold one)
   # shellcheck disable=SC2086
   out=$(env "$knob" "$here/run_backend_test.sh" "$bin" "$backend" --expect 3 run --backend "$backend" \
       --variant "$variant" ${KNOB_CASE:---workload elementwise --size rows=3,cols=5000 --filter rmsnorm} --validate-only 2>&1)

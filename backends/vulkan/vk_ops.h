@@ -110,10 +110,11 @@ typedef struct vkb_row_chunks {
 vkb_row_chunks vkb_row_chunking(const vkb_ctx *c, uint64_t cols, uint32_t cap, uint32_t values);
 /* vkb_row_chunking with the cap and the values from the knobs chunk_knob (a power of two from
  * VKB_ROW_MIN_CHUNK to VKB_ROW_MAX_CHUNK; default chunk, or the declared one when chunk is 0)
- * and values_knob (its declared default); a knob set to anything else is XPB_ERR_USAGE naming it
- * (xpb_knob.h, docs/knobs.md). */
+ * and values_knob (its declared default): a power-of-two knob, or with op ("softmax") a per-op
+ * one ("N or OP:N[,OP:N...]", xpb_knob_get_long_for_op); a knob set to anything else is
+ * XPB_ERR_USAGE naming it (xpb_knob.h, docs/knobs.md). */
 xpb_status vkb_row_chunking_env(const vkb_ctx *c, uint64_t cols, xpb_knob_id chunk_knob, uint32_t chunk,
-                                xpb_knob_id values_knob, vkb_row_chunks *out, xpb_error *err);
+                                xpb_knob_id values_knob, const char *op, vkb_row_chunks *out, xpb_error *err);
 /* Softmax's exp in every row variant (specialization constant EXP_BUILTIN of rowop.glsl), from
  * XPB_VULKAN_ROW_EXP: unset or "builtin", 1 (GLSL's exp, within the 3 + 2|x| ulp that
  * docs/validation.md budgets; faster on the H100, docs/performance.md session 15); "poly", 0

@@ -230,6 +230,43 @@ xpb_status xpb_knob_get_text(xpb_knob_id id, const char **out, xpb_error *err)
     return XPB_OK;
 }
 
+xpb_status xpb_knob_get_long_for_op(xpb_knob_id id, const char *ops, const char *op, bool pow2, long def, long *out,
+                                    xpb_error *err)
+{
+    const xpb_knob_decl *d = &knobs[id];
+    const char *v = xpb_knob_value(id);
+    *out = def;
+    if (!v || !*v)
+        return XPB_OK;
+    if (!strchr(v, ':')) /* one value for every op */
+        return parse_long(d->name, v, (long)d->lo, (long)d->hi, pow2, def, out, err);
+    char buf[128];
+    const char *w[MAX_WORDS];
+    const int n = split_words(ops, buf, w);
+    long mine = def;
+    for (const char *item = v; *item;) {
+        const size_t len = strcspn(item, ","), key = strcspn(item, ":,");
+        char name[XPB_KNOB_VALUE_LEN] = "", num[XPB_KNOB_VALUE_LEN] = "";
+        if (key < len && key < sizeof name && len - key - 1 < sizeof num) {
+            snprintf(name, sizeof name, "%.*s", (int)key, item);
+            snprintf(num, sizeof num, "%.*s", (int)(len - key - 1), item + key + 1);
+        }
+        if (!num[0] || word_index(w, n, name) < 0)
+            return xpb_fail(err, XPB_ERR_USAGE, "%s='%s': expected %s, OP one of %s", d->name, v, d->values, ops);
+        long x;
+        xpb_status st = parse_long(d->name, num, (long)d->lo, (long)d->hi, pow2, def, &x, err);
+        if (st)
+            return st;
+        if (strcmp(name, op) == 0)
+            mine = x;
+        item += len;
+        if (*item == ',')
+            item++;
+    }
+    *out = mine;
+    return XPB_OK;
+}
+
 int xpb_knob_choice_or_default(xpb_knob_id id)
 {
     int i = 0;

@@ -71,6 +71,15 @@ xpb_status xpb_knob_get_double(xpb_knob_id id, double *out, xpb_error *err);
 xpb_status xpb_knob_get_choice(xpb_knob_id id, int *out, xpb_error *err);
 xpb_status xpb_knob_get_text(xpb_knob_id id, const char **out, xpb_error *err);
 
+/* Per-op integers: a TEXT knob declared with the form "N or OP:N[,OP:N...]" and the range
+ * [lo, hi] of N (pow2: a power of two too). *out = the value for `op` ("softmax"): N for every op,
+ * or the item that names op, else def (unset, or op not named), so that a tuning may change one
+ * op's value alone (docs/tuning.md). XPB_ERR_USAGE naming the knob (and *out = def) when an item
+ * lacks its ':' or its number, names an op not among `ops` ("softmax|rmsnorm|layernorm"), or
+ * holds a number the range refuses. */
+xpb_status xpb_knob_get_long_for_op(xpb_knob_id id, const char *ops, const char *op, bool pow2, long def, long *out,
+                                    xpb_error *err);
+
 /* A WORD knob's index where it cannot fail: the value's index, or the default's when unset or not
  * accepted. For switches read where no status can return (a bool query); the caller checks the
  * knob with xpb_knob_check where one can (the Vulkan device open does for its switches). */

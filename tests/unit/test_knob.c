@@ -62,5 +62,28 @@ int main(void)
         CHECK(strstr(err.msg, "XPB_TEST_KNOB") != NULL && strstr(err.msg, "fast or expf") != NULL);
     }
     unsetenv("XPB_TEST_KNOB");
+    /* a per-op integer (XPB_VULKAN_ROW_ONCHIP_VALUES, "N or OP:N[,OP:N...]", 4..64): N for every
+     * op, an op's own item, the default for an op not named; a bad item is an error naming the
+     * knob, with the default in *out */
+    const char *ops = "softmax|rmsnorm|layernorm", *vals = "XPB_VULKAN_ROW_ONCHIP_VALUES";
+    const xpb_knob_id per_op = XPB_KNOB_VULKAN_ROW_ONCHIP_VALUES;
+    unsetenv(vals);
+    CHECK(xpb_knob_get_long_for_op(per_op, ops, "softmax", true, 32, &n, &err) == XPB_OK && n == 32);
+    setenv(vals, "16", 1);
+    CHECK(xpb_knob_get_long_for_op(per_op, ops, "layernorm", true, 32, &n, &err) == XPB_OK && n == 16);
+    setenv(vals, "softmax:64,layernorm:8", 1);
+    CHECK(xpb_knob_get_long_for_op(per_op, ops, "softmax", true, 32, &n, &err) == XPB_OK && n == 64);
+    CHECK(xpb_knob_get_long_for_op(per_op, ops, "layernorm", true, 32, &n, &err) == XPB_OK && n == 8);
+    CHECK(xpb_knob_get_long_for_op(per_op, ops, "rmsnorm", true, 32, &n, &err) == XPB_OK && n == 32);
+    const char *bad_op[] = {"softmax:48", "softmax:128", "sofmax:64", "softmax:", "softmax:64,16", ":64",
+                            "softmax:64,rmsnorm", "softmax=64"};
+    for (size_t i = 0; i < sizeof bad_op / sizeof *bad_op; i++) {
+        setenv(vals, bad_op[i], 1);
+        err.msg[0] = '\0';
+        n = 0;
+        CHECK(xpb_knob_get_long_for_op(per_op, ops, "rmsnorm", true, 32, &n, &err) == XPB_ERR_USAGE && n == 32);
+        CHECK(strstr(err.msg, vals) != NULL);
+    }
+    unsetenv(vals);
     XPB_TEST_END();
 }

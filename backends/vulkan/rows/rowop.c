@@ -185,12 +185,16 @@ vkb_row_chunks vkb_row_chunking(const vkb_ctx *c, uint64_t cols, uint32_t cap, u
 }
 
 xpb_status vkb_row_chunking_env(const vkb_ctx *c, uint64_t cols, xpb_knob_id chunk_knob, uint32_t chunk,
-                                xpb_knob_id values_knob, vkb_row_chunks *out, xpb_error *err)
+                                xpb_knob_id values_knob, const char *op, vkb_row_chunks *out, xpb_error *err)
 {
     long cap, v;
     xpb_status st =
         chunk ? xpb_knob_get_long_or(chunk_knob, chunk, &cap, err) : xpb_knob_get_long(chunk_knob, &cap, err);
-    if (st || (st = xpb_knob_get_long(values_knob, &v, err)))
+    if (!st)
+        st = op ? xpb_knob_get_long_for_op(values_knob, "softmax|rmsnorm|layernorm", op, true,
+                                           strtol(xpb_knob_decl_of(values_knob)->def, NULL, 10), &v, err)
+                : xpb_knob_get_long(values_knob, &v, err);
+    if (st)
         return st;
     *out = vkb_row_chunking(c, cols, (uint32_t)cap, (uint32_t)v);
     return XPB_OK;

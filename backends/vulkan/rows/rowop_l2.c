@@ -84,7 +84,7 @@ static xpb_status choose(const vkb_ctx *c, const l2_op *op, uint64_t rows, uint6
     vkb_row_chunks k;
     double mb;
     xpb_status st = vkb_row_chunking_env(c, cols, XPB_KNOB_VULKAN_ROW_L2_CHUNK, 0,
-                                         XPB_KNOB_VULKAN_ROW_L2_VALUES, &k, err);
+                                         XPB_KNOB_VULKAN_ROW_L2_VALUES, NULL, &k, err);
     if (st || (st = xpb_knob_get_double(XPB_KNOB_VULKAN_ROW_WAVE_MB, &mb, err)))
         return st;
     r.chunk = k.chunk, r.block = k.block, r.vpt = k.vpt, r.nsg = k.nsg, r.chunks = k.chunks;

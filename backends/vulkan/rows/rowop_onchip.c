@@ -35,8 +35,8 @@
  *
  * Sizes: CHUNK is a power of two from 128 to XPB_VULKAN_ROW_ONCHIP_CHUNK (default 8192 values,
  * 32 KiB; softmax and rmsnorm 16384: oc_op says why), the smallest that covers a row; 32 values
- * per invocation (XPB_VULKAN_ROW_ONCHIP_VALUES: BLOCK = CHUNK / values, 32..1024 invocations, VPT
- * vec4 each): 512 x 8 vec4 at 16384, 256 x 8 vec4 at 8192. Owners
+ * per invocation (XPB_VULKAN_ROW_ONCHIP_VALUES, one value or one an op: BLOCK = CHUNK / values,
+ * 32..1024 invocations, VPT vec4 each): 512 x 8 vec4 at 16384, 256 x 8 vec4 at 8192. Owners
  * poll arrive[row] XPB_VULKAN_ROW_ONCHIP_SPIN times (default 4096; 0: every owner hands over at
  * once, the completer writes the row). XPB_VULKAN_ROW_ONCHIP_POLL=state, a test, polls the own
  * state word instead (the shader's oc_wait says why). The partials (rows x chunks x 8 bytes, fp64
@@ -86,6 +86,7 @@ static const uint32_t layernorm_onchip_tagged_spv[] = {
  * with the tagged slots), whether its partials are fp64 (dvec2; the device needs shaderFloat64)
  * and how many 32-bit words a partial is in the tagged slots. */
 typedef struct oc_op {
+    const char *name; /* "softmax": its item in per-op knobs (XPB_VULKAN_ROW_ONCHIP_VALUES) */
     vkb_shader sh, sh_tagged;
     int n_params;
     bool f64;
@@ -97,8 +98,8 @@ typedef struct oc_op {
                      * (8192); at 8 and chunks of 4096, 51-69% */
 } oc_op;
 
-#define OC_SHADERS(op, n_bindings)                                            \
-    VKB_SHADER(#op "_onchip", op##_onchip_spv, n_bindings, sizeof(oc_push)), \
+#define OC_SHADERS(op, n_bindings)                                                   \
+    #op, VKB_SHADER(#op "_onchip", op##_onchip_spv, n_bindings, sizeof(oc_push)), \
         VKB_SHADER(#op "_onchip_tagged", op##_onchip_tagged_spv, n_bindings, sizeof(oc_push))
 static const oc_op op_softmax = {OC_SHADERS(softmax, 4), 0, false, 2, 2 * OC_CHUNK};
 static const oc_op op_rmsnorm = {OC_SHADERS(rmsnorm, 5), 1, false, 1, 2 * OC_CHUNK};
@@ -149,7 +150,7 @@ static xpb_status choose(const vkb_ctx *c, const oc_op *op, uint64_t rows, uint6
     vkb_row_chunks k;
     long spin;
     xpb_status st = vkb_row_chunking_env(c, cols, XPB_KNOB_VULKAN_ROW_ONCHIP_CHUNK, op->chunk,
-                                         XPB_KNOB_VULKAN_ROW_ONCHIP_VALUES, &k, err);
+                                         XPB_KNOB_VULKAN_ROW_ONCHIP_VALUES, op->name, &k, err);
     if (st || (st = xpb_knob_get_long(XPB_KNOB_VULKAN_ROW_ONCHIP_SPIN, &spin, err)) ||
         (st = publish_tagged(c, &r.tagged, err)))
         return st;
