@@ -240,6 +240,9 @@ static void compare_fingerprints(xpb_comparison *c)
         warn(c, f, "CPU", a->cpu_model, b->cpu_model);
     if (strcmp(a->build, b->build))
         warn(c, f, "build", a->build, b->build);
+    if (strcmp(a->knobs, b->knobs)) /* XPB_* knobs set in the environment: two configurations */
+        warn(c, f, "the set of XPB_ knobs in the environment", a->knobs[0] ? a->knobs : "none",
+             b->knobs[0] ? b->knobs : "none");
     for (size_t i = 0; i < a->n_devices; i++) {
         const xpb_rdevice *da = &a->devices[i], *db = xpb_results_device(b, da->id);
         char what[96];

@@ -545,6 +545,19 @@ static cJSON *run_json(const xpb_run *run, const xpb_run_meta *m)
         cJSON_AddNumberToObject(c, "case_timeout_s", m->cfg->case_timeout);
     else
         cJSON_AddNullToObject(c, "case_timeout_s");
+    /* the declared knobs set in the environment (XPB_VULKAN_ROW_ONCHIP_PUBLISH=release, ...): a run
+     * with a knob set is another configuration, and compare says so when the sides differ; what a
+     * tuning file set is under "tuning" (docs/results-schema.md) */
+    cJSON *knobs = NULL;
+    for (int id = 0; id < XPB_KNOB_COUNT; id++) {
+        const xpb_knob_decl *d = xpb_knob_decl_of((xpb_knob_id)id);
+        const char *v = xpb_knob_env((xpb_knob_id)id);
+        if (d->type == XPB_KNOB_TYPE_ENV || !v)
+            continue;
+        if (!knobs)
+            knobs = cJSON_AddObjectToObject(c, "knobs");
+        cJSON_AddStringToObject(knobs, d->name, v);
+    }
     cJSON_AddItemToObject(root, "system", system_json(run, m));
     xpb_plugins_json(root);
     if (m->tuning)

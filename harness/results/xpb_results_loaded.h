@@ -87,6 +87,8 @@ typedef struct xpb_results_file {
     char build[512];           /* "type=Release c_compiler=GNU 12 cuda=ON ..." (xpubench.build) */
     char hostname[XPB_RTEXT], cpu_model[XPB_RTEXT], os[XPB_RTEXT];
     char preset[32];
+    char knobs[512];           /* config.knobs: the declared knobs set in the environment, NAME=VALUE
+                                * by spaces in declaration order; "" when none (or an older file) */
     double seed;
     /* A run that a signal stopped ("complete": false): what stopped it and how far it got, e.g.
      * "interrupted by SIGTERM after 57 of 137 cases"; "" for a whole run. */

@@ -374,6 +374,26 @@ static xpb_status read_tuning(ctx *c, const cJSON *root, xpb_results_file *f)
     return XPB_OK;
 }
 
+/* config.knobs (optional): the knobs set in the environment, as "NAME=VALUE NAME=VALUE". */
+static xpb_status read_knobs(ctx *c, const cJSON *cfg, xpb_results_file *f)
+{
+    const cJSON *k = cJSON_GetObjectItemCaseSensitive(cfg, "knobs"), *v;
+    if (!k)
+        return XPB_OK;
+    if (!cJSON_IsObject(k))
+        return bad(c, "config.knobs", "expected an object");
+    size_t used = 0;
+    cJSON_ArrayForEach(v, k)
+    {
+        if (!cJSON_IsString(v))
+            return bad(c, "config.knobs", "expected string values");
+        if (used < sizeof f->knobs)
+            used += (size_t)snprintf(f->knobs + used, sizeof f->knobs - used, "%s%s=%s", used ? " " : "", v->string,
+                                     v->valuestring);
+    }
+    return XPB_OK;
+}
+
 static xpb_status read_top(ctx *c, const cJSON *root, xpb_results_file *f)
 {
     char schema[64];
@@ -403,6 +423,7 @@ static xpb_status read_top(ctx *c, const cJSON *root, xpb_results_file *f)
     if (!st) st = get_obj(c, root, "config", &cfg);
     if (!st && cfg) st = get_str(c, cfg, "preset", f->preset, sizeof f->preset, false);
     if (!st) st = get_num(c, cfg, "seed", &f->seed);
+    if (!st && cfg) st = read_knobs(c, cfg, f);
     if (!st) st = get_obj(c, root, "system", &sys);
     if (!st && sys) st = get_str(c, sys, "hostname", f->hostname, sizeof f->hostname, false);
     if (!st && sys) st = get_str(c, sys, "cpu_model", f->cpu_model, sizeof f->cpu_model, false);
