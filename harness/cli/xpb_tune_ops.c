@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "xpb_knob.h" /* xpb_op_item_next */
 #include "xpb_tune_ops.h"
 #include "xpb_workload.h"
 
@@ -35,27 +36,18 @@ int xpb_tune_value_ops(const char *knob_ops, const char *value, char *out, size_
     if (!*value)
         return 0;
     /* every item OP:..., OP one of the knob's ops; any other item: the value is for every op */
-    for (const char *item = value; *item;) {
-        size_t len = strcspn(item, ","), key = strcspn(item, ":,");
-        if (key == len || key == 0 || !listed(knob_ops, item, key))
+    xpb_op_item it;
+    for (const char *pos = value; xpb_op_item_next(&pos, &it);)
+        if (!it.val || it.op_len == 0 || !listed(knob_ops, it.op, it.op_len))
             return 0;
-        item += len;
-        if (*item == ',')
-            item++;
-    }
     /* the knob's ops that some item names, in the knob's order (an op named twice counts once) */
     int count = 0;
     size_t used = 0;
     for (const char *op = knob_ops; *op;) {
         size_t l = strcspn(op, "|");
         bool named = false;
-        for (const char *item = value; *item && !named;) {
-            size_t len = strcspn(item, ","), key = strcspn(item, ":,");
-            named = key == l && strncmp(item, op, l) == 0;
-            item += len;
-            if (*item == ',')
-                item++;
-        }
+        for (const char *pos = value; !named && xpb_op_item_next(&pos, &it);)
+            named = it.op_len == l && strncmp(it.op, op, l) == 0;
         if (named) {
             if (used + l + 2 > n) {
                 if (n)

@@ -244,12 +244,12 @@ xpb_status xpb_knob_get_long_for_op(xpb_knob_id id, const char *ops, const char 
     const char *w[MAX_WORDS];
     const int n = split_words(ops, buf, w);
     long mine = def;
-    for (const char *item = v; *item;) {
-        const size_t len = strcspn(item, ","), key = strcspn(item, ":,");
+    xpb_op_item it;
+    for (const char *pos = v; xpb_op_item_next(&pos, &it);) {
         char name[XPB_KNOB_VALUE_LEN] = "", num[XPB_KNOB_VALUE_LEN] = "";
-        if (key < len && key < sizeof name && len - key - 1 < sizeof num) {
-            snprintf(name, sizeof name, "%.*s", (int)key, item);
-            snprintf(num, sizeof num, "%.*s", (int)(len - key - 1), item + key + 1);
+        if (it.val && it.op_len < sizeof name && it.val_len < sizeof num) {
+            snprintf(name, sizeof name, "%.*s", (int)it.op_len, it.op);
+            snprintf(num, sizeof num, "%.*s", (int)it.val_len, it.val);
         }
         if (!num[0] || word_index(w, n, name) < 0)
             return xpb_fail(err, XPB_ERR_USAGE, "%s='%s': expected %s, OP one of %s", d->name, v, d->values, ops);
@@ -259,12 +259,20 @@ xpb_status xpb_knob_get_long_for_op(xpb_knob_id id, const char *ops, const char 
             return st;
         if (strcmp(name, op) == 0)
             mine = x;
-        item += len;
-        if (*item == ',')
-            item++;
     }
     *out = mine;
     return XPB_OK;
+}
+
+bool xpb_op_item_next(const char **pos, xpb_op_item *it)
+{
+    const char *s = *pos;
+    if (!*s)
+        return false;
+    const size_t len = strcspn(s, ","), key = strcspn(s, ":,");
+    *it = (xpb_op_item){s, key < len ? s + key + 1 : NULL, key, key < len ? len - key - 1 : 0};
+    *pos = s + len + (s[len] == ',');
+    return true;
 }
 
 int xpb_knob_choice_or_default(xpb_knob_id id)
