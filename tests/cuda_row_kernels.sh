@@ -23,7 +23,7 @@ for op in softmax rmsnorm layernorm; do
   # with bulk copies; regs: the 13 shapes of XPB_ROWOP_REGS_SHAPES, float4 and scalar (softmax
   # twice: with expf and with __expf, XPB_CUDA_ROW_EXP), which the default variant's long rows
   # launch too (cuda_rowop_default.cuh: no kernels of its own)
-  regs=26; [ $op = softmax ] && regs=52
+  regs=26; [ $op = softmax ] && regs=78
   for want in held_kernel:25 stream_kernel:2 cluster_kernel:3 onchip_kernel:2 regs_kernel:$regs; do
     k=${want%:*} n=${want#*:}
     got=$(grep -c "^\.visible \.entry _Z[0-9]*xpb_rowop_$k" "$work/$op.ptx")

@@ -49,7 +49,8 @@
  * XPB_CUDA_REGS_SHAPE=32x16x1 (512-float chunks) makes the conformance sizes run the exchange.
  * XPB_CUDA_REGS_SPIN: polls (default 4096; 0: every owner hands over at once).
  * XPB_CUDA_REGS_GRID: cap the grid (tests the grid-stride loop).
- * Softmax runs its policy's FastExp form (__expf; softmax.cu); XPB_CUDA_ROW_EXP=expf: expf.
+ * Softmax runs its policy's FastExp form (__expf; softmax.cu); XPB_CUDA_ROW_EXP=expf: expf;
+ * XPB_CUDA_ROW_EXP=once: its OnceExp form (the fold's exps kept, one __expf a value).
  * Status: validated and sanitized on the H100 (sessions 15 and 16) and, with the tagged slots, on
  * the H200 (32x16x1 at spin 4096, 0 and 10 with 3 blocks; memcheck, racecheck); figures in
  * docs/performance.md. */
@@ -222,7 +223,8 @@ __device__ __forceinline__ typename Op::State xpb_regs_merge_slots(const unsigne
 }
 
 /* A thread's partial State of its n held values v[0..n) (the rest are padding): the policy's
- * `fold<N>` where it has one (softmax: the max, then N independent exps), else value by value
+ * `fold<N>` where it has one (softmax: the max, then N independent exps; its OnceExp form leaves
+ * the exps in v for its held_out), else value by value
  * with accum. The outputs: a policy with a held form computes scale = held_scale(the thread's
  * own State, r1, r2) once and y = held_out(v, scale, r1, w, b) a value (layernorm:
  * (x - mean) * (1 / sd), no divide a value); the others use the policy's map2 and out, as every
@@ -236,12 +238,16 @@ struct xpb_regs_fast_exp_form { typedef Op type; }; /* no FastExp: the op itself
 template <class Op>
 struct xpb_regs_fast_exp_form<Op, std::void_t<typename Op::FastExp>> { typedef typename Op::FastExp type; };
 template <class Op, class = void>
+struct xpb_regs_once_exp_form { typedef Op type; }; /* no OnceExp: the op itself */
+template <class Op>
+struct xpb_regs_once_exp_form<Op, std::void_t<typename Op::OnceExp>> { typedef typename Op::OnceExp type; };
+template <class Op, class = void>
 struct xpb_regs_has_held_form : std::false_type {};
 template <class Op>
 struct xpb_regs_has_held_form<Op, std::void_t<decltype(&Op::held_scale)>> : std::true_type {};
 
 template <class Op, int N>
-__device__ __forceinline__ typename Op::State xpb_regs_fold(const float *v, int n, const float *row)
+__device__ __forceinline__ typename Op::State xpb_regs_fold(float *v, int n, const float *row)
 {
     if constexpr (xpb_regs_has_fold<Op, N>::value) {
         return Op::template fold<N>(v, n, row);
@@ -393,7 +399,8 @@ struct xpb_rowop_regs_plan {
     int block, values, minb;
     uint32_t spin; /* XPB_CUDA_REGS_SPIN */
     int slot_u64;  /* 64-bit words of a partial's slot (xpb_regs_slot of the op's State) */
-    bool fast_exp; /* ops with a FastExp form (softmax: __expf) run it unless XPB_CUDA_ROW_EXP=expf */
+    int exp_form;  /* XPB_CUDA_ROW_EXP, the index among "fast|expf|once": ops with a FastExp form
+                    * (softmax: __expf) run it for fast, their OnceExp form for once */
 };
 
 /* The shape by name for the op of kernel `name` ("softmax_regs", "softmax": the op is the part
@@ -463,10 +470,10 @@ static inline xpb_status xpb_rowop_regs_make_plan(const xpb_cuda_ctx *ctx, int64
         return st;
     if (grid > cap)
         grid = cap;
-    int exp_form; /* the index among "fast|expf" */
+    int exp_form;
     if ((st = xpb_knob_get_choice(XPB_KNOB_CUDA_ROW_EXP, &exp_form, err)))
         return st;
-    *plan = {chunk, chunks, grid, block, values, minb, (uint32_t)spin, slot_u64, exp_form == 0};
+    *plan = {chunk, chunks, grid, block, values, minb, (uint32_t)spin, slot_u64, exp_form};
     return XPB_OK;
 }
 
@@ -513,9 +520,14 @@ struct xpb_rowop_regs_variant {
                          const char *name, xpb_error *err)
     {
         typedef typename xpb_regs_fast_exp_form<Op>::type Fast;
+        typedef typename xpb_regs_once_exp_form<Op>::type Once;
         if constexpr (!std::is_same<Op, Fast>::value) {
-            if (plan.fast_exp)
+            if (plan.exp_form == 0)
                 return go_shape<Fast>(ctx, p, vec, s, plan, name, err);
+        }
+        if constexpr (!std::is_same<Op, Once>::value) {
+            if (plan.exp_form == 2)
+                return go_shape<Once>(ctx, p, vec, s, plan, name, err);
         }
         return go_shape<Op>(ctx, p, vec, s, plan, name, err);
     }

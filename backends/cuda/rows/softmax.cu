@@ -34,6 +34,18 @@ __device__ __forceinline__ float xpb_softmax_exp(float d)
         return expf(d);
 }
 
+/* the max of a thread's n held values v[0..n) (regs' folds) */
+template <int N>
+__device__ __forceinline__ float xpb_softmax_held_max(const float *v, int n)
+{
+    float m = -INFINITY;
+#pragma unroll
+    for (int i = 0; i < N; i++)
+        if (i < n)
+            m = fmaxf(m, v[i]);
+    return m;
+}
+
 template <bool FAST>
 struct xpb_softmax_merge_t {
     __device__ __forceinline__ xpb_softmax_state operator()(xpb_softmax_state a,
@@ -49,10 +61,14 @@ struct xpb_softmax_merge_t {
     }
 };
 
+struct xpb_softmax_once_policy;
+
 template <bool FAST>
 struct xpb_softmax_policy_t {
     /* the same op with __expf: cuda/regs' form unless XPB_CUDA_ROW_EXP=expf (cuda_rowop_regs.cuh) */
     typedef xpb_softmax_policy_t<true> FastExp;
+    /* one __expf a value in cuda/regs: XPB_CUDA_ROW_EXP=once (below) */
+    typedef xpb_softmax_once_policy OnceExp;
 
     static constexpr bool uses_w = false;
     static constexpr bool uses_b = false;
@@ -95,13 +111,9 @@ struct xpb_softmax_policy_t {
      * in vulkan/onchip. */
     static constexpr const char *regs_shape = "512x32x2";
     template <int N>
-    __device__ static State fold(const float *v, int n, const float *)
+    __device__ static State fold(float *v, int n, const float *)
     {
-        float m = -INFINITY;
-#pragma unroll
-        for (int i = 0; i < N; i++)
-            if (i < n)
-                m = fmaxf(m, v[i]);
+        const float m = xpb_softmax_held_max<N>(v, n);
         if (m == -INFINITY) /* nothing held: the merge's empty side */
             return {m, 0.0f};
         float s = 0.0f;
@@ -118,6 +130,41 @@ struct xpb_softmax_policy_t {
     }
 };
 typedef xpb_softmax_policy_t<false> xpb_softmax_policy;
+
+/* cuda/regs with XPB_CUDA_ROW_EXP=once: one __expf a value. The fold leaves e = exp(x - m_t) in
+ * the thread's registers (m_t: the max of the values the thread holds), and the write multiplies
+ * each by the thread's factor f = exp(m_t - max) / sum, computed in fp64 and rounded once:
+ * y = e * f. Error (docs/validation.md, softmax): e carries x - m_t's rounding and __expf's
+ * 2 + 1.17 d ULP with d = m_t - x <= max - x, f 0.5 ULP beyond the sum's own error, the product
+ * 0.5: 3 + 2.17 d ULP plus the sum's, inside the row's (3 + 3 d) + 3 + the sum's. A chunk handed
+ * over to its row's completer is written from x as in the FastExp form. */
+struct xpb_softmax_once_policy : xpb_softmax_policy_t<true> {
+    template <int N>
+    __device__ static State fold(float *v, int n, const float *)
+    {
+        const float m = xpb_softmax_held_max<N>(v, n);
+        if (m == -INFINITY) { /* every held value -inf (or NaN): e = 0 (NaN stays NaN) */
+#pragma unroll
+            for (int i = 0; i < N; i++)
+                v[i] = v[i] == -INFINITY ? 0.0f : v[i];
+            return {m, 0.0f};
+        }
+        float s = 0.0f;
+#pragma unroll
+        for (int i = 0; i < N; i++) {
+            v[i] = __expf(v[i] - m); /* padding past n too: never summed, never written */
+            if (i < n)
+                s += v[i];
+        }
+        return {m, s};
+    }
+    /* f = exp(m_t - max) / sum: with m_t = -inf, 0 (NaN where max is -inf too, as exp(x - max)) */
+    __device__ static float held_scale(State mine, float max, float sum)
+    {
+        return (float)(exp((double)mine.m - (double)max) / (double)sum);
+    }
+    __device__ static float held_out(float e, float f, float, float, float) { return e * f; }
+};
 
 XPB_CUDA_ROWOP_KERNEL(softmax, XPB_OP_SOFTMAX, xpb_softmax_policy);
 /* the row in a thread-block cluster's shared memory (cuda_rowop_cluster.cuh) */
