@@ -108,7 +108,8 @@ struct xpb_softmax_policy_t {
      * slower (with expf), as if a write phase without arithmetic sent a row's stores in one
      * burst: exp(x - max) * (1 / sum) 77% against 84% of the CUDA copy at 256 x 32 x 4, and
      * keeping the fold's exps (one multiply a value) 67% against 76% at 256 x 16 x 6, likewise
-     * in vulkan/onchip. */
+     * in vulkan/onchip. On the H200 with __expf and the tagged slots keeping them is 2.1%
+     * faster (xpb_softmax_once_policy below; docs/performance.md): the H200's tuning takes it. */
     static constexpr const char *regs_shape = "512x32x2";
     template <int N>
     __device__ static State fold(float *v, int n, const float *)
