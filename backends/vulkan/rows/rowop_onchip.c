@@ -81,13 +81,25 @@ static const uint32_t rmsnorm_onchip_tagged_spv[] = {
 static const uint32_t layernorm_onchip_tagged_spv[] = {
 #include "layernorm_onchip_tagged.spv.inc"
 };
+/* softmax with one exp a value (XPB_VULKAN_ROW_ONCHIP_EXPS=once), in both forms of the partials */
+static const uint32_t softmax_onchip_once_spv[] = {
+#include "softmax_onchip_once.spv.inc"
+};
+static const uint32_t softmax_onchip_tagged_once_spv[] = {
+#include "softmax_onchip_tagged_once.spv.inc"
+};
+static const vkb_shader softmax_once_sh[2] = {
+    VKB_SHADER("softmax_onchip_once", softmax_onchip_once_spv, 4, sizeof(oc_push)),
+    VKB_SHADER("softmax_onchip_tagged_once", softmax_onchip_tagged_once_spv, 4, sizeof(oc_push))};
 
 /* One op: its shaders (bindings x, its n_params per-column inputs, out, partials, flags; sh_tagged
- * with the tagged slots), whether its partials are fp64 (dvec2; the device needs shaderFloat64)
- * and how many 32-bit words a partial is in the tagged slots. */
+ * with the tagged slots; once: the pair with one exp a value, softmax's), whether its partials
+ * are fp64 (dvec2; the device needs shaderFloat64) and how many 32-bit words a partial is in the
+ * tagged slots. */
 typedef struct oc_op {
     const char *name; /* "softmax": its item in per-op knobs (XPB_VULKAN_ROW_ONCHIP_VALUES) */
     vkb_shader sh, sh_tagged;
+    const vkb_shader *once; /* [0] release form, [1] tagged; NULL: the op has no such form */
     int n_params;
     bool f64;
     uint32_t words;
@@ -101,14 +113,15 @@ typedef struct oc_op {
 #define OC_SHADERS(op, n_bindings)                                                   \
     #op, VKB_SHADER(#op "_onchip", op##_onchip_spv, n_bindings, sizeof(oc_push)), \
         VKB_SHADER(#op "_onchip_tagged", op##_onchip_tagged_spv, n_bindings, sizeof(oc_push))
-static const oc_op op_softmax = {OC_SHADERS(softmax, 4), 0, false, 2, 2 * OC_CHUNK};
-static const oc_op op_rmsnorm = {OC_SHADERS(rmsnorm, 5), 1, false, 1, 2 * OC_CHUNK};
-static const oc_op op_layernorm = {OC_SHADERS(layernorm, 6), 2, true, 4, OC_CHUNK};
+static const oc_op op_softmax = {OC_SHADERS(softmax, 4), softmax_once_sh, 0, false, 2, 2 * OC_CHUNK};
+static const oc_op op_rmsnorm = {OC_SHADERS(rmsnorm, 5), NULL, 1, false, 1, 2 * OC_CHUNK};
+static const oc_op op_layernorm = {OC_SHADERS(layernorm, 6), NULL, 2, true, 4, OC_CHUNK};
 
 typedef struct oc_config {
     uint32_t block, vpt, chunk, nsg;
     uint32_t spin; /* polls of arrive[row] before an owner hands over */
     bool tagged;   /* the partials in epoch-tagged slots (XPB_VULKAN_ROW_ONCHIP_PUBLISH) */
+    bool once;     /* softmax with one exp a value (XPB_VULKAN_ROW_ONCHIP_EXPS) */
     uint64_t chunks;
     uint64_t part_bytes;  /* rows x chunks x (vec2 or dvec2; tagged: words x uint64) */
     uint64_t flags_bytes; /* rows x (chunks + 1) x uint32           */
@@ -140,9 +153,23 @@ static xpb_status publish_tagged(const vkb_ctx *c, bool *tagged, xpb_error *err)
     return st;
 }
 
+/* XPB_VULKAN_ROW_ONCHIP_EXPS: *once where it says once and the op has that form (softmax; the
+ * others have one form); once on a device without shaderFloat64 is XPB_ERR_UNSUPPORTED. */
+static xpb_status exps_once(const vkb_ctx *c, const oc_op *op, bool *once, xpb_error *err)
+{
+    int i; /* the index among "twice|once" */
+    xpb_status st = xpb_knob_get_choice(XPB_KNOB_VULKAN_ROW_ONCHIP_EXPS, &i, err);
+    *once = !st && i == 1 && op->once;
+    if (*once && !c->caps.float64)
+        return xpb_fail(err, XPB_ERR_UNSUPPORTED,
+                        "XPB_VULKAN_ROW_ONCHIP_EXPS=once: the device has no shaderFloat64 (softmax's "
+                        "factor exp(m_chunk - max) / sum is computed in fp64)");
+    return st;
+}
+
 /* The configuration for these rows, from the knobs XPB_VULKAN_ROW_ONCHIP_CHUNK, _VALUES, _SPIN
- * (polls of arrive[row] before an owner hands over, 0 allowed) and _PUBLISH; a knob set to an
- * invalid value is XPB_ERR_USAGE. */
+ * (polls of arrive[row] before an owner hands over, 0 allowed), _PUBLISH and _EXPS; a knob set
+ * to an invalid value is XPB_ERR_USAGE. */
 static xpb_status choose(const vkb_ctx *c, const oc_op *op, uint64_t rows, uint64_t cols, oc_config *out,
                          xpb_error *err)
 {
@@ -152,7 +179,7 @@ static xpb_status choose(const vkb_ctx *c, const oc_op *op, uint64_t rows, uint6
     xpb_status st = vkb_row_chunking_env(c, cols, XPB_KNOB_VULKAN_ROW_ONCHIP_CHUNK, op->chunk,
                                          XPB_KNOB_VULKAN_ROW_ONCHIP_VALUES, op->name, &k, err);
     if (st || (st = xpb_knob_get_long(XPB_KNOB_VULKAN_ROW_ONCHIP_SPIN, &spin, err)) ||
-        (st = publish_tagged(c, &r.tagged, err)))
+        (st = publish_tagged(c, &r.tagged, err)) || (st = exps_once(c, op, &r.once, err)))
         return st;
     r.chunk = k.chunk, r.block = k.block, r.vpt = k.vpt, r.nsg = k.nsg, r.chunks = k.chunks;
     r.spin = (uint32_t)spin;
@@ -277,7 +304,8 @@ static xpb_status oc_launch(void *ctx, const oc_op *op, const void *args, void *
         return st;
     vkb_spec spec = {6, {r.block, r.vpt, a->cols % 4 == 0, 0, r.nsg, exp_builtin}};
     vkb_prepared p;
-    if ((st = vkb_prepare(c, r.tagged ? &op->sh_tagged : &op->sh, &spec, b, &p, err)))
+    const vkb_shader *sh = r.once ? &op->once[r.tagged] : r.tagged ? &op->sh_tagged : &op->sh;
+    if ((st = vkb_prepare(c, sh, &spec, b, &p, err)))
         return st;
     if (r.chunks > 1 && (st = oc_clear_flags(c, s, &r, err)))
         return st;

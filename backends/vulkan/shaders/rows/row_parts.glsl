@@ -8,16 +8,22 @@
 // loop only part of the workgroup runs: rowop_onchip.glsl).
 
 // Softmax: the chunk's partial (its max, its sum of exp(x - max)) from its values in rv (loaded
-// by row_load at column c0 with -XPB_FLT_MAX for the columns past the row).
-vec2 row_softmax_partial(uint c0)
+// by row_load at column c0 with -XPB_FLT_MAX for the columns past the row). keep (a constant at
+// every call site): rv keeps the exps it summed (0 past the row) instead of the values, for a
+// write that scales them (rowop_onchip.glsl's OC_ONCE); the partial's bits are the same.
+vec2 row_softmax_partial(uint c0, bool keep)
 {
     vec4 mv = rv[0];
     [[unroll]] for (uint k = 1; k < VPT; k++)
         mv = max(mv, rv[k]);
     float m = wg_max(hmax(mv));
     vec4 sv = vec4(0.0);
-    [[unroll]] for (uint k = 0; k < VPT; k++)
-        sv += mix(vec4(0.0), row_exp_neg(rv[k] - m), row_valid(c0, k));
+    [[unroll]] for (uint k = 0; k < VPT; k++) {
+        vec4 e = mix(vec4(0.0), row_exp_neg(rv[k] - m), row_valid(c0, k));
+        sv += e;
+        if (keep)
+            rv[k] = e;
+    }
     return vec2(m, wg_sum(hsum(sv)));
 }
 

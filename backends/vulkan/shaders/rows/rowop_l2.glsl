@@ -94,7 +94,7 @@ void l2_chunk(uint phase, uint base, uint c0, uint pbase, uint ch)
 {
     if (phase == 0u) { // the chunk's max and its sum of exp(x - max)
         row_load(base, c0, -XPB_FLT_MAX);
-        vec2 ms = row_softmax_partial(c0);
+        vec2 ms = row_softmax_partial(c0, false);
         if (gl_LocalInvocationID.x == 0u)
             part[pbase + ch] = ms;
         return;

@@ -241,7 +241,47 @@ float oc_fill() { return -XPB_FLT_MAX; }
 
 #include "row_parts.glsl"
 
-vec2 oc_partial(uint c0) { return row_softmax_partial(c0); }
+#ifndef OC_ONCE
+#define OC_ONCE 0
+#endif
+
+// OC_ONCE (softmax_onchip*_once.comp, XPB_VULKAN_ROW_ONCHIP_EXPS=once): one exp a value. The
+// partial leaves e = exp(x - m_c) in rv (m_c: the chunk's max) and the write stores e * g_f, with
+// g_f = exp(m_c - max) / sum computed in fp64 and rounded once (docs/validation.md: e's error,
+// then half an ulp for g_f and half for the product, inside the bound of exp(x - max) * (1 / sum)).
+// A chunk handed over to the completer is read again and written from x (oc_write_x).
+#if OC_ONCE
+float g_mc, g_f;
+
+// e^a in fp64 for a <= 0: a = k ln2 + r, |r| <= ln2 / 2, Taylor to r^13 (relative error under
+// 1e-16), times 2^k built from its exponent bits; 0 below -708 (then g_f is far under FLT_MIN).
+double oc_exp64(double a)
+{
+    if (!(a >= -708.0LF))
+        return 0.0LF;
+    double k = round(a * 1.4426950408889634LF);
+    double r = (a - k * 0.6931471803691238LF) - k * 1.9082149292705877e-10LF;
+    double p = 1.0LF / 6227020800.0LF; // 1 / 13!
+    const double inv_fact[13] = double[](1.0LF / 479001600.0LF, 1.0LF / 39916800.0LF, 1.0LF / 3628800.0LF,
+                                         1.0LF / 362880.0LF, 1.0LF / 40320.0LF, 1.0LF / 5040.0LF,
+                                         1.0LF / 720.0LF, 1.0LF / 120.0LF, 1.0LF / 24.0LF, 1.0LF / 6.0LF,
+                                         0.5LF, 1.0LF, 1.0LF);
+    [[unroll]] for (int i = 0; i < 13; i++)
+        p = p * r + inv_fact[i];
+    return p * packDouble2x32(uvec2(0u, uint(int(k) + 1023) << 20));
+}
+#endif
+
+vec2 oc_partial(uint c0)
+{
+#if OC_ONCE
+    vec2 p = row_softmax_partial(c0, true);
+    g_mc = max(p.x, -XPB_FLT_MAX); // (a chunk of -inf only: its exps are 0, so is its factor's use)
+    return p;
+#else
+    return row_softmax_partial(c0, false);
+#endif
+}
 
 // The row's max, then its sum (row_parts.glsl).
 vec2 oc_total(uint pbase, vec2 held) { return row_softmax_total(pbase, held); }
@@ -250,12 +290,27 @@ void oc_stats(vec2 t)
 {
     g_m = t.x;
     g_inv = 1.0 / t.y;
+#if OC_ONCE
+    g_f = float(oc_exp64(double(g_mc) - double(g_m)) / double(t.y));
+#endif
+}
+
+// The write from the values in rv (a chunk read again by the completer, or every chunk but
+// OC_ONCE's own).
+void oc_write_x(uint base, uint c0)
+{
+    [[unroll]] for (uint k = 0; k < VPT; k++)
+        row_store(base, c0, k, row_exp_neg(rv[k] - g_m) * g_inv);
 }
 
 void oc_write(uint base, uint c0)
 {
+#if OC_ONCE
     [[unroll]] for (uint k = 0; k < VPT; k++)
-        row_store(base, c0, k, row_exp_neg(rv[k] - g_m) * g_inv);
+        row_store(base, c0, k, rv[k] * g_f);
+#else
+    oc_write_x(base, c0);
+#endif
 }
 
 #elif ONCHIP_OP == 1 // rmsnorm
@@ -336,6 +391,10 @@ void oc_write(uint base, uint c0)
 }
 #endif
 
+#if ONCHIP_OP != 0
+void oc_write_x(uint base, uint c0) { oc_write(base, c0); } // rv holds the values in every form
+#endif
+
 // ---- the exchange ------------------------------------------------------------------------------
 // Invocation 0 does every flag atomic; the whole workgroup runs the loops around them, in uniform
 // control flow, the results broadcast through shared memory. (Lavapipe, Mesa 22.3, loses the
@@ -404,7 +463,7 @@ void oc_complete(uint row, uint ch, uint base)
             if (oc_handed[j] != 0u) { // uniform: every invocation reads the same slot
                 uint cj = (cb + j) * CHUNK;
                 row_load(base, cj, oc_fill());
-                oc_write(base, cj);
+                oc_write_x(base, cj);
             }
         }
         oc_sync(); // oc_handed is free again
