@@ -137,9 +137,16 @@ assert good["outcome"] in ("faster", "not faster") and "ops" not in good, good
 PY
 
 # 8b. a tune split over calls: a second tune of another knob into the same file keeps the first
-#     one's record of XPB_VULKAN_ROW_L2_CHUNK, tagged with the tune it came from (tuned_at)
-"$bin" tune --backend vulkan "${sel[@]}" --knobs VULKAN_ROW_L2_FUSE --runs 1 --warmup-runs 0 \
-  --tuning "$work/cand.json" > /dev/null 2> "$work/split.err"; rc=$?
+#     one's record of XPB_VULKAN_ROW_L2_CHUNK, tagged with the tune it came from (tuned_at); its runs
+#     with a longer warm-up a round (--warmup: recorded, passed to every run)
+"$bin" tune --backend vulkan "${sel[@]}" --knobs VULKAN_ROW_L2_FUSE --runs 1 --warmup-runs 0 --warmup 0.02 \
+  --tuning "$work/cand.json" --work "$work/split-work" > /dev/null 2> "$work/split.err"; rc=$?
+python3 - "$work/split-work" <<'PY' || no "tune --warmup: not passed to the runs"
+import glob, json, sys
+ws = [json.load(open(f)).get("config", {}).get("warmup_s") for f in glob.glob(sys.argv[1] + "/**/*.json", recursive=True)
+      if "xpubench-tuning" not in open(f).read(200)]
+assert ws and all(w == 0.02 for w in ws), ws
+PY
 [ $rc -eq 0 ] || { no "tune --knobs into an existing file: exit $rc"; tail -5 "$work/split.err"; }
 python3 - "$work/cand.json" <<'PY' || no "the split tune's record is not as docs/tuning.md says"
 import json, sys
@@ -152,6 +159,7 @@ assert "tuned_at" not in s["XPB_VULKAN_ROW_L2_FUSE"], s
 at = s["XPB_VULKAN_ROW_L2_CHUNK"]["tuned_at"]
 assert at["runs"] == 1 and at["filter"] and at["created_utc"] and "git_commit" in at, at
 assert at["threshold"] == 0.05 and at["rounds"] >= 1 and at["preset"], at  # a later tune may use others
+assert t["warmup_s"] == 0.02 and "warmup_s" not in at, (t, at)
 assert [c["value"] for c in s["XPB_VULKAN_ROW_L2_CHUNK"]["candidates"]] == ["2048", "8192"], s
 PY
 

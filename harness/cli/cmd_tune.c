@@ -23,7 +23,7 @@
 #define MAX_RUNS 8
 
 typedef struct tune_args {
-    const char *backend, *preset, *filter, *knobs, *tuning, *validate, *work;
+    const char *backend, *preset, *filter, *knobs, *tuning, *validate, *work, *warmup;
     int runs, rounds, warmup_runs;
     double threshold;
     bool list, markdown;
@@ -50,6 +50,9 @@ static void usage(FILE *f)
             "  --rounds N          rounds a run (default 5: compare's least for a verdict)\n"
             "  --warmup-runs N     discarded runs of the base (1 round each) before the first timed run,\n"
             "                      which otherwise reads an idle GPU (default 1; 0: none; at most 8)\n"
+            "  --warmup S          seconds of untimed launches before every round of the runs, as\n"
+            "                      run's --warmup (default: run's, 0.05 on a GPU); longer lets a GPU\n"
+            "                      that idled between rounds reach its clock again (docs/tuning.md)\n"
             "  --threshold T       the least change that counts, as compare's (default 0.05)\n"
             "  --validate MODE     full or sampled, passed to the runs\n"
             "  --work DIR          keep the runs' tuning, results and log files in DIR (default: a\n"
@@ -103,14 +106,14 @@ static int parse_candidates(const char *arg, tune_args *a)
 static int parse_args(int argc, char **argv, tune_args *a)
 {
     enum { O_BACKEND = 256, O_PRESET, O_FILTER, O_KNOBS, O_CANDIDATES, O_TUNING, O_RUNS, O_ROUNDS, O_WARMUP_RUNS,
-           O_THRESHOLD, O_VALIDATE, O_WORK, O_LIST, O_MARKDOWN, O_HELP };
+           O_WARMUP, O_THRESHOLD, O_VALIDATE, O_WORK, O_LIST, O_MARKDOWN, O_HELP };
     static const struct option opts[] = {
         {"backend", required_argument, 0, O_BACKEND}, {"preset", required_argument, 0, O_PRESET},
         {"filter", required_argument, 0, O_FILTER},   {"knobs", required_argument, 0, O_KNOBS},
         {"candidates", required_argument, 0, O_CANDIDATES},
         {"tuning", required_argument, 0, O_TUNING},   {"runs", required_argument, 0, O_RUNS},
         {"rounds", required_argument, 0, O_ROUNDS},   {"threshold", required_argument, 0, O_THRESHOLD},
-        {"warmup-runs", required_argument, 0, O_WARMUP_RUNS},
+        {"warmup-runs", required_argument, 0, O_WARMUP_RUNS}, {"warmup", required_argument, 0, O_WARMUP},
         {"validate", required_argument, 0, O_VALIDATE}, {"work", required_argument, 0, O_WORK},
         {"list", no_argument, 0, O_LIST},             {"markdown", no_argument, 0, O_MARKDOWN},
         {"help", no_argument, 0, O_HELP},             {0, 0, 0, 0}};
@@ -147,6 +150,13 @@ static int parse_args(int argc, char **argv, tune_args *a)
             if (end == optarg || *end || v < lo || v > hi)
                 return xpb_cli_error(XPB_EXIT_USAGE, "tune: bad %s '%s' (%ld..%ld)", argv[optind - 1], optarg, lo, hi);
             *(c == O_RUNS ? &a->runs : c == O_ROUNDS ? &a->rounds : &a->warmup_runs) = (int)v;
+            break;
+        }
+        case O_WARMUP: { /* checked here as run checks it, so no child run fails on it */
+            double w = strtod(optarg, &end);
+            if (end == optarg || *end || !(w >= 0 && w <= 3600))
+                return xpb_cli_error(XPB_EXIT_USAGE, "tune: bad --warmup '%s' (0..3600 seconds)", optarg);
+            a->warmup = optarg;
             break;
         }
         case O_THRESHOLD:
@@ -302,6 +312,8 @@ static void add_record(cJSON *entry, const xpb_tune_opts *o, const xpb_tune_knob
     cJSON_AddNumberToObject(t, "runs", o->runs);
     cJSON_AddNumberToObject(t, "rounds", o->rounds);
     cJSON_AddNumberToObject(t, "warmup_runs", o->warmup_runs);
+    if (o->warmup) /* the runs' per-round warm-up, when not run's default */
+        cJSON_AddNumberToObject(t, "warmup_s", strtod(o->warmup, NULL));
     cJSON_AddNumberToObject(t, "threshold", o->compare.threshold);
     cJSON_AddStringToObject(t, "method", XPB_COMPARE_METHOD);
     cJSON *env = cJSON_AddObjectToObject(t, "environment"); /* declared knobs set while tuning */
@@ -508,6 +520,7 @@ int xpb_cmd_tune(int argc, char **argv)
     o.runs = a.runs;
     o.rounds = a.rounds;
     o.warmup_runs = a.warmup_runs;
+    o.warmup = a.warmup;
     memcpy(o.candidates, a.candidates, sizeof o.candidates);
     xpb_self_path(o.self, sizeof o.self);
     return tune(&a, &o);

@@ -24,6 +24,7 @@ typedef struct xpb_tune_opts {
     int runs;               /* processes per side, each --rounds rounds, pooled (compare --rerun) */
     int rounds;
     int warmup_runs;        /* discarded runs (1 round) before the tune's first timed run */
+    const char *warmup;     /* --warmup SECONDS before every round of the runs, NULL: run's default */
     xpb_compare_opts compare;
     char self[1024];        /* this binary */
     char work[1024];        /* the folder of the runs' files */

@@ -54,6 +54,8 @@ static int child_run(const xpb_tune_opts *o, const char *cfg, const char *filter
     argv[a++] = "--out", argv[a++] = (char *)out;
     if (o->validate)
         argv[a++] = "--validate", argv[a++] = (char *)o->validate;
+    if (o->warmup)
+        argv[a++] = "--warmup", argv[a++] = (char *)o->warmup;
     argv[a] = NULL;
     unlink(out);
     xpb_error err = {{0}};

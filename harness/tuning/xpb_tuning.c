@@ -256,8 +256,8 @@ static cJSON *existing_root(const char *path, xpb_status *st, xpb_error *err)
 
 /* A tune split over calls (`--knobs`, or one cut short) writes an entry whose sweep holds only
  * the knobs it swept; the same device's earlier entry's records of the other knobs carry over,
- * each tagged with the tune it came from ("tuned_at": its time, commit, preset, filter, runs, rounds
- * and threshold: a later tune may use another), so the
+ * each tagged with the tune it came from ("tuned_at": its time, commit, preset, filter, runs, rounds,
+ * threshold and warm-up: a later tune may use others), so the
  * file keeps why every knob has its value. A record already tagged keeps its tag. */
 static void carry_sweep(const cJSON *old, cJSON *entry)
 {
@@ -283,7 +283,7 @@ static void carry_sweep(const cJSON *old, cJSON *entry)
         if (!cJSON_GetObjectItemCaseSensitive(copy, "tuned_at")) {
             cJSON *at = cJSON_AddObjectToObject(copy, "tuned_at");
             static const char *const keys[] = {"created_utc", "git_commit", "preset", "filter", "runs", "rounds",
-                                               "threshold"};
+                                               "threshold", "warmup_s"};
             for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
                 const cJSON *v = cJSON_GetObjectItemCaseSensitive(old_t, keys[i]);
                 if (v)
