@@ -21,6 +21,7 @@ typedef struct xpb_device {
     xpb_device_info info;
     void *ctx;
     bool lost;            /* the context died: later cases are errors */
+    double sm_peak_mhz;   /* the highest SM clock read right after a timed round (XPB_WARMUP_CLOCK_S) */
     /* The preset its cases come from: the run's, or under --preset auto the one chosen for this
      * device (xpb_preset_auto.h); cases of another preset skip it. */
     const char *preset;
@@ -67,6 +68,7 @@ typedef struct xpb_result {
     bool has_conditions;
     xpb_conditions cond_before, cond_after;
     double sm_low_mhz;               /* the lowest SM clock of those readings */
+    double warmup_clock_s;           /* warm-up added, every round, for the clock (XPB_WARMUP_CLOCK_S) */
     unsigned long long reasons_seen; /* XPB_REASONS_THROTTLE bits seen in any reading */
     int launches_per_sample;    /* back-to-back launches in one timed sample */
     bool graph;                 /* those launches replayed from a captured graph (run --graph) */

@@ -391,6 +391,8 @@ static cJSON *case_json(const xpb_result *r)
             xpb_json_add_number(k, "power_w_before", r->cond_before.power_w);
             xpb_json_add_number(k, "power_w_after", r->cond_after.power_w);
             cJSON_AddStringToObject(k, "throttled", xpb_reasons_text(r->reasons_seen, why, sizeof why));
+            if (r->warmup_clock_s > 0) /* XPB_WARMUP_CLOCK_S: warm-up added for the clock, all rounds */
+                xpb_json_add_number(k, "warmup_clock_s", r->warmup_clock_s);
         }
         if (r->units.n) { /* the independent repetitions compare tests (xpb_result.units) */
             cJSON *u = cJSON_AddObjectToObject(t, "units");

@@ -14,6 +14,7 @@
 #include "xpb_dump.h"
 #include "xpb_host_arena.h"
 #include "xpb_isolate.h"
+#include "xpb_knob.h"
 #include "xpb_mpi.h"
 #include "xpb_poison.h"
 #include "xpb_power.h"
@@ -249,6 +250,35 @@ static xpb_status warm_up(launch_ctx *l, double seconds, double sample_min, xpb_
     return XPB_OK;
 }
 
+/* XPB_WARMUP_CLOCK_S (docs/reports.md, "Rounds that drift"): after the warm-up, untimed launches
+ * for up to that many seconds while the SM clock reads under 90% of the highest this device read
+ * right after a timed round. Why: a GPU idle between rounds (round 1's output check, a later
+ * round's fresh buffers and upload) may come back slowly; NVIDIA's driver, for a Vulkan-only
+ * process, held an H200 at 600 of 1980 MHz through the next two rounds after 50 ms of warm-up
+ * (results/h200/2026-11-29-s26-vk-exps-once.txt). Off unless set; not on device groups (under MPI
+ * every process must make the same launches). The seconds added go into the result. */
+static xpb_status warm_up_clock(launch_ctx *l, xpb_device *dev, xpb_result *r, xpb_error *err)
+{
+    double cap = 0, dt;
+    if (!xpb_knob_value(XPB_KNOB_WARMUP_CLOCK_S))
+        return XPB_OK;
+    xpb_status st = xpb_knob_get_double(XPB_KNOB_WARMUP_CLOCK_S, &cap, err);
+    if (st || dev->n_group || !dev->backend->conditions || dev->sm_peak_mhz <= 0)
+        return st;
+    const double t0 = xpb_clock_now();
+    for (;;) {
+        xpb_conditions now;
+        xpb_error ignored;
+        if (dev->backend->conditions(dev->ctx, &now, &ignored) != XPB_OK || now.sm_mhz <= 0 ||
+            now.sm_mhz >= 0.9 * dev->sm_peak_mhz || xpb_clock_now() - t0 >= cap)
+            break;
+        if ((st = timed_launch(l, &dt, err)))
+            break;
+    }
+    r->warmup_clock_s += xpb_clock_now() - t0;
+    return st;
+}
+
 /* End to end, host clock: upload the inputs, launch, synchronize, download the output. */
 static xpb_status measure_e2e(xpb_case_buffers *cb, launch_ctx *l, int iters, xpb_result *r,
                               xpb_error *err)
@@ -300,6 +330,8 @@ static xpb_status time_kernel(xpb_case_buffers *cb, const xpb_kernel *k, const x
     /* a device group's later rounds follow its first on the same buffers (run_kernel): warm */
     double warmup = !first && cb->dev->n_group ? 0 : cfg->warmup_time;
     xpb_status st = warm_up(&l, warmup, cfg->sample_min, err);
+    if (!st)
+        st = warm_up_clock(&l, cb->dev, r, err);
     if (cfg->slowdown && regexec(&cfg->slowdown_re, c->id, 0, NULL, 0) == 0) {
         /* every sample slowed alike (a median ignores a few slow ones): a batch of a multiple of q
          * launches, q = 1/fraction, and one extra launch per q; per launch: 1 + 1/q */

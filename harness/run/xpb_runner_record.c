@@ -41,6 +41,8 @@ void xpb_runner_read_conditions(xpb_device *dev, xpb_result *r, bool before)
         r->cond_after = now;
     if (now.sm_mhz > 0 && (!r->has_conditions || r->sm_low_mhz <= 0 || now.sm_mhz < r->sm_low_mhz))
         r->sm_low_mhz = now.sm_mhz;
+    if (!before && now.sm_mhz > dev->sm_peak_mhz) /* the clock of a GPU just busy: the warm-up's aim */
+        dev->sm_peak_mhz = now.sm_mhz;
     r->has_conditions = true;
     r->reasons_seen |= now.reasons & XPB_REASONS_THROTTLE;
 }
