@@ -34,7 +34,8 @@
 # configure options (e.g. -DXPB_BLAS=openblas where the scipy-openblas wheel did not travel).
 # XPB_MPIRUN_ARGS adds options to every mpirun (e.g. "--bind-to none").
 # rowscheck (issue 12: the row-variant ctest cases, compute-sanitizer over the CUDA long-row variants).
-# rowsab (issue 12: row-op knobs A/B at 1024 x 262144, XPB_ROWS_AB, alternated processes).
+# rowsab (issue 12: row-op knobs A/B at 1024 x 262144, XPB_ROWS_AB, alternated processes; the
+# summary last: each side against the first, scripts/rows-ab-summary.py).
 # cm2 (issue 12: vulkan/coopmat2 validated at the conformance and default presets, the rest of the
 # Vulkan backend at conformance, timed at 4096 and 8192 beside cuBLAS fp16 and coopmat-khr, then a
 # tile sweep at 8192, XPB_CM2_SWEEP; cm2sweep: that sweep alone).
@@ -233,7 +234,7 @@ stamp "done (status $status)"
 grep -E "^(gemm|gemv) " "$out/bench.txt" | grep -E "4096,n=4096|8192|16384" | tail -40
 { has cm2 || has cm2sweep; } && cat "$out/cm2-sweep.txt" 2>/dev/null
 has sass && grep -E "program|hmma_peak" "$out/sass.txt" | cut -c1-240
-has rowsab && cut -c1-170 "$out/rowsab.txt" 2>/dev/null
+has rowsab && cut -c1-170 "$out/rowsab-summary.txt" 2>/dev/null
 if has burst; then # the short table last: per burst, events/s, and the peer
   grep -E "^burst burst/|^torch index_add_" "$out/bench.txt" | sed 's|burst/run/||; s|/fp32||' | cut -c1-200
 fi

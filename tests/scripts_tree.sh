@@ -2,8 +2,8 @@
 # scripts_tree.sh SOURCE_DIR - the scripts that only a GPU machine runs, kept from rotting where CI
 # can see them: every diagnostic patch in scripts/patches/ still applies to the tree (refresh it
 # from a `git diff` of the same edit when this fails), scripts/rows-timeline.py reads a timeline
-# laid out as rows-regs-timeline.patch writes one, and device-run.sh's phase loop names exactly
-# the files in scripts/device/.
+# laid out as rows-regs-timeline.patch writes one, rows-ab-summary.py reads a recorded A/B, and
+# device-run.sh's phase loop names exactly the files in scripts/device/.
 set -u
 src=$1 fail=0
 for p in "$src"/scripts/patches/*.patch; do
@@ -13,6 +13,13 @@ for p in "$src"/scripts/patches/*.patch; do
 done
 
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+# rows-ab-summary.py over a recorded A/B (4 processes a side): cuda/regs softmax with
+# XPB_CUDA_ROW_EXP=once 0.979x of the base, every process beyond every base process
+mkdir "$tmp/ab" && tar -xJf "$src/results/h200/2026-11-29-s26-exp-once-ab-json.tar.xz" -C "$tmp/ab" &&
+  out=$(python3 "$src/scripts/rows-ab-summary.py" "$tmp/ab" 2>&1)
+if ! grep -qE "^softmax +cuda +regs +XPB_CUDA_ROW_EXP_once\S* +4 +632\.34 .* 0\.9792 +yes" <<< "${out:-}"; then
+  echo "FAIL: rows-ab-summary.py does not give the recorded A/B:"; echo "${out:-}"; fail=1
+fi
 # two rows of 4 chunks: chunk c's loads land at 1000 + 100 c ns, the row's last at 1300; owners see
 # it 200 ns later; 1.5 SM cycles a ns
 python3 - "$tmp/t.bin" <<'PY'
@@ -44,5 +51,5 @@ present=$(cd "$src/scripts/device" && ls -- *.sh | sed 's/\.sh$//' | sort)
 if [ "$listed" != "$present" ]; then
   echo "FAIL: device-run.sh's phase loop and scripts/device/ differ:"; diff <(echo "$listed") <(echo "$present"); fail=1
 fi
-[ "$fail" = 0 ] && echo "scripts_tree: $(ls "$src"/scripts/patches/*.patch | wc -l) patches apply, rows-timeline.py reads a timeline, $(echo "$present" | wc -l) device phases listed"
+[ "$fail" = 0 ] && echo "scripts_tree: $(ls "$src"/scripts/patches/*.patch | wc -l) patches apply, rows-timeline.py reads a timeline, rows-ab-summary.py an A/B, $(echo "$present" | wc -l) device phases listed"
 exit $fail

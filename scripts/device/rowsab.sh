@@ -2,7 +2,8 @@
 if has rowsab; then # A/B of row-op knobs at 1024 x 262144: each XPB_ROWS_AB entry (VAR=V[,VAR=V...],
   # or "-" for none) its own process, XPB_ROWS_AB_ROUNDS (2) alternated rounds, the copy roof in
   # every process (150 s at most); XPB_ROWS_AB_VARIANTS (cluster,l2), XPB_ROWS_AB_BACKENDS (cuda,vulkan)
-  # and XPB_ROWS_AB_OPS (softmax|rmsnorm|layernorm).
+  # and XPB_ROWS_AB_OPS (softmax|rmsnorm|layernorm); then scripts/rows-ab-summary.py's table
+  # (rowsab-summary.txt: each side's process medians against the first's, disjoint or not).
   for round in $(seq "${XPB_ROWS_AB_ROUNDS:-2}"); do
     for entry in ${XPB_ROWS_AB:--}; do
       envs=()
@@ -17,4 +18,6 @@ if has rowsab; then # A/B of row-op knobs at 1024 x 262144: each XPB_ROWS_AB ent
       grep -E "^copy " "$out/rowsab-$round.tmp" | sed "s|^|$entry r$round |" >> "$out/rowsab.txt"
     done
   done
+  python3 scripts/rows-ab-summary.py "$out" > "$out/rowsab-summary.txt" 2>&1 || status=1
+  cat "$out/rowsab-summary.txt" >> "$out/bench.txt"
 fi
