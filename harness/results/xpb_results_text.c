@@ -205,7 +205,8 @@ static void print_clock_note(FILE *f, const xpb_run *run)
     if (!n)
         return;
     fprintf(f, "clocks: %zu timed result%s ran with the SM clock under %.0f%% of its highest (the lowest: %s %s, "
-               "%.0f of %.0f MHz): their times hold that clock (results: conditions; docs/performance.md)\n",
+               "%.0f of %.0f MHz): their times hold that clock (results: conditions; a GPU that idled between "
+               "rounds: XPB_WARMUP_CLOCK_S, docs/reports.md)\n",
             n, n == 1 ? "" : "s", XPB_CLOCK_LOW_FRACTION * 100, worst->device ? worst->device->label : "-",
             worst->c.id, worst->sm_low_mhz, xpb_result_sm_max(worst));
 }

@@ -193,10 +193,17 @@ int main(void)
     CHECK(cJSON_GetObjectItem(cond, "sm_mhz_lowest")->valuedouble == 375);
     CHECK(cJSON_GetObjectItem(cond, "sm_mhz_max")->valuedouble == 1980);
     CHECK(cJSON_IsTrue(cJSON_GetObjectItem(cond, "clock_low")));
+    CHECK(!cJSON_GetObjectItem(cond, "warmup_clock_s")); /* none added: absent */
     cJSON_Delete(root);
+    ck.warmup_clock_s = 0.25; /* XPB_WARMUP_CLOCK_S added a quarter second over the rounds */
+    cond = cJSON_GetObjectItem(written_case(path, &crun, &meta, &root), "conditions");
+    CHECK(cJSON_GetObjectItem(cond, "warmup_clock_s") && cJSON_GetObjectItem(cond, "warmup_clock_s")->valuedouble == 0.25);
+    cJSON_Delete(root);
+    ck.warmup_clock_s = 0;
     text = printed_table(path, &crun);
     CHECK(strstr(text, "clocks: 1 timed result ran with the SM clock under 80% of its highest (the lowest: cpu:0 "
-                       "elementwise/add/n=1000/fp32, 375 of 1980 MHz)") != NULL);
+                       "elementwise/add/n=1000/fp32, 375 of 1980 MHz): their times hold that clock (results: "
+                       "conditions; a GPU that idled between rounds: XPB_WARMUP_CLOCK_S, docs/reports.md)") != NULL);
     free(text);
     ck.sm_low_mhz = 1700; /* 86% of the highest: nothing to say */
     CHECK(!xpb_result_clock_low(&ck));
