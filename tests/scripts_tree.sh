@@ -15,7 +15,8 @@ done
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 # rows-ab-summary.py over a recorded A/B (4 processes a side): cuda/regs softmax with
 # XPB_CUDA_ROW_EXP=once 0.979x of the base, every process beyond every base process
-mkdir "$tmp/ab" && tar -xJf "$src/results/h200/2026-11-29-s26-exp-once-ab-json.tar.xz" -C "$tmp/ab" &&
+mkdir "$tmp/ab" && python3 -c 'import sys, tarfile; tarfile.open(sys.argv[1]).extractall(sys.argv[2])' \
+    "$src/results/h200/2026-11-29-s26-exp-once-ab-json.tar.xz" "$tmp/ab" &&
   out=$(python3 "$src/scripts/rows-ab-summary.py" "$tmp/ab" 2>&1)
 if ! grep -qE "^softmax +cuda +regs +XPB_CUDA_ROW_EXP_once\S* +4 +632\.34 .* 0\.9792 +yes" <<< "${out:-}"; then
   echo "FAIL: rows-ab-summary.py does not give the recorded A/B:"; echo "${out:-}"; fail=1
