@@ -134,16 +134,6 @@ static int parse_sizes(const char *arg, xpb_sizes *s)
     return XPB_EXIT_OK;
 }
 
-static int parse_double(const char *flag, const char *s, double lo, double hi, double *out)
-{
-    char *end;
-    double v = strtod(s, &end);
-    if (end == s || *end || !(v >= lo && v <= hi))
-        return xpb_cli_error(XPB_EXIT_USAGE, "bad %s '%s' (expected %g..%g)", flag, s, lo, hi);
-    *out = v;
-    return XPB_EXIT_OK;
-}
-
 /* --isolate, --no-isolate and --case-timeout into o->cfg (xpb_isolate.h); the run's arguments
  * kept for its isolated cases' processes. A process of one isolated case isolates nothing. */
 static int isolation_args(run_opts *o, int argc, char **argv)
@@ -210,7 +200,7 @@ int xpb_run_parse_args(int argc, char **argv, run_opts *o)
             break;
         case O_ISOLATE: o->isolate = true; break;
         case O_NO_ISOLATE: o->no_isolate = true; break;
-        case O_CASE_TIMEOUT: rc = parse_double("--case-timeout", optarg, 0.001, 86400, &o->cfg.case_timeout); break;
+        case O_CASE_TIMEOUT: rc = xpb_cli_parse_double("--case-timeout", optarg, 0.001, 86400, &o->cfg.case_timeout); break;
         case O_ISOLATED_CASE: o->isolated_case = optarg; break;
         case O_ISOLATED_FD:
             if (!xpb_run_parse_int(optarg, &v) || v < 0 || v > 65535)
@@ -233,17 +223,17 @@ int xpb_run_parse_args(int argc, char **argv, run_opts *o)
             o->rounds_set = true;
             break;
         case O_MINTIME:
-            rc = parse_double("--min-time", optarg, 1e-6, 3600, &d);
+            rc = xpb_cli_parse_double("--min-time", optarg, 1e-6, 3600, &d);
             o->cfg.min_time = d;
             o->min_time_set = true;
             break;
         case O_GRAPH: o->cfg.graph = true; break;
         case O_SAMPLEMIN:
-            rc = parse_double("--sample-min", optarg, 1e-6, 60, &d);
+            rc = xpb_cli_parse_double("--sample-min", optarg, 1e-6, 60, &d);
             o->cfg.sample_min = d;
             break;
         case O_WARMUP:
-            rc = parse_double("--warmup", optarg, 0, 3600, &d);
+            rc = xpb_cli_parse_double("--warmup", optarg, 0, XPB_CLI_WARMUP_MAX_S, &d);
             o->cfg.warmup_time = d;
             o->warmup_set = true;
             break;

@@ -153,9 +153,10 @@ static int parse_args(int argc, char **argv, tune_args *a)
             break;
         }
         case O_WARMUP: { /* checked here as run checks it, so no child run fails on it */
-            double w = strtod(optarg, &end);
-            if (end == optarg || *end || !(w >= 0 && w <= 3600))
-                return xpb_cli_error(XPB_EXIT_USAGE, "tune: bad --warmup '%s' (0..3600 seconds)", optarg);
+            double w;
+            int rc = xpb_cli_parse_double("--warmup", optarg, 0, XPB_CLI_WARMUP_MAX_S, &w);
+            if (rc)
+                return rc;
             a->warmup = optarg;
             break;
         }

@@ -40,6 +40,13 @@ int xpb_cli_error(int code, const char *fmt, ...)
 #endif
     ;
 
+/* A number option FLAG's value S in [lo, hi] into *out, else the usage error (exit 2) naming both.
+ * xpb_survey.c, beside xpb_cli_error. */
+int xpb_cli_parse_double(const char *flag, const char *s, double lo, double hi, double *out);
+
+/* run's --warmup, and tune's, which passes it to its runs: seconds, at most this many */
+#define XPB_CLI_WARMUP_MAX_S 3600
+
 /* --kernels PATH on the command line (run, list): xpb_plugin_load, its error printed; returns an
  * exit code (0, or 2: docs/plugins.md). xpb_cli_plugins.c */
 int xpb_plugin_cli_load(const char *path);

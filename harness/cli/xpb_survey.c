@@ -1,6 +1,7 @@
 /* xpb_survey.c - which backends are compiled in and usable, with the reason when not. */
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "xpb_cli.h"
@@ -39,4 +40,14 @@ int xpb_cli_error(int code, const char *fmt, ...)
     fputc('\n', stderr);
     va_end(ap);
     return code;
+}
+
+int xpb_cli_parse_double(const char *flag, const char *s, double lo, double hi, double *out)
+{
+    char *end;
+    double v = strtod(s, &end);
+    if (end == s || *end || !(v >= lo && v <= hi))
+        return xpb_cli_error(XPB_EXIT_USAGE, "bad %s '%s' (expected %g..%g)", flag, s, lo, hi);
+    *out = v;
+    return XPB_EXIT_OK;
 }
