@@ -255,8 +255,13 @@ static xpb_status warm_up(launch_ctx *l, double seconds, double sample_min, xpb_
  * right after a timed round. Why: a GPU idle between rounds (round 1's output check, a later
  * round's fresh buffers and upload) may come back slowly; NVIDIA's driver, for a Vulkan-only
  * process, held an H200 at 600 of 1980 MHz through the next two rounds after 50 ms of warm-up
- * (results/h200/2026-11-29-s26-vk-exps-once.txt). Off unless set; not on device groups (under MPI
- * every process must make the same launches). The seconds added go into the result. */
+ * (results/h200/2026-11-29-s26-vk-exps-once.txt). The launches go in slices of CLOCK_SLICE_S
+ * back to back, the clock read between slices: a read costs milliseconds (NVML's power reading),
+ * and reading after every launch left the GPU idle most of the time, so the driver stepped the
+ * clock further down (an H200: 5 s of that held the copy at 360 MHz; results/h200/2026-11-29-s27-*).
+ * Off unless set; not on device groups (under MPI every process must make the same launches).
+ * The seconds added go into the result. */
+#define CLOCK_SLICE_S 0.1
 static xpb_status warm_up_clock(launch_ctx *l, xpb_device *dev, xpb_result *r, xpb_error *err)
 {
     double cap = 0, dt;
@@ -266,14 +271,16 @@ static xpb_status warm_up_clock(launch_ctx *l, xpb_device *dev, xpb_result *r, x
     if (st || dev->n_group || !dev->backend->conditions || dev->sm_peak_mhz <= 0)
         return st;
     const double t0 = xpb_clock_now();
-    for (;;) {
+    while (!st) {
         xpb_conditions now;
         xpb_error ignored;
         if (dev->backend->conditions(dev->ctx, &now, &ignored) != XPB_OK || now.sm_mhz <= 0 ||
             now.sm_mhz >= 0.9 * dev->sm_peak_mhz || xpb_clock_now() - t0 >= cap)
             break;
-        if ((st = timed_launch(l, &dt, err)))
-            break;
+        const double slice_end = fmin(xpb_clock_now() + CLOCK_SLICE_S, t0 + cap);
+        do
+            st = timed_launch(l, &dt, err);
+        while (!st && xpb_clock_now() < slice_end);
     }
     r->warmup_clock_s += xpb_clock_now() - t0;
     return st;
