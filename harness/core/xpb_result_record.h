@@ -22,6 +22,7 @@ typedef struct xpb_device {
     void *ctx;
     bool lost;            /* the context died: later cases are errors */
     double sm_peak_mhz;   /* the highest SM clock read right after a timed round (XPB_WARMUP_CLOCK_S) */
+    bool clock_stays_low; /* XPB_WARMUP_CLOCK_S waited its whole time once: not again on this device */
     /* The preset its cases come from: the run's, or under --preset auto the one chosen for this
      * device (xpb_preset_auto.h); cases of another preset skip it. */
     const char *preset;
