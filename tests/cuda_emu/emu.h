@@ -128,6 +128,7 @@ static inline float emu_expf(float x) { return expf(x); } // libm declares a __e
 #define __expf emu_expf
 static inline int min(int a, int b) { return a < b ? a : b; }
 static inline float __fadd_rn(float a, float b) { return a + b; }
+static inline double __drcp_rn(double a) { return 1.0 / a; } // both correctly rounded
 static inline double __dadd_ru(double a, double b)
 {
     const double s = a + b;

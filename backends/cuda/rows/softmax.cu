@@ -159,10 +159,15 @@ struct xpb_softmax_once_policy : xpb_softmax_policy_t<true> {
         }
         return {m, s};
     }
-    /* f = exp(m_t - max) / sum: with m_t = -inf, 0 (NaN where max is -inf too, as exp(x - max)) */
+    /* f = exp(m_t - max) / sum: with m_t = -inf, 0 (NaN where max is -inf too, as exp(x - max)).
+     * As exp(m_t - max) times 1 / sum correctly rounded (__drcp_rn), both in fp64: fp64's `/`
+     * calls a slow-path subroutine, and that call spilled two registers of the 256x32x4 float4
+     * kernel (ptxas: 8 bytes stored, 16 loaded a thread; Nsight Compute on the H200: 1.08M
+     * local-memory requests a launch, results/h200/2026-11-29-s27-rowsprof.txt); the product
+     * adds one fp64 rounding, under 2^-28 of a float ULP. */
     __device__ static float held_scale(State mine, float max, float sum)
     {
-        return (float)(exp((double)mine.m - (double)max) / (double)sum);
+        return (float)(exp((double)mine.m - (double)max) * __drcp_rn((double)sum));
     }
     __device__ static float held_out(float e, float f, float, float, float) { return e * f; }
 };
