@@ -164,7 +164,8 @@ struct xpb_softmax_once_policy : xpb_softmax_policy_t<true> {
      * calls a slow-path subroutine, and that call spilled two registers of the 256x32x4 float4
      * kernel (ptxas: 8 bytes stored, 16 loaded a thread; Nsight Compute on the H200: 1.08M
      * local-memory requests a launch, results/h200/2026-11-29-s27-rowsprof.txt); the product
-     * adds one fp64 rounding, under 2^-28 of a float ULP. */
+     * adds one fp64 rounding, under 2^-28 of a float ULP. Not faster for it: three alternated
+     * processes a side read 629.3 - 633.4 us against 629.5 - 637.4 (2026-11-29-s27-rcp-ab.txt). */
     __device__ static float held_scale(State mine, float max, float sum)
     {
         return (float)(exp((double)mine.m - (double)max) * __drcp_rn((double)sum));
