@@ -274,13 +274,12 @@ static xpb_status warm_up_clock(launch_ctx *l, xpb_device *dev, xpb_result *r, x
         dev->clock_stays_low)
         return st;
     const double t0 = xpb_clock_now();
-    const unsigned long long slowdown = XPB_REASON_SW_POWER_CAP | XPB_REASON_HW_SLOWDOWN | XPB_REASON_SW_THERMAL |
-                                        XPB_REASON_HW_THERMAL | XPB_REASON_HW_POWER_BRAKE;
+    bool waited = false; /* a reading that finds the clock up adds nothing to the result */
     while (!st) {
         xpb_conditions now;
         xpb_error ignored;
         if (dev->backend->conditions(dev->ctx, &now, &ignored) != XPB_OK || now.sm_mhz <= 0 ||
-            now.sm_mhz >= CLOCK_WAIT_FRACTION * dev->sm_peak_mhz || (now.reasons & slowdown))
+            now.sm_mhz >= CLOCK_WAIT_FRACTION * dev->sm_peak_mhz || (now.reasons & XPB_REASONS_THROTTLE))
             break;
         if (xpb_clock_now() - t0 >= cap) {
             dev->clock_stays_low = true;
@@ -290,11 +289,13 @@ static xpb_status warm_up_clock(launch_ctx *l, xpb_device *dev, xpb_result *r, x
             break;
         }
         const double slice_end = fmin(xpb_clock_now() + CLOCK_SLICE_S, t0 + cap);
+        waited = true;
         do
             st = timed_launch(l, &dt, err);
         while (!st && xpb_clock_now() < slice_end);
     }
-    r->warmup_clock_s += xpb_clock_now() - t0;
+    if (waited)
+        r->warmup_clock_s += xpb_clock_now() - t0;
     return st;
 }
 
