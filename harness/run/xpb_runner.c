@@ -11,6 +11,7 @@
 
 #include "gbench_shim.h"
 #include "xpb_clock.h"
+#include "xpb_clock_wait.h"
 #include "xpb_dump.h"
 #include "xpb_host_arena.h"
 #include "xpb_isolate.h"
@@ -251,51 +252,58 @@ static xpb_status warm_up(launch_ctx *l, double seconds, double sample_min, xpb_
 }
 
 /* XPB_WARMUP_CLOCK_S (docs/reports.md, "Rounds that drift"; default 3 s, 0 turns it off): after
- * the warm-up, untimed launches for up to that many seconds while the SM clock reads under 90% of
- * the highest this device read right after a timed round and no slowdown reason (power cap,
- * thermal) is active. Why: a GPU idle between rounds (round 1's output check, a later round's
- * fresh buffers and upload) may come back slowly; NVIDIA's driver, for a Vulkan-only process,
- * held an H200 at 600 of 1980 MHz through the next two rounds after 50 ms of warm-up
- * (results/h200/2026-11-29-s26-vk-exps-once.txt). The launches go in slices of CLOCK_SLICE_S
- * back to back, the clock read between slices: a read costs milliseconds (NVML's power reading),
- * and reading after every launch left the GPU idle most of the time, so the driver stepped the
- * clock further down (an H200: 5 s of that held the copy at 360 MHz, where slices brought it back
- * in 0.2 - 0.4 s a case; results/h200/2026-11-29-s27-warmup-clock.txt). A device whose clock
- * stays low through a whole wait (a laptop's own limits) is not waited for again: one wait a
- * device at most. A throttled GPU is not waited for: the wait cannot help it. Not on device groups
+ * the warm-up, more untimed launches while the SM clock reads low (xpb_clock_wait.h has the rules).
+ * Why: a GPU idle between rounds (round 1's output check, a later round's fresh buffers and
+ * upload) may come back slowly; NVIDIA's driver, for a Vulkan-only process, held an H200 at 600 of
+ * 1980 MHz through the next two rounds after 50 ms of warm-up
+ * (results/h200/2026-11-29-s26-vk-exps-once.txt). A device whose clock stays low through a whole
+ * wait (a laptop's own limits) is named once and not waited for again. Not on device groups
  * (under MPI every process must make the same launches). The seconds added go into the result. */
-#define CLOCK_SLICE_S 0.1
-#define CLOCK_WAIT_FRACTION 0.9
+static bool clock_read(void *user, double *sm_mhz, bool *throttled)
+{
+    launch_ctx *l = user;
+    xpb_conditions now;
+    xpb_error ignored;
+    if (l->dev->backend->conditions(l->dev->ctx, &now, &ignored) != XPB_OK)
+        return false;
+    *sm_mhz = now.sm_mhz;
+    *throttled = (now.reasons & XPB_REASONS_THROTTLE) != 0;
+    return true;
+}
+
+static xpb_status launch_until(void *user, double until, xpb_error *err)
+{
+    double dt;
+    xpb_status st;
+    do
+        st = timed_launch(user, &dt, err);
+    while (!st && xpb_clock_now() < until);
+    return st;
+}
+
+static double clock_now(void *user)
+{
+    (void)user;
+    return xpb_clock_now();
+}
+
 static xpb_status warm_up_clock(launch_ctx *l, xpb_device *dev, xpb_result *r, xpb_error *err)
 {
-    double cap = 0, dt;
+    double cap = 0;
     xpb_status st = xpb_knob_get_double(XPB_KNOB_WARMUP_CLOCK_S, &cap, err);
     if (st || cap <= 0 || dev->n_group || !dev->backend->conditions || dev->sm_peak_mhz <= 0 ||
         dev->clock_stays_low)
         return st;
-    const double t0 = xpb_clock_now();
-    bool waited = false; /* a reading that finds the clock up adds nothing to the result */
-    while (!st) {
-        xpb_conditions now;
-        xpb_error ignored;
-        if (dev->backend->conditions(dev->ctx, &now, &ignored) != XPB_OK || now.sm_mhz <= 0 ||
-            now.sm_mhz >= CLOCK_WAIT_FRACTION * dev->sm_peak_mhz || (now.reasons & XPB_REASONS_THROTTLE))
-            break;
-        if (xpb_clock_now() - t0 >= cap) {
-            dev->clock_stays_low = true;
-            fprintf(stderr, "xpubench: %s: the SM clock stayed at %.0f MHz, under %.0f%% of the %.0f it read "
-                            "after a timed round, through %.1f s of launches (XPB_WARMUP_CLOCK_S): not waited for again\n",
-                    dev->label, now.sm_mhz, 100 * CLOCK_WAIT_FRACTION, dev->sm_peak_mhz, cap);
-            break;
-        }
-        const double slice_end = fmin(xpb_clock_now() + CLOCK_SLICE_S, t0 + cap);
-        waited = true;
-        do
-            st = timed_launch(l, &dt, err);
-        while (!st && xpb_clock_now() < slice_end);
+    const xpb_clock_wait_io io = {l, clock_read, launch_until, clock_now};
+    xpb_clock_wait_outcome w;
+    st = xpb_clock_wait(&io, cap, dev->sm_peak_mhz, &w, err);
+    r->warmup_clock_s += w.waited_s;
+    if (w.stays_low) {
+        dev->clock_stays_low = true;
+        fprintf(stderr, "xpubench: %s: the SM clock stayed at %.0f MHz, under %.0f%% of the %.0f it read after a "
+                        "timed round, through %.1f s of launches (XPB_WARMUP_CLOCK_S): not waited for again\n",
+                dev->label, w.last_mhz, 100 * XPB_CLOCK_WAIT_FRACTION, dev->sm_peak_mhz, cap);
     }
-    if (waited)
-        r->warmup_clock_s += xpb_clock_now() - t0;
     return st;
 }
 
