@@ -37,9 +37,8 @@ def programs(blob):
     at = blob.find(NVUC)
     while at >= 0:
         size = struct.unpack_from("<I", blob, at + 0x4C)[0]
-        code = blob[at + 0x178:at + 0x178 + size]
         name = re.search(rb"main_[0-9]+", blob[at + 0x178 + size:at + 0x178 + size + 4096])
-        yield (name.group().decode() if name else "?"), code
+        yield (name.group().decode() if name else "?"), blob, at + 0x178, size
         at = blob.find(NVUC, at + 0x178 + size)
 
 
@@ -47,10 +46,11 @@ ZSTD = b"\x28\xb5\x2f\xfd"
 NVUC = b"NVDANVVMNVuc"
 
 
-def disassemble(path):
+def disassemble(path, quiet=False):
     """nvdisasm's listing of the raw SM90 code in path. A program's block may end in bytes that are
     not instructions (nvdisasm then stops at "Illegal instruction ... at address A"): the code
-    before A is disassembled instead, and stderr says where it stopped."""
+    before A is disassembled instead, and stderr says where it stopped. quiet: "" without a word
+    where the first instruction, or the first half, is not code (main tries the next start)."""
     exe = shutil.which("nvdisasm") or "/usr/local/cuda/bin/nvdisasm"
     if not os.path.exists(exe):
         sys.stderr.write("nvdisasm: not found (the CUDA toolkit's bin folder)\n")
@@ -62,9 +62,13 @@ def disassemble(path):
             return r.stdout
         bad = re.search(r"at address 0x([0-9a-fA-F]+)", r.stderr)
         if not bad or int(bad.group(1), 16) >= len(code) or int(bad.group(1), 16) == 0:
+            if quiet:
+                return ""
             sys.stderr.write("nvdisasm %s: %s\n" % (path, (r.stderr or "no output").strip()[:300]))
             return ""
         end = int(bad.group(1), 16) & ~15
+        if quiet and end < len(code) // 2:  # most of it not code: a wrong start, not a tail
+            return ""
         code = code[:end]
         path = cut
         open(path, "wb").write(code)
@@ -92,10 +96,24 @@ def main():
     files = [os.path.join(d, f) for d, _, fs in os.walk(cache) for f in fs]
     print("cache: %d files, %d bytes" % (len(files), sum(os.path.getsize(f) for f in files)))
     found = [p for f in files for frame in zstd_frames(open(f, "rb").read()) for p in programs(frame)]
-    for n, (name, code) in enumerate(found, 1):
+    for n, (name, blob, start, size) in enumerate(found, 1):
         path = os.path.join(out, "program%03d.raw" % n)
-        open(path, "wb").write(code)
-        sass = disassemble(path)
+        # Some entries put a header of their own before the code (the H200's tagged row
+        # pipelines: 64 bytes, 2026-11-29): starts 16 bytes apart are tried until one disassembles
+        # (the header's last words may then read as an instruction or two before the code).
+        sass = ""
+        for skip in range(0, 0x110, 0x10):
+            code = blob[start + skip:start + skip + size]
+            open(path, "wb").write(code)
+            sass = disassemble(path, quiet=True)
+            if sass:
+                break
+        if not sass:  # none did: say why, from the entry's first byte
+            skip, code = 0, blob[start:start + size]
+            open(path, "wb").write(code)
+            disassemble(path)
+        elif skip:
+            sys.stderr.write("%s: the code starts 0x%x bytes further into its entry\n" % (path, skip))
         open(path + ".sass", "w").write(sass)
         ops = opcode_counts(sass)
         print("program%03d: %s, %d bytes, %d instructions: %s" % (
