@@ -30,10 +30,8 @@ static bool sim_read(void *u, double *mhz, bool *throttled)
 static xpb_status sim_launch_until(void *u, double until, xpb_error *err)
 {
     sim *s = u;
-    if (s->fail_at && ++s->slices >= s->fail_slice)
+    if (++s->slices >= s->fail_slice && s->fail_at)
         return xpb_fail(err, s->fail_at, "launch failed");
-    if (!s->fail_at)
-        s->slices++;
     CHECK(until > s->t && until - s->t <= XPB_CLOCK_WAIT_SLICE_S + 1e-12);
     s->mhz += s->climb * (until - s->t);
     s->t = until;
