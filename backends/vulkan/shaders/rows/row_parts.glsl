@@ -34,6 +34,20 @@ vec2 row_softmax_partial(uint c0, bool keep)
 #endif
 
 // held: passed to ROW_PART (rowop_onchip.glsl's tagged form: this invocation's first partial).
+// The sum of the chunks' sums rescaled to the row's max mrow.
+float row_softmax_sum(uint pbase, vec2 held, float mrow)
+{
+    float sp = 0.0;
+    for (uint ib = 0u; ib < pc.chunks; ib += BLOCK) {
+        uint i = ib + gl_LocalInvocationID.x;
+        if (i < pc.chunks) {
+            vec2 q = ROW_PART(pbase, i, held);
+            sp += q.y * row_exp_neg(q.x - mrow);
+        }
+    }
+    return wg_sum(sp);
+}
+
 vec2 row_softmax_total(uint pbase, vec2 held)
 {
     float mp = -XPB_FLT_MAX;
@@ -43,13 +57,5 @@ vec2 row_softmax_total(uint pbase, vec2 held)
             mp = max(mp, ROW_PART(pbase, i, held).x);
     }
     float mrow = wg_max(mp);
-    float sp = 0.0;
-    for (uint ib = 0u; ib < pc.chunks; ib += BLOCK) {
-        uint i = ib + gl_LocalInvocationID.x;
-        if (i < pc.chunks) {
-            vec2 q = ROW_PART(pbase, i, held);
-            sp += q.y * row_exp_neg(q.x - mrow);
-        }
-    }
-    return vec2(mrow, wg_sum(sp));
+    return vec2(mrow, row_softmax_sum(pbase, held, mrow));
 }

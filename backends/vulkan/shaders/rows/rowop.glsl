@@ -9,7 +9,8 @@
 //     write pass (layernorm: three times, layernorm.comp says why).
 //   MODE 1, an invocation per row, for rows of a few values (cols < 64): plain loops.
 // Reductions: subgroupAdd / subgroupMax, then one shared slot per subgroup (NSG slots, sized by
-// the host from the minimum subgroup size: 8 on lavapipe, 32 on NVIDIA). Nothing else uses
+// the host from the minimum subgroup size: 8 on lavapipe, 32 on NVIDIA; two sets a reduction,
+// used in turn: WG_REDUCE). Nothing else uses
 // shared memory, so no size here depends on maxComputeSharedMemorySize (32 KB on lavapipe).
 // STATS_F64 1 (defined by the including shader; needs shaderFloat64): also wg_sum64, in double.
 // VEC4: cols % 4 == 0, so every row starts 16-byte aligned and the rows are read as vec4; else
@@ -66,40 +67,37 @@ float row_exp_neg(float x) { return EXP_BUILTIN ? exp(x) : xpb_exp_neg(x); }
 const uint BLOCK = gl_WorkGroupSize.x;
 const uint CHUNK = BLOCK * VPT * 4u;
 
-shared float red[NSG];
 vec4 rv[VPT]; // this invocation's values of the current chunk
 
 // ---- workgroup reductions (call in uniform control flow; every invocation gets the result) ----
 
-float wg_sum(float v)
-{
-    v = subgroupAdd(v);
-    if (subgroupElect())
-        red[gl_SubgroupID] = v;
-    memoryBarrierShared();
-    barrier();
-    float r = 0.0;
-    for (uint i = gl_SubgroupInvocationID; i < gl_NumSubgroups; i += gl_SubgroupSize)
-        r += red[i];
-    r = subgroupAdd(r);
-    barrier(); // red is free again
-    return r;
-}
+// WG_REDUCE(NAME, T, SUBGROUP_OP, COMBINE, IDENT) defines `T NAME(T v)`: the subgroup's
+// reduction, then the subgroups' in subgroup order (a fixed order: the same bits in every
+// workgroup from the same values), one shared slot a subgroup. The calls of one NAME take two
+// sets of slots in turn (its own counter, uniform because every call is), so a call's writes
+// never meet the previous call's reads (a barrier of the call between them separates them from
+// the call before that): one barrier a call, where a barrier after the reads made it two.
+#define WG_ADD(a, b) ((a) + (b))
+#define WG_REDUCE(NAME, T, SUBGROUP_OP, COMBINE, IDENT)                                          \
+    shared T NAME##_slots[2 * NSG];                                                              \
+    uint NAME##_turn = 0u;                                                                       \
+    T NAME(T v)                                                                                  \
+    {                                                                                            \
+        uint o = (NAME##_turn & 1u) * NSG;                                                       \
+        NAME##_turn++;                                                                           \
+        v = SUBGROUP_OP(v);                                                                      \
+        if (subgroupElect())                                                                     \
+            NAME##_slots[o + gl_SubgroupID] = v;                                                 \
+        memoryBarrierShared();                                                                   \
+        barrier();                                                                               \
+        T r = IDENT;                                                                             \
+        for (uint i = gl_SubgroupInvocationID; i < gl_NumSubgroups; i += gl_SubgroupSize)        \
+            r = COMBINE(r, NAME##_slots[o + i]);                                                 \
+        return SUBGROUP_OP(r);                                                                   \
+    }
 
-float wg_max(float v)
-{
-    v = subgroupMax(v);
-    if (subgroupElect())
-        red[gl_SubgroupID] = v;
-    memoryBarrierShared();
-    barrier();
-    float r = -XPB_FLT_MAX;
-    for (uint i = gl_SubgroupInvocationID; i < gl_NumSubgroups; i += gl_SubgroupSize)
-        r = max(r, red[i]);
-    r = subgroupMax(r);
-    barrier();
-    return r;
-}
+WG_REDUCE(wg_sum, float, subgroupAdd, WG_ADD, 0.0)
+WG_REDUCE(wg_max, float, subgroupMax, max, -XPB_FLT_MAX)
 
 float hsum(vec4 v) { return (v.x + v.y) + (v.z + v.w); }
 float hmax(vec4 v) { return max(max(v.x, v.y), max(v.z, v.w)); }
@@ -190,20 +188,5 @@ vec4 row_b(uint c0, uint k)
 
 #if defined(STATS_F64) && STATS_F64
 // fp64 statistics (layernorm variants f64stats and onchip; needs shaderFloat64): wg_sum in double.
-shared double red64[NSG];
-
-double wg_sum64(double v)
-{
-    v = subgroupAdd(v);
-    if (subgroupElect())
-        red64[gl_SubgroupID] = v;
-    memoryBarrierShared();
-    barrier();
-    double r = 0.0;
-    for (uint i = gl_SubgroupInvocationID; i < gl_NumSubgroups; i += gl_SubgroupSize)
-        r += red64[i];
-    r = subgroupAdd(r);
-    barrier(); // red64 is free again
-    return r;
-}
+WG_REDUCE(wg_sum64, double, subgroupAdd, WG_ADD, 0.0LF)
 #endif

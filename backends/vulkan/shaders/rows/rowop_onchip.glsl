@@ -43,7 +43,7 @@
 // the add need not wait for the store to reach memory first, as a release add does (on the H200
 // that wait is most of a row's signal; here 1 - 3% faster at 1024 x 262144). Every
 // reader (owner or completer) then reads each partial's words with relaxed atomic loads until all
-// carry this launch's epoch (oc_await): a word from an earlier launch is never taken. The flag
+// carry this launch's epoch (oc_total_tagged): a word from an earlier launch is never taken. The flag
 // atomics go relaxed as well (no partial is passed through them any more). The slots are zeroed
 // when made and when the epoch wraps; only the flags are zeroed each launch.
 //
@@ -96,7 +96,8 @@ const uint OC_HANDED = 0u;    // an owner that gave its chunk to the completer: 
 const uint OC_OWNER = 1u;     // writes its own chunk
 const uint OC_COMPLETER = 2u; // writes its own chunk and every chunk handed to it
 
-shared uint oc_word;            // invocation 0's result, for the whole workgroup
+shared uint oc_word[2];         // invocation 0's result, for the whole workgroup (in turn)
+uint oc_word_turn = 0u;         // which oc_word the next broadcast takes (uniform)
 shared uint oc_handed[BLOCK];   // completer: chunk cb + i was handed over
 
 // A workgroup barrier that also orders buffer memory (what invocation 0 acquired, all see).
@@ -106,15 +107,17 @@ void oc_sync()
     controlBarrier(gl_ScopeWorkgroup, gl_ScopeWorkgroup, storage, gl_SemanticsAcquireRelease);
 }
 
-// Invocation 0's v, in every invocation (uniform control flow).
+// Invocation 0's v, in every invocation (uniform control flow). The two words in turn: the next
+// broadcast's barrier lies between this one's reads and the one after's write to the same word,
+// so one barrier a broadcast does.
 uint oc_broadcast(uint v)
 {
+    uint o = oc_word_turn & 1u;
+    oc_word_turn++;
     if (gl_LocalInvocationID.x == 0u)
-        oc_word = v;
+        oc_word[o] = v;
     oc_sync();
-    uint r = oc_word;
-    oc_sync(); // oc_word is free again
-    return r;
+    return oc_word[o];
 }
 
 // The flag atomics' semantics: acquire / release where the partials pass through them (untagged),
@@ -129,7 +132,7 @@ const int OC_ACQ = gl_SemanticsAcquire;
 const int OC_ACQ_REL = gl_SemanticsAcquireRelease;
 #endif
 
-// ---- the tagged partials: publish, await, read ---------------------------------------------------
+// ---- the tagged partials: publish, read ----------------------------------------------------------
 // (No arrays and no module-scope variables here: a first form with a word array and the held
 // partial at module scope ran softmax 17% and layernorm 9% slower than the release form on the
 // H200; this one runs all three faster. The driver still reports 20 KiB of shared memory for
@@ -190,31 +193,18 @@ bool oc_read(uint t, out vec2 p)
 }
 #endif
 
-// Every invocation reads its partials of the row at pbase (lid, lid + BLOCK, ...) until each
-// carries this launch's epoch, the whole workgroup looping until all have (uniform control flow:
-// lavapipe loses the invocations of a loop over an atomic only part of the workgroup runs). Every
-// partial was stored before its chunk's add, and every add has happened (the caller saw
-// arrive[row] reach chunks, or is the completer, or lost its swap to it), so the loop ends.
-// Returns partial lid (the merge's first; zero past the row's chunks).
-OC_PART oc_await(uint pbase)
-{
-    OC_PART held = OC_PART(0.0);
-    for (uint ib = 0u; ib < pc.chunks; ib += BLOCK) {
-        uint i = ib + gl_LocalInvocationID.x;
-        bool seen = i >= pc.chunks;
-        do {
-            if (!seen) {
-                OC_PART p;
-                seen = oc_read(pbase + i, p);
-                if (seen && ib == 0u)
-                    held = p;
-            }
-        } while (wg_sum(seen ? 0.0 : 1.0) != 0.0);
-    }
-    return held;
-}
-
-// Partial i of the row at pbase, in the invocation that oc_await had read it (i = lid + k * BLOCK):
+// The tagged merge (oc_total_tagged, per op below): every invocation reads its partials of the
+// row at pbase (lid, lid + BLOCK, ...) with relaxed atomic loads and counts those whose words do
+// not all carry this launch's epoch yet; that count rides in the same workgroup reduction as the
+// merge, and the whole workgroup reads and merges again while it is not 0 (uniform control flow:
+// lavapipe loses the invocations of a loop over an atomic only part of the workgroup runs). A
+// pass whose count is 0 read every partial of this launch, so its merge is the row's, in the
+// same order and with the same bits as the untagged oc_total (one reduction, where a count
+// first, then the merge, took two or three). Every partial was stored before its chunk's add,
+// and every add has happened (the caller saw arrive[row] reach chunks, or is the completer, or
+// lost its swap to it), so the loop ends.
+// Partial i of the row at pbase, in the invocation that had read it in a pass that saw every
+// partial (i = lid + k * BLOCK):
 // `held` for the first, one past the first BLOCK read again: a later atomic read of a word by the
 // invocation that read this launch's value cannot return an older one (read-read coherence).
 OC_PART oc_part(uint pbase, uint i, OC_PART held)
@@ -286,6 +276,32 @@ vec2 oc_partial(uint c0)
 // The row's max, then its sum (row_parts.glsl).
 vec2 oc_total(uint pbase, vec2 held) { return row_softmax_total(pbase, held); }
 
+#if OC_TAGGED
+WG_REDUCE(wg_max2, vec2, subgroupMax, max, vec2(-XPB_FLT_MAX, 0.0))
+
+// The row's max with the count of partials not yet seen (any: its max over the workgroup is 1),
+// then its sum from the partials that pass read (row_parts.glsl).
+vec2 oc_total_tagged(uint pbase)
+{
+    vec2 held = vec2(0.0), r;
+    do {
+        vec2 mu = vec2(-XPB_FLT_MAX, 0.0);
+        for (uint ib = 0u; ib < pc.chunks; ib += BLOCK) {
+            uint i = ib + gl_LocalInvocationID.x;
+            if (i < pc.chunks) {
+                vec2 q;
+                bool seen = oc_read(pbase + i, q);
+                if (ib == 0u)
+                    held = q;
+                mu = vec2(max(mu.x, q.x), seen ? mu.y : 1.0);
+            }
+        }
+        r = wg_max2(mu);
+    } while (r.y != 0.0);
+    return vec2(r.x, row_softmax_sum(pbase, held, r.x));
+}
+#endif
+
 void oc_stats(vec2 t)
 {
     g_m = t.x;
@@ -339,6 +355,13 @@ vec2 oc_total(uint pbase, vec2 held)
     return vec2(wg_sum(s), 0.0);
 }
 
+#if OC_TAGGED // oc_total_tagged's sums: the sum of squares, then the count of partials not seen
+#define OC_SUMS vec2
+WG_REDUCE(oc_sums_reduce, vec2, subgroupAdd, WG_ADD, vec2(0.0))
+vec2 oc_sums_of(vec2 q, bool seen) { return vec2(q.x, seen ? 0.0 : 1.0); }
+vec2 oc_sums_part(vec2 r) { return vec2(r.x, 0.0); }
+#endif
+
 void oc_stats(vec2 t) { g_r = inversesqrt(t.x / float(pc.cols) + pc.eps); }
 
 void oc_write(uint base, uint c0)
@@ -351,6 +374,9 @@ void oc_write(uint base, uint c0)
 
 float g_x0, g_mean, g_r;
 
+// Both sums in one reduction (componentwise: the bits of two wg_sum64s).
+WG_REDUCE(wg_sum64x2, dvec2, subgroupAdd, WG_ADD, dvec2(0.0))
+
 void oc_row_begin(uint base) { g_x0 = xs[base]; }
 float oc_fill() { return g_x0; } // past the row's end: d = 0
 
@@ -362,7 +388,7 @@ dvec2 oc_partial(uint c0)
         s1 += (d.x + d.y) + (d.z + d.w);
         s2 += dot(d, d);
     }
-    return dvec2(wg_sum64(s1), wg_sum64(s2));
+    return wg_sum64x2(dvec2(s1, s2));
 }
 
 dvec2 oc_total(uint pbase, dvec2 held)
@@ -373,8 +399,15 @@ dvec2 oc_total(uint pbase, dvec2 held)
         if (i < pc.chunks)
             s += ROW_PART(pbase, i, held);
     }
-    return dvec2(wg_sum64(s.x), wg_sum64(s.y));
+    return wg_sum64x2(s);
 }
+
+#if OC_TAGGED // oc_total_tagged's sums: both sums, then the count of partials not seen
+#define OC_SUMS dvec3
+WG_REDUCE(oc_sums_reduce, dvec3, subgroupAdd, WG_ADD, dvec3(0.0))
+dvec3 oc_sums_of(dvec2 q, bool seen) { return dvec3(q, seen ? 0.0 : 1.0); }
+dvec2 oc_sums_part(dvec3 r) { return r.xy; }
+#endif
 
 void oc_stats(dvec2 t)
 {
@@ -393,6 +426,28 @@ void oc_write(uint base, uint c0)
 
 #if ONCHIP_OP != 0
 void oc_write_x(uint base, uint c0) { oc_write(base, c0); } // rv holds the values in every form
+
+#if OC_TAGGED
+// rmsnorm and layernorm: the row's sums (oc_total's, in its order) with the count of partials
+// not yet seen as the last component of one reduction.
+OC_PART oc_total_tagged(uint pbase)
+{
+    OC_SUMS r;
+    do {
+        OC_SUMS su = OC_SUMS(0.0);
+        for (uint ib = 0u; ib < pc.chunks; ib += BLOCK) {
+            uint i = ib + gl_LocalInvocationID.x;
+            if (i < pc.chunks) {
+                OC_PART q;
+                bool seen = oc_read(pbase + i, q);
+                su += oc_sums_of(q, seen);
+            }
+        }
+        r = oc_sums_reduce(su);
+    } while (r[r.length() - 1] != 0.0);
+    return oc_sums_part(r);
+}
+#endif
 #endif
 
 // ---- the exchange ------------------------------------------------------------------------------
@@ -486,11 +541,11 @@ void oc_task(uint row, uint ch)
             role = oc_wait(row, t);
         if (role == OC_HANDED)
             return;
-        OC_PART held = OC_PART(0.0); // tagged: this invocation's first partial, as oc_await read it
 #if OC_TAGGED
-        held = oc_await(row * pc.chunks);
+        p = oc_total_tagged(row * pc.chunks); // the one call site of the merge: identical bits per row
+#else
+        p = oc_total(row * pc.chunks, OC_PART(0.0)); // (the same)
 #endif
-        p = oc_total(row * pc.chunks, held); // the one call site of the merge: identical bits per row
     }
     oc_stats(p);
     oc_write(base, c0);
