@@ -9,8 +9,7 @@
 //     write pass (layernorm: three times, layernorm.comp says why).
 //   MODE 1, an invocation per row, for rows of a few values (cols < 64): plain loops.
 // Reductions: subgroupAdd / subgroupMax, then one shared slot per subgroup (NSG slots, sized by
-// the host from the minimum subgroup size: 8 on lavapipe, 32 on NVIDIA; two sets a reduction,
-// used in turn: WG_REDUCE). Nothing else uses
+// the host from the minimum subgroup size: 8 on lavapipe, 32 on NVIDIA; WG_REDUCE). Nothing else uses
 // shared memory, so no size here depends on maxComputeSharedMemorySize (32 KB on lavapipe).
 // STATS_F64 1 (defined by the including shader; needs shaderFloat64): also wg_sum64, in double.
 // VEC4: cols % 4 == 0, so every row starts 16-byte aligned and the rows are read as vec4; else
@@ -73,27 +72,27 @@ vec4 rv[VPT]; // this invocation's values of the current chunk
 
 // WG_REDUCE(NAME, T, SUBGROUP_OP, COMBINE, IDENT) defines `T NAME(T v)`: the subgroup's
 // reduction, then the subgroups' in subgroup order (a fixed order: the same bits in every
-// workgroup from the same values), one shared slot a subgroup. The calls of one NAME take two
-// sets of slots in turn (its own counter, uniform because every call is), so a call's writes
-// never meet the previous call's reads (a barrier of the call between them separates them from
-// the call before that): one barrier a call, where a barrier after the reads made it two.
+// workgroup from the same values), one shared slot a subgroup, and a barrier after the reads so
+// the next call may write the slots again. (One barrier a call, with two sets of slots taken in
+// turn by a module-scope counter, measured slower on the H200: Vulkan softmax at 1024 x 262144
+// 5.5%; results/h200/2026-11-29-s28-vk-merge-ab.txt.) A vector T reduces each component in the
+// order of a scalar call, so one call of a vec2 has the bits of two calls, in half the barriers.
 #define WG_ADD(a, b) ((a) + (b))
 #define WG_REDUCE(NAME, T, SUBGROUP_OP, COMBINE, IDENT)                                          \
-    shared T NAME##_slots[2 * NSG];                                                              \
-    uint NAME##_turn = 0u;                                                                       \
+    shared T NAME##_slots[NSG];                                                                  \
     T NAME(T v)                                                                                  \
     {                                                                                            \
-        uint o = (NAME##_turn & 1u) * NSG;                                                       \
-        NAME##_turn++;                                                                           \
         v = SUBGROUP_OP(v);                                                                      \
         if (subgroupElect())                                                                     \
-            NAME##_slots[o + gl_SubgroupID] = v;                                                 \
+            NAME##_slots[gl_SubgroupID] = v;                                                     \
         memoryBarrierShared();                                                                   \
         barrier();                                                                               \
         T r = IDENT;                                                                             \
         for (uint i = gl_SubgroupInvocationID; i < gl_NumSubgroups; i += gl_SubgroupSize)        \
-            r = COMBINE(r, NAME##_slots[o + i]);                                                 \
-        return SUBGROUP_OP(r);                                                                   \
+            r = COMBINE(r, NAME##_slots[i]);                                                     \
+        r = SUBGROUP_OP(r);                                                                      \
+        barrier(); /* the slots are free again */                                                \
+        return r;                                                                                \
     }
 
 WG_REDUCE(wg_sum, float, subgroupAdd, WG_ADD, 0.0)

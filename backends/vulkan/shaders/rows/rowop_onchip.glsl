@@ -96,8 +96,7 @@ const uint OC_HANDED = 0u;    // an owner that gave its chunk to the completer: 
 const uint OC_OWNER = 1u;     // writes its own chunk
 const uint OC_COMPLETER = 2u; // writes its own chunk and every chunk handed to it
 
-shared uint oc_word[2];         // invocation 0's result, for the whole workgroup (in turn)
-uint oc_word_turn = 0u;         // which oc_word the next broadcast takes (uniform)
+shared uint oc_word;            // invocation 0's result, for the whole workgroup
 shared uint oc_handed[BLOCK];   // completer: chunk cb + i was handed over
 
 // A workgroup barrier that also orders buffer memory (what invocation 0 acquired, all see).
@@ -107,17 +106,15 @@ void oc_sync()
     controlBarrier(gl_ScopeWorkgroup, gl_ScopeWorkgroup, storage, gl_SemanticsAcquireRelease);
 }
 
-// Invocation 0's v, in every invocation (uniform control flow). The two words in turn: the next
-// broadcast's barrier lies between this one's reads and the one after's write to the same word,
-// so one barrier a broadcast does.
+// Invocation 0's v, in every invocation (uniform control flow).
 uint oc_broadcast(uint v)
 {
-    uint o = oc_word_turn & 1u;
-    oc_word_turn++;
     if (gl_LocalInvocationID.x == 0u)
-        oc_word[o] = v;
+        oc_word = v;
     oc_sync();
-    return oc_word[o];
+    uint r = oc_word;
+    oc_sync(); // oc_word is free again
+    return r;
 }
 
 // The flag atomics' semantics: acquire / release where the partials pass through them (untagged),
