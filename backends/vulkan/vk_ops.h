@@ -86,6 +86,8 @@ xpb_status vkb_rowop_default_supports(void *ctx, xpb_op op, int n_params, const 
 xpb_status vkb_rowop_default_prepare(void *ctx, xpb_op op, int n_params, const void *args, void **state,
                                      xpb_error *err);
 void vkb_rowop_default_release(void *ctx, void *state);
+/* What these rows run as (xpb_kernel.describe): "path=onchip" and onchip's, or the shape rowop.c picks. */
+void vkb_rowop_default_describe(void *ctx, xpb_op op, int n_params, const void *args, char *buf, size_t n);
 xpb_status vkb_rowop_default_launch(void *ctx, xpb_op op, const vkb_shader *sh, int n_params, const void *args,
                                     void *state, xpb_error *err);
 /* Variant onchip's dispatch of op for the default variant's long rows (rowop_onchip.c): whether
@@ -94,6 +96,8 @@ bool vkb_rowop_onchip_runs(const vkb_ctx *c, xpb_op op);
 xpb_status vkb_rowop_onchip_prepare(void *ctx, xpb_op op, const void *args, void **state, xpb_error *err);
 void vkb_rowop_onchip_release(void *ctx, void *state);
 xpb_status vkb_rowop_onchip_launch(void *ctx, xpb_op op, const void *args, void *state, xpb_error *err);
+/* What onchip runs these rows as ("chunk=... publish=tagged ..."; xpb_kernel.describe). */
+void vkb_rowop_onchip_describe(void *ctx, xpb_op op, const void *args, char *buf, size_t n);
 /* Fills b with a row op's bindings x, its n_params per-column inputs (w, b) and out, in the
  * shaders' binding order; returns how many (the caller appends its own after them). */
 int vkb_rowop_bindings(const xpb_rowop_args *a, int n_params, vkb_binding *b);
@@ -136,6 +140,10 @@ xpb_status vkb_row_exp(uint32_t *builtin, xpb_error *err);
     {                                                                                           \
         return fn##_launch(ctx, &opdesc, args, state, err);                                     \
     }                                                                                           \
+    static void name##_describe(void *ctx, const void *args, void *state, char *buf, size_t n) \
+    {                                                                                           \
+        fn##_describe(ctx, &opdesc, args, state, buf, n);                                       \
+    }                                                                                           \
     const xpb_kernel xpb_vulkan_##name##_##vname = {                                            \
         .op = OP,                                                                               \
         .variant = #vname,                                                                      \
@@ -144,6 +152,7 @@ xpb_status vkb_row_exp(uint32_t *builtin, xpb_error *err);
         .prepare = name##_prepare,                                                              \
         .release = fn##_release,                                                                \
         .launch = name##_launch,                                                                \
+        .describe = name##_describe,                                                            \
     }
 
 /* ---- a user's SPIR-V kernel (vk_spirv.c; docs/plugins.md "Vulkan: SPIR-V kernels") ------------ */

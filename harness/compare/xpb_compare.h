@@ -212,6 +212,7 @@ typedef struct xpb_comparison {
     size_t n_throttled, n_clocks_apart; /* rows whose conditions differ (see row.conditions) */
     size_t n_drifting;                  /* rows whose rounds drift in either run (row.drift_*) */
     size_t n_inputs_differ;             /* stateful rows whose inputs were kept in one run only */
+    size_t n_config_differ;             /* rows whose kernel_config differs (both sides have one) */
 } xpb_comparison;
 
 /* Matches the cases of base and next by (id, device, variant) and compares each pair. The

@@ -171,6 +171,14 @@ static void explain(xpb_comparison *cmp, xpb_compare_row *r)
     }
 }
 
+/* Both runs of the row say what the kernel chose by itself, and they say different things (a file
+ * from before kernel_config, or a kernel without describe, says nothing: no warning). */
+static bool config_differs(const xpb_compare_row *r)
+{
+    return r->base && r->next && r->base->kernel_config[0] && r->next->kernel_config[0] &&
+           strcmp(r->base->kernel_config, r->next->kernel_config) != 0;
+}
+
 static xpb_status fill_row(xpb_comparison *cmp, xpb_compare_row *r)
 {
     const xpb_rcase *b = r->base, *n = r->next;
@@ -182,6 +190,7 @@ static xpb_status fill_row(xpb_comparison *cmp, xpb_compare_row *r)
     } else {
         r->status_changed = strcmp(b->status, n->status) != 0;
         cmp->n_status_changed += r->status_changed;
+        cmp->n_config_differ += config_differs(r);
     }
     if (n && is_failure(n->status)) {
         r->failing = true;
@@ -357,6 +366,17 @@ xpb_status xpb_compare_files_history(const xpb_results_file *base, const xpb_res
                      "one run only (XPB_STATEFUL_INPUTS=kept in the %s): their uploads and end-to-end times differ by "
                      "that, and the GPU's clock may too; first: %.80s %s", out->n_inputs_differ,
                      r->next->inputs_kept ? "new" : "base", r->next->id, r->next->device) < 0)
+            w[0] = '\0';
+        break;
+    }
+    for (size_t i = 0; i < out->n_rows && out->n_config_differ && out->n_warnings < XPB_COMPARE_MAX_WARNINGS; i++) {
+        const xpb_compare_row *r = &out->rows[i];
+        if (!config_differs(r))
+            continue;
+        char *w = out->warnings[out->n_warnings++];
+        if (snprintf(w, sizeof out->warnings[0], "%zu cases ran different code in the two runs (kernel_config: what "
+                     "the kernel chose by itself); first: %.60s %s %s: base %.70s, new %.70s", out->n_config_differ,
+                     r->next->id, r->next->device, r->next->variant, r->base->kernel_config, r->next->kernel_config) < 0)
             w[0] = '\0';
         break;
     }

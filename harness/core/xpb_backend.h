@@ -57,6 +57,16 @@ typedef struct xpb_kernel {
     void (*release)(void *ctx, void *state);
     /* Enqueue the kernel. Must not wait for completion (the harness synchronizes). */
     xpb_status (*launch)(void *ctx, const void *args, void *state, xpb_error *err);
+    /* Optional: what this launch chose by itself where the variant decides from the device or the
+     * sizes and not from a knob alone (a path taken where the device has a feature, the shape for
+     * these rows), as "key=value key=value" into buf (n bytes, NUL-terminated; state: prepare's).
+     * The results carry it as the case's kernel_config, and compare warns where the two runs of a
+     * case ran different code (docs/results-schema.md). */
+#ifdef __cplusplus /* (C++ aggregates that predate it leave it out: null, without a warning) */
+    void (*describe)(void *ctx, const void *args, void *state, char *buf, size_t n) = nullptr;
+#else
+    void (*describe)(void *ctx, const void *args, void *state, char *buf, size_t n);
+#endif
 } xpb_kernel;
 
 /* The most devices one group may hold. */

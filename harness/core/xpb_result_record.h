@@ -49,6 +49,7 @@ typedef struct xpb_result {
     const xpb_device *device;
     char variant[32];
     char precision[32];
+    char kernel_config[160]; /* the kernel's describe(): what it chose by itself ("" none) */
     xpb_case_status status;
     char message[XPB_ERROR_MSG_LEN]; /* error / unsupported / skipped reason, or failure summary */
     bool isolated;     /* ran in a process of its own (run --isolate, xpb_isolate.h) */

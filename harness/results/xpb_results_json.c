@@ -334,6 +334,8 @@ static cJSON *case_json(const xpb_result *r)
     cJSON_AddBoolToObject(o, "software_device", r->device->info.is_software);
     cJSON_AddStringToObject(o, "variant", r->variant);
     cJSON_AddStringToObject(o, "precision", r->precision);
+    if (r->kernel_config[0])
+        cJSON_AddStringToObject(o, "kernel_config", r->kernel_config);
     if (r->ran && xpb_plugin_path_of(r->ran)) /* a --kernels library's kernel: top-level "plugins" */
         cJSON_AddStringToObject(o, "plugin", xpb_plugin_path_of(r->ran));
     cJSON_AddStringToObject(o, "status", xpb_case_status_name(r->status));

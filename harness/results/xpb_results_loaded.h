@@ -37,6 +37,7 @@ typedef struct xpb_rcase {
     char workload[XPB_RTEXT], op[XPB_RTEXT], dtype[32];
     char backend[32], device[48], device_name[XPB_RTEXT];
     char variant[64], precision[32];
+    char kernel_config[160]; /* what the kernel chose by itself ("" where the file has none) */
     char status[32];  /* "ok", "failed-validation", "unsupported", "error", "skipped" */
     char message[512];
     bool software_device;

@@ -231,6 +231,7 @@ static xpb_status read_case(ctx *c, const cJSON *o, xpb_rcase *rc)
     if (!st) st = get_str(c, o, "dtype", rc->dtype, sizeof rc->dtype, false);
     if (!st) st = get_str(c, o, "device_name", rc->device_name, sizeof rc->device_name, false);
     if (!st) st = get_str(c, o, "precision", rc->precision, sizeof rc->precision, false);
+    if (!st) st = get_str(c, o, "kernel_config", rc->kernel_config, sizeof rc->kernel_config, false);
     if (!st) st = get_str(c, o, "message", rc->message, sizeof rc->message, false);
     if (!st) st = get_bool(c, o, "software_device", &rc->software_device);
     if (!st) st = get_obj(c, o, "work", &w);

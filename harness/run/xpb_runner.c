@@ -492,6 +492,8 @@ static void run_kernel(xpb_device *dev, const xpb_kernel *k, const xpb_case *c, 
     }
     if (!st && k->prepare && !(st = k->prepare(dev->ctx, args, &state, &err)))
         prepared = true;
+    if (!st && k->describe)
+        k->describe(dev->ctx, args, state, r->kernel_config, sizeof r->kernel_config);
     double t_valid = xpb_clock_now();
     r->phase.setup_s = t_valid - t0;
     /* 1. one launch, read everything back, validate */

@@ -50,12 +50,13 @@ typedef enum mutant_bug {
 
 /* Defines `const xpb_kernel xpb_mutant_<name>` for op, whose launch calls
  * fn(args, bug, err): the kernel slot carries no user data, hence one small wrapper each. */
-#define XPB_MUTANT_KERNEL(name, op, fn, bug)                                                      \
+#define XPB_MUTANT_KERNEL(name, kop, fn, bug)                                                     \
     static xpb_status name##_launch(void *ctx, const void *args, void *state, xpb_error *err)   \
     {                                                                                             \
         (void)ctx, (void)state;                                                                   \
         return fn(args, bug, err);                                                                \
     }                                                                                             \
-    const xpb_kernel xpb_mutant_##name = {op, #name, "fp32", NULL, NULL, NULL, name##_launch};
+    const xpb_kernel xpb_mutant_##name = {                                                        \
+        .op = kop, .variant = #name, .precision = "fp32", .launch = name##_launch};
 
 #endif

@@ -23,6 +23,12 @@ static xpb_status launch(void *ctx, const void *args, void *state, xpb_error *er
     return vkb_rowop_default_launch(ctx, XPB_OP_RMSNORM, &shader, 1, args, state, err);
 }
 
+static void describe(void *ctx, const void *args, void *state, char *buf, size_t n)
+{
+    (void)state;
+    vkb_rowop_default_describe(ctx, XPB_OP_RMSNORM, 1, args, buf, n);
+}
+
 const xpb_kernel xpb_vulkan_rmsnorm = {
     .op = XPB_OP_RMSNORM,
     .variant = "default",
@@ -31,4 +37,5 @@ const xpb_kernel xpb_vulkan_rmsnorm = {
     .prepare = prepare,
     .release = vkb_rowop_default_release,
     .launch = launch,
+    .describe = describe,
 };

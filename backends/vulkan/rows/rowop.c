@@ -19,6 +19,7 @@
 #include "vk_ops.h"
 #include "xpb_knob.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -119,6 +120,25 @@ static xpb_status default_long(vkb_ctx *c, xpb_op op, int n_params, const void *
         return st;
     *onchip = r.mode == 0 && (uint64_t)r.block * r.vpt * 4 < (uint64_t)a->cols && vkb_rowop_onchip_runs(c, op);
     return XPB_OK;
+}
+
+void vkb_rowop_default_describe(void *ctx, xpb_op op, int n_params, const void *args, char *buf, size_t n)
+{
+    const xpb_rowop_args *a = args;
+    xpb_error err = {{0}};
+    bool onchip;
+    row_config r;
+    buf[0] = '\0';
+    if (default_long(ctx, op, n_params, args, &onchip, &err) || a->rows == 0 || a->cols == 0)
+        return;
+    if (onchip) { /* "path=onchip " and onchip's own */
+        int k = snprintf(buf, n, "path=onchip ");
+        if (k > 0 && (size_t)k < n)
+            vkb_rowop_onchip_describe(ctx, op, args, buf + k, n - (size_t)k);
+    } else if (!choose(ctx, (uint64_t)a->rows, (uint64_t)a->cols, &r, &err)) {
+        snprintf(buf, n, "path=%s invocations=%u values=%u", r.mode ? "invocation-per-row" : "workgroup-per-row",
+                 r.block, 4 * r.vpt);
+    }
 }
 
 xpb_status vkb_rowop_default_supports(void *ctx, xpb_op op, int n_params, const void *args, xpb_error *why)

@@ -24,6 +24,7 @@
 #include "vk_ops.h"
 #include "xpb_knob.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 
 /* the defaults of the wave (16 MiB), the chunk (4096) and the values an invocation (16): docs/knobs.md */
@@ -118,6 +119,20 @@ typedef struct l2_state {
     xpb_buffer *part;
     uint64_t part_bytes;
 } l2_state;
+
+/* What these rows run as (xpb_kernel.describe): the chunking and the waves, from the sizes. */
+static void l2_describe(void *ctx, const l2_op *op, const void *args, void *state, char *buf, size_t n)
+{
+    (void)state;
+    const xpb_rowop_args *a = args;
+    l2_config r;
+    xpb_error err = {{0}};
+    buf[0] = '\0';
+    if (a->rows > 0 && a->cols > 0 && !choose(ctx, op, (uint64_t)a->rows, (uint64_t)a->cols, &r, &err))
+        snprintf(buf, n, "chunk=%u chunks=%llu invocations=%u values=%u wave_rows=%llu waves=%llu", r.chunk,
+                 (unsigned long long)r.chunks, r.block, 4 * r.vpt, (unsigned long long)r.wave_rows,
+                 (unsigned long long)r.waves);
+}
 
 static void l2_release(void *ctx, void *state)
 {

@@ -47,6 +47,7 @@
 #include "vk_ops.h"
 #include "xpb_knob.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -315,6 +316,22 @@ static xpb_status oc_launch(void *ctx, const oc_op *op, const void *args, void *
     return st ? st : vkb_ctx_status(c, err);
 }
 
+/* What these rows run as (xpb_kernel.describe): the partials' path and the exp form that the
+ * device's features decided (auto), and the chunking; "" where the arguments are not runnable. */
+static void oc_describe(void *ctx, const oc_op *op, const void *args, void *state, char *buf, size_t n)
+{
+    (void)state;
+    const xpb_rowop_args *a = args;
+    oc_config r;
+    xpb_error err = {{0}};
+    buf[0] = '\0';
+    if (a->rows == 0 || a->cols == 0 || choose(ctx, op, (uint64_t)a->rows, (uint64_t)a->cols, &r, &err))
+        return;
+    snprintf(buf, n, "chunk=%u chunks=%llu invocations=%u values=%u%s%s", r.chunk, (unsigned long long)r.chunks,
+             r.block, 4 * r.vpt, r.chunks > 1 ? (r.tagged ? " publish=tagged" : " publish=release") : "",
+             op->once ? (r.once ? " exps=once" : " exps=twice") : "");
+}
+
 /* ---- the default variant's long rows (rowop.c) ------------------------------------------------- */
 
 static const oc_op *oc_op_of(xpb_op op)
@@ -340,6 +357,11 @@ void vkb_rowop_onchip_release(void *ctx, void *state)
 xpb_status vkb_rowop_onchip_launch(void *ctx, xpb_op op, const void *args, void *state, xpb_error *err)
 {
     return oc_launch(ctx, oc_op_of(op), args, state, err);
+}
+
+void vkb_rowop_onchip_describe(void *ctx, xpb_op op, const void *args, char *buf, size_t n)
+{
+    oc_describe(ctx, oc_op_of(op), args, NULL, buf, n);
 }
 
 /* ---- the three kernels ------------------------------------------------------------------------ */

@@ -23,6 +23,12 @@ static xpb_status launch(void *ctx, const void *args, void *state, xpb_error *er
     return vkb_rowop_default_launch(ctx, XPB_OP_SOFTMAX, &shader, 0, args, state, err);
 }
 
+static void describe(void *ctx, const void *args, void *state, char *buf, size_t n)
+{
+    (void)state;
+    vkb_rowop_default_describe(ctx, XPB_OP_SOFTMAX, 0, args, buf, n);
+}
+
 const xpb_kernel xpb_vulkan_softmax = {
     .op = XPB_OP_SOFTMAX,
     .variant = "default",
@@ -31,4 +37,5 @@ const xpb_kernel xpb_vulkan_softmax = {
     .prepare = prepare,
     .release = vkb_rowop_default_release,
     .launch = launch,
+    .describe = describe,
 };
