@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "xpb_clock.h"
 #include "xpb_results_loaded.h"
 #include "xpb_spawn.h"
 #include "xpb_tune.h"
@@ -254,6 +255,10 @@ int xpb_tune_sweep(const xpb_tune_opts *o, xpb_tuning_value *config, int *n_conf
     snprintf(log, sizeof log, "%s/%s.log", o->work, d->name);
     int stop = 0; /* interrupted (128 + N), or a base run refused its arguments (2): every run would */
     int base_rc = 0, cand_rc[XPB_KNOB_MAX_CANDIDATES] = {0};
+    int sides = 1; /* the base and every candidate that runs: for the time this knob takes */
+    for (int c = 0; c < k->n; c++)
+        sides += k->cand[c].outcome != XPB_TUNE_NOT_RUN;
+    bool estimated = false;
     if (*warmups > 0) {
         char label[XPB_KNOB_VALUE_LEN + 160];
         xpb_error err = {{0}};
@@ -284,7 +289,14 @@ int xpb_tune_sweep(const xpb_tune_opts *o, xpb_tuning_value *config, int *n_conf
             if (c >= 0 && k->cand[c].ops[0])
                 fprintf(stderr, " (%d case(s) of %s)", k->cand[c].cases, k->cand[c].ops);
             fprintf(stderr, "\n");
+            double t0 = xpb_clock_now();
             int rc = child_run(o, cfg, c < 0 ? filter : filters[c], variants, o->rounds, out[c + 1][r], log);
+            if (!estimated && rc < 128) { /* how long the rest takes, to size a time limit by */
+                double run_s = xpb_clock_now() - t0;
+                fprintf(stderr, "xpubench: tune: a run took %.1f s: %d runs of %s, at most about %.0f s in all\n",
+                        run_s, sides * o->runs, d->name, ceil(run_s * sides * o->runs));
+                estimated = true;
+            }
             if (rc >= 128 || (c < 0 && rc == 2))
                 stop = rc;
             if (c < 0 && rc && !base_rc)
