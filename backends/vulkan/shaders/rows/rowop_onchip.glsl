@@ -200,6 +200,7 @@ bool oc_read(uint t, out vec2 p)
 // first, then the merge, took two or three). Every partial was stored before its chunk's add,
 // and every add has happened (the caller saw arrive[row] reach chunks, or is the completer, or
 // lost its swap to it), so the loop ends.
+
 // Partial i of the row at pbase, in the invocation that had read it in a pass that saw every
 // partial (i = lid + k * BLOCK):
 // `held` for the first, one past the first BLOCK read again: a later atomic read of a word by the
