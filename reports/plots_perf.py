@@ -21,9 +21,10 @@ def _series(cases, many_hosts):
     return s
 
 
-def _row(c, gflops, precisions, library):
+def _row(c, gflops, precisions, library, configs=False):
     """One case of the throughput table: GB/s (GFLOP/s) and its share of the roof (fp32 peak),
-    marked when above 100%; the library share, '-' for the library variant itself."""
+    marked when above 100%; the library share, '-' for the library variant itself; what the
+    kernel chose by itself (kernel_config) where any case of the table says."""
     t = c.timed_ok
     val = (c.gflops if gflops else c.gbps) if t else None
     # for compute-heavy ops the bandwidth roof says little: show the share of the fp32 peak
@@ -33,6 +34,8 @@ def _row(c, gflops, precisions, library):
             percent.share(c, pct, "peak" if gflops else "roof")]
     if library:
         row.append(percent.library(c) if t else "-")
+    if configs:
+        row.append(c.kernel_config or "-")
     return row
 
 
@@ -71,11 +74,12 @@ def throughput(canvas, cases, many_hosts):
         metric = "GFLOP/s" if gflops else "GB/s"
         precisions = len({c.precision for c in cs}) > 1
         library = any(c.pct_of_library is not None for c in cs)
-        rows = [_row(c, gflops, precisions, library)
+        configs = any(c.kernel_config for c in cs)
+        rows = [_row(c, gflops, precisions, library, configs)
                 for c in sorted(cs, key=lambda c: (c.elements or 0, c.device, c.variant))]
         headers = ["size", "device", "variant"] + (["precision"] if precisions else []) + [
             "status", "median", metric, "% of fp32 peak" if gflops else "% of roof"] + (
-            ["% of library"] if library else [])
+            ["% of library"] if library else []) + (["kernel config"] if configs else [])
         marks = percent.footnote(rows)
         if not ok:
             figs.append(Figure(f"{op}: throughput", None, None, headers, rows, "no validated, timed case"))

@@ -190,6 +190,7 @@ class Case:
         self.dtype = _str(d, "dtype", w, path)
         self.device_name = _str(d, "device_name", w, path)
         self.precision = _str(d, "precision", w, path)
+        self.kernel_config = _str(d, "kernel_config", w, path)  # what the kernel chose by itself
         self.message = _str(d, "message", w, path)
         self.software_device = bool(d.get("software_device", False))
         params = _obj(d, "params", w, path)

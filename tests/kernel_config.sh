@@ -3,7 +3,8 @@
 # kernel_config, docs/results-schema.md): Vulkan onchip's path for the partials (auto picks
 # tagged slots where the device has 64-bit buffer atomics), its chunking, the default variant's
 # path for rows past one chunk; and compare warns when the two runs of a case ran different code
-# (here a copy of the results as another device whose auto took the release path would write).
+# (here a copy of the results as another device whose auto took the release path would write);
+# the report shows it.
 # Skips (77) without a Vulkan device.
 set -u
 bin=$1 work=$2
@@ -53,4 +54,10 @@ grep -q "cases ran different code in the two runs (kernel_config" "$work/cmp.txt
   && ok "compare warns where the code differs" || { no "compare's warning"; cat "$work/cmp.txt"; }
 "$bin" compare "$work/a.json" "$work/a.json" > "$work/same.txt" 2>&1
 grep -q "ran different code" "$work/same.txt" && no "compare warns for the same code" || ok "same code, no warning"
+# the report's throughput tables show it (a column where any case of the table has one)
+if "$bin" report "$work/a.json" -o "$work/report" > "$work/report.log" 2>&1; then
+  grep -q "publish=" "$work/report/index.html" && ok "the report shows kernel_config" || no "the report lacks kernel_config"
+else
+  no "xpubench report failed: $(tail -1 "$work/report.log")"
+fi
 exit $fail
