@@ -8,21 +8,7 @@
 # Skips (77) without a Vulkan device.
 set -u
 bin=$1 work=$2
-here=$(dirname "$0")
-rm -rf "$work" && mkdir -p "$work" || exit 1
-fail=0
-ok() { echo "ok: $1"; }
-no() { echo "FAIL: $1"; fail=1; }
-# kc FILE OP VARIANT: the kernel_config of the random-input case of OP and VARIANT in FILE
-kc() {
-  python3 - "$@" <<'PY'
-import json, sys
-f, op, variant = sys.argv[1:4]
-for c in json.load(open(f))["cases"]:
-    if c["op"] == op and c["variant"] == variant and "input" not in c["params"]:
-        print(c.get("kernel_config", "")); break
-PY
-}
+. "$(dirname "$0")/kernel_config_lib.sh"
 out=$(XPB_VULKAN_ROW_ONCHIP_CHUNK=1024 "$here/run_backend_test.sh" "$bin" vulkan run --backend vulkan \
     --variant default,onchip --workload elementwise --size rows=3,cols=4097 --filter 'softmax|rmsnorm' \
     --validate-only --out "$work/a.json" 2>&1)

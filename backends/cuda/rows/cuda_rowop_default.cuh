@@ -56,6 +56,22 @@ struct xpb_rowop_default_variant {
             return xpb_rowop_regs_variant::go<Op>(ctx, p, vec, s, plan.r, name, err);
         return xpb_rowop_default_shapes::enqueue<Op>(ctx, p, vec, name, err);
     }
+    /* "path=regs " and regs' own, or which held shape (xpb_rowop_default_shapes' order). */
+    template <class Op>
+    static void describe(const Plan &plan, int cols, bool vec, char *buf, size_t n)
+    {
+        if (plan.regs) {
+            const int k = snprintf(buf, n, "path=regs ");
+            if (k > 0 && (size_t)k < n)
+                xpb_rowop_regs_variant::describe<Op>(plan.r, cols, vec, buf + k, n - (size_t)k);
+            return;
+        }
+        const char *path = cols <= 32                   ? "lanes-per-row"
+                           : cols <= 1024               ? "warp-per-row"
+                           : cols <= XPB_ROWOP_HELD_MAX ? "block-per-row"
+                                                        : "streamed";
+        snprintf(buf, n, "path=%s loads=%s", path, vec && cols > 32 ? "float4" : "float");
+    }
 };
 
 /* Defines `extern "C" const xpb_kernel xpb_cuda_<name>`: the default variant of row-op policy Op. */

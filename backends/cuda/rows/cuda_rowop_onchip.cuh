@@ -111,7 +111,9 @@ static inline xpb_status xpb_rowop_exchange_make(xpb_cuda_ctx *ctx, int64_t rows
  *   template <class Op> static xpb_status go(xpb_cuda_ctx *, const xpb_rowop_ptrs &, bool vec,
  *                                            xpb_rowop_exchange *, const Plan &, const char *name,
  *                                            xpb_error *);
- * and XPB_CUDA_ROWOP_STATE_KERNEL registers it with the three functions below. */
+ *   template <class Op> static void describe(const Plan &, int cols, bool vec, char *buf, size_t n);
+ *                                            "key=value ..." of what the plan runs (xpb_kernel.describe)
+ * and XPB_CUDA_ROWOP_STATE_KERNEL registers it with the functions below. */
 
 /* The plan for these rows (the views are not bound yet); *go false: sizes the launch reports
  * itself (bad or empty), no plan. */
@@ -177,6 +179,22 @@ static xpb_status xpb_cuda_rowop_state_launch(void *vctx, const void *vargs, voi
     return V::template go<Op>(ctx, p, vec, s, plan, name, err);
 }
 
+/* describe: what these rows run as, from the plan the launch makes for them (V::describe<Op>:
+ * the shape and forms the variant chose by itself); "" for sizes the launch reports itself. */
+template <class Op, class V>
+static void xpb_cuda_rowop_state_describe(void *vctx, const void *vargs, const char *name, char *buf, size_t n)
+{
+    xpb_cuda_ctx *ctx = static_cast<xpb_cuda_ctx *>(vctx);
+    xpb_rowop_ptrs p = {};
+    bool vec = false, empty = false;
+    xpb_error err = {};
+    typename V::Plan plan = {};
+    buf[0] = '\0';
+    if (xpb_cuda_rowop_resolve<Op>(ctx, vargs, name, &p, &vec, &empty, &err) == XPB_OK && !empty &&
+        V::template plan<Op>(ctx, p.rows, p.cols, name, &plan, &err) == XPB_OK)
+        V::template describe<Op>(plan, p.cols, vec, buf, n);
+}
+
 /* Defines `extern "C" const xpb_kernel xpb_cuda_<name>`: variant V of row-op policy Op. */
 #define XPB_CUDA_ROWOP_STATE_KERNEL(name, xpb_op_value, Op, V)                                    \
     static xpb_status name##_supports(void *ctx, const void *args, xpb_error *why)                \
@@ -192,6 +210,10 @@ static xpb_status xpb_cuda_rowop_state_launch(void *vctx, const void *vargs, voi
     {                                                                                             \
         return xpb_cuda_rowop_state_launch<Op, V>(ctx, args, state, #name, err);                  \
     }                                                                                             \
+    static void name##_describe(void *ctx, const void *args, void *, char *buf, size_t n)         \
+    {                                                                                             \
+        xpb_cuda_rowop_state_describe<Op, V>(ctx, args, #name, buf, n);                           \
+    }                                                                                             \
     extern "C" const xpb_kernel xpb_cuda_##name = {                                               \
         /* .op        = */ xpb_op_value,                                                          \
         /* .variant   = */ V::variant,                                                            \
@@ -200,6 +222,7 @@ static xpb_status xpb_cuda_rowop_state_launch(void *vctx, const void *vargs, voi
         /* .prepare   = */ name##_prepare,                                                        \
         /* .release   = */ name##_release,                                                        \
         /* .launch    = */ name##_launch,                                                         \
+        /* .describe  = */ name##_describe,                                                       \
     }
 
 /* The row's statistics from its chunks' partials, by the 32 lanes of warp 0 (every lane must
@@ -413,6 +436,12 @@ struct xpb_rowop_onchip_variant {
     {
         return vec ? xpb_rowop_onchip_go<Op, true, true>(ctx, p, s, plan, name, err)
                    : xpb_rowop_onchip_go<Op, false, false>(ctx, p, s, plan, name, err);
+    }
+    template <class Op>
+    static void describe(const Plan &plan, int, bool vec, char *buf, size_t n)
+    {
+        snprintf(buf, n, "chunk=%d chunks=%d grid=%d loads=%s", plan.chunk, plan.chunks, plan.grid,
+                 vec ? "bulk" : "threads");
     }
 };
 

@@ -531,6 +531,17 @@ struct xpb_rowop_regs_variant {
         }
         return go_shape<Op>(ctx, p, vec, s, plan, name, err);
     }
+    /* The shape, its chunking, the loads and, for ops with an exp form (softmax), which one. */
+    template <class Op>
+    static void describe(const Plan &plan, int, bool vec, char *buf, size_t n)
+    {
+        constexpr bool exp_forms = !std::is_same<Op, typename xpb_regs_fast_exp_form<Op>::type>::value ||
+                                   !std::is_same<Op, typename xpb_regs_once_exp_form<Op>::type>::value;
+        static const char *const exps[] = {"fast", "expf", "once"}; /* XPB_CUDA_ROW_EXP's order */
+        snprintf(buf, n, "shape=%dx%dx%d chunk=%d chunks=%d loads=%s%s%s", plan.block, plan.values, plan.minb,
+                 plan.chunk, plan.chunks, vec ? "float4" : "float", exp_forms ? " exp=" : "",
+                 exp_forms ? exps[plan.exp_form] : "");
+    }
     template <class Op>
     static xpb_status go_shape(xpb_cuda_ctx *ctx, const xpb_rowop_ptrs &p, bool vec, xpb_rowop_exchange *s,
                                const Plan &plan, const char *name, xpb_error *err)
