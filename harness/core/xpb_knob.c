@@ -264,17 +264,6 @@ xpb_status xpb_knob_get_long_for_op(xpb_knob_id id, const char *ops, const char 
     return XPB_OK;
 }
 
-bool xpb_op_item_next(const char **pos, xpb_op_item *it)
-{
-    const char *s = *pos;
-    if (!*s)
-        return false;
-    const size_t len = strcspn(s, ","), key = strcspn(s, ":,");
-    *it = (xpb_op_item){s, key < len ? s + key + 1 : NULL, key, key < len ? len - key - 1 : 0};
-    *pos = s + len + (s[len] == ',');
-    return true;
-}
-
 int xpb_knob_choice_or_default(xpb_knob_id id)
 {
     int i = 0;

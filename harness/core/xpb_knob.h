@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "xpb_op_item.h" /* xpb_op_item_next: a per-op value's items */
 #include "xpb_status.h"
 
 #ifdef __cplusplus
@@ -70,17 +71,6 @@ xpb_status xpb_knob_get_long_or(xpb_knob_id id, long def, long *out, xpb_error *
 xpb_status xpb_knob_get_double(xpb_knob_id id, double *out, xpb_error *err);
 xpb_status xpb_knob_get_choice(xpb_knob_id id, int *out, xpb_error *err);
 xpb_status xpb_knob_get_text(xpb_knob_id id, const char **out, xpb_error *err);
-
-/* One item of a per-op knob value ("softmax:64,layernorm:16", "softmax:256x32x4"): the text
- * before its first ':' (op, op_len; the whole item when it has none) and after it (val, val_len;
- * val NULL when the item has no ':'). */
-typedef struct xpb_op_item {
-    const char *op, *val;
-    size_t op_len, val_len;
-} xpb_op_item;
-
-/* The ','-separated item at *pos into *it, *pos moved past it; false at the value's end. */
-bool xpb_op_item_next(const char **pos, xpb_op_item *it);
 
 /* Per-op integers: a TEXT knob declared with the form "N or OP:N[,OP:N...]" and the range
  * [lo, hi] of N (pow2: a power of two too). *out = the value for `op` ("softmax"): N for every op,

@@ -33,5 +33,8 @@ for f in "$here/emu.cc" "$here/$test.cc" "${@/#/$work/}"; do
   "$cxx" "${flags[@]}" -w -c "$f" -o "$o" &
   objs+=("$o") pids+=($!)
 done
+# the per-op knob items' parser (harness/core/xpb_op_item.c, C: -x c), which cuda/regs' plan calls
+"$cxx" -x c -O2 -I"$src/harness/core" -c "$src/harness/core/xpb_op_item.c" -o "$work/xpb_op_item.o" &
+objs+=("$work/xpb_op_item.o") pids+=($!)
 for p in "${pids[@]}"; do wait "$p"; done # a failed compile fails the test
 "$cxx" -pthread "${objs[@]}" -o "$work/$test"

@@ -419,20 +419,17 @@ static inline xpb_status xpb_rowop_regs_shape_of(const char *name, const char *d
         return XPB_OK;
     }
     const size_t op_len = strcspn(name, "_");
-    for (const char *item = v; *item;) {
-        const size_t len = strcspn(item, ","), key = strcspn(item, ":,");
-        const bool row_op = (key == 7 && (!strncmp(item, "softmax", 7) || !strncmp(item, "rmsnorm", 7))) ||
-                            (key == 9 && !strncmp(item, "layernorm", 9));
-        if (key == len || !row_op)
+    xpb_op_item it;
+    for (const char *pos = v; xpb_op_item_next(&pos, &it);) {
+        const bool row_op = (it.op_len == 7 && (!strncmp(it.op, "softmax", 7) || !strncmp(it.op, "rmsnorm", 7))) ||
+                            (it.op_len == 9 && !strncmp(it.op, "layernorm", 9));
+        if (!it.val || !row_op)
             return xpb_fail(err, XPB_ERR_USAGE,
                             "%s regs: XPB_CUDA_REGS_SHAPE=%s: expected SHAPE or OP:SHAPE[,OP:SHAPE...] with OP "
                             "softmax, rmsnorm or layernorm",
                             name, v);
-        if (key == op_len && !strncmp(item, name, op_len))
-            snprintf(want, 64, "%.*s", (int)(len - key - 1), item + key + 1);
-        item += len;
-        if (*item == ',')
-            item++;
+        if (it.op_len == op_len && !strncmp(it.op, name, op_len))
+            snprintf(want, 64, "%.*s", (int)it.val_len, it.val);
     }
     return XPB_OK;
 }
