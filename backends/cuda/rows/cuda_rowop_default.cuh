@@ -8,8 +8,8 @@
  *     plan, knobs XPB_CUDA_REGS_SHAPE / _SPIN / _GRID and XPB_CUDA_ROW_EXP, shape per op), each
  *     row read once; the streamed shape of cuda_rowop.cuh reads every long row twice (1024 x
  *     262144, % of the copy roof: H200 streamed default 61-64%, regs 70-78%; H100 regs 88-91%).
- *     Softmax then runs regs' FastExp form (__expf, inside docs/validation.md's exp bound as for
- *     cuda/regs; XPB_CUDA_ROW_EXP=expf: expf).
+ *     Softmax then runs regs' FastExp form (xpb_exp_ftz: __expf with subnormals flushed, inside
+ *     docs/validation.md's exp bound as for cuda/regs; XPB_CUDA_ROW_EXP=expf: expf).
  *   On a GPU below compute capability 7.0 (no acquire/release atomics, which regs' exchange
  *     needs) long rows keep the streamed shape: the default runs everywhere the op does.
  * State: prepare() makes regs' exchange buffers for long rows (untimed), none for the others;

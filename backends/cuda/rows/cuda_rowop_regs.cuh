@@ -49,8 +49,9 @@
  * XPB_CUDA_REGS_SHAPE=32x16x1 (512-float chunks) makes the conformance sizes run the exchange.
  * XPB_CUDA_REGS_SPIN: polls (default 4096; 0: every owner hands over at once).
  * XPB_CUDA_REGS_GRID: cap the grid (tests the grid-stride loop).
- * Softmax runs its policy's FastExp form (__expf; softmax.cu); XPB_CUDA_ROW_EXP=expf: expf;
- * XPB_CUDA_ROW_EXP=once: its OnceExp form (the fold's exps kept, one __expf a value).
+ * Softmax runs its policy's FastExp form (__expf's ex2.approx with subnormals flushed,
+ * xpb_exp_ftz; softmax.cu); XPB_CUDA_ROW_EXP=expf: expf; XPB_CUDA_ROW_EXP=once: its OnceExp form
+ * (the fold's exps kept, one xpb_exp_ftz a value).
  * Status: validated and sanitized on the H100 (sessions 15 and 16) and, with the tagged slots, on
  * the H200 (32x16x1 at spin 4096, 0 and 10 with 3 blocks; memcheck, racecheck); figures in
  * docs/performance.md. */
@@ -400,7 +401,7 @@ struct xpb_rowop_regs_plan {
     uint32_t spin; /* XPB_CUDA_REGS_SPIN */
     int slot_u64;  /* 64-bit words of a partial's slot (xpb_regs_slot of the op's State) */
     int exp_form;  /* XPB_CUDA_ROW_EXP, the index among "fast|expf|once": ops with a FastExp form
-                    * (softmax: __expf) run it for fast, their OnceExp form for once */
+                    * (softmax: xpb_exp_ftz) run it for fast, their OnceExp form for once */
 };
 
 /* The shape by name for the op of kernel `name` ("softmax_regs", "softmax": the op is the part

@@ -3,7 +3,8 @@
  * Held rows: max, then e = exp(x - max) kept in registers, sum(e), y = e / sum.
  * Streamed rows: an online (max, sum) pass, then y = exp(x - max) / sum.
  * Full-precision expf and true division, but for cuda/regs and the default's rows over 32768
- * (regs' launch, cuda_rowop_default.cuh), which use __expf (2 + 1.17|x| ULP, inside the bound's
+ * (regs' launch, cuda_rowop_default.cuh), which use __expf's ex2.approx with subnormals flushed
+ * (xpb_exp_ftz: 2 + 1.17|x| ULP, inside the bound's
  * 3 + 2|x| of docs/validation.md): with each row read once, expf's extra instructions cost the
  * long rows 4% of the copy roof (XPB_CUDA_ROW_EXP=expf keeps expf there). */
 #include "cuda_rowop_default.cuh" /* and cuda_rowop_regs.cuh, cuda_rowop_onchip.cuh */
@@ -23,13 +24,25 @@ __device__ __forceinline__ xpb_softmax_state xpb_shfl_idx(xpb_softmax_state v, i
     return {xpb_shfl_idx(v.m, lane, width), xpb_shfl_idx(v.s, lane, width)};
 }
 
-/* e^d: CUDA's expf (2 ULP), or with FAST its __expf (ex2.approx of d log2 e: 2 + 1.17|d| ULP,
+/* e^d: CUDA's expf (2 ULP), or with FAST xpb_exp_ftz (ex2.approx of d log2 e: 2 + 1.17|d| ULP,
  * results below FLT_MIN flushed to 0), both inside the bound's 3 + 2|d| ULP for exp. */
+/* __expf with subnormals flushed: the same ex2.approx of d log2 e (2 + 1.17|d| ULP) with .ftz,
+ * which spares the non-ftz form's handling of subnormal results (its SASS was not read here); a
+ * result below FLT_MIN is 0, inside the bound's FLT_MIN term. H200, cuda/regs softmax at 1024 x 262144,
+ * two alternated processes a side: 609.4 - 617.1 us against 638.0 - 638.2 with __expf
+ * (results/h200/2026-11-29-s29-exp-ftz-ab.txt). */
+__device__ __forceinline__ float xpb_exp_ftz(float d)
+{
+    float y;
+    asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(d * 1.44269504088896341f));
+    return y;
+}
+
 template <bool FAST>
 __device__ __forceinline__ float xpb_softmax_exp(float d)
 {
     if constexpr (FAST)
-        return __expf(d);
+        return xpb_exp_ftz(d);
     else
         return expf(d);
 }
@@ -153,7 +166,7 @@ struct xpb_softmax_once_policy : xpb_softmax_policy_t<true> {
         float s = 0.0f;
 #pragma unroll
         for (int i = 0; i < N; i++) {
-            v[i] = __expf(v[i] - m); /* padding past n too: never summed, never written */
+            v[i] = xpb_exp_ftz(v[i] - m); /* padding past n too: never summed, never written */
             if (i < n)
                 s += v[i];
         }
