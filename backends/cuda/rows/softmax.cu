@@ -4,9 +4,9 @@
  * Streamed rows: an online (max, sum) pass, then y = exp(x - max) / sum.
  * Full-precision expf and true division, but for cuda/regs and the default's rows over 32768
  * (regs' launch, cuda_rowop_default.cuh), which use __expf's ex2.approx with subnormals flushed
- * (xpb_exp_ftz: 2 + 1.17|x| ULP, inside the bound's
- * 3 + 2|x| of docs/validation.md): with each row read once, expf's extra instructions cost the
- * long rows 4% of the copy roof (XPB_CUDA_ROW_EXP=expf keeps expf there). */
+ * (xpb_exp_ftz: 2 + 1.17|x| ULP, inside the bound's 3 + 2|x| of docs/validation.md): with each
+ * row read once, expf's extra instructions cost the long rows 4% of the copy roof
+ * (XPB_CUDA_ROW_EXP=expf keeps expf there). */
 #include "cuda_rowop_default.cuh" /* and cuda_rowop_regs.cuh, cuda_rowop_onchip.cuh */
 
 /* Online softmax state: running max m and sum s of exp(x - m) over the values seen. */
@@ -28,9 +28,9 @@ __device__ __forceinline__ xpb_softmax_state xpb_shfl_idx(xpb_softmax_state v, i
  * results below FLT_MIN flushed to 0), both inside the bound's 3 + 2|d| ULP for exp. */
 /* __expf with subnormals flushed: the same ex2.approx of d log2 e (2 + 1.17|d| ULP) with .ftz,
  * which spares the non-ftz form's handling of subnormal results (its SASS was not read here); a
- * result below FLT_MIN is 0, inside the bound's FLT_MIN term. H200, cuda/regs softmax at 1024 x 262144,
- * two alternated processes a side: 609.4 - 617.1 us against 638.0 - 638.2 with __expf
- * (results/h200/2026-11-29-s29-exp-ftz-ab.txt). */
+ * result below FLT_MIN is 0, inside the bound's FLT_MIN term. H200, cuda/regs softmax at
+ * 1024 x 262144, two alternated processes a side: 609.4 - 617.1 us against 638.0 - 638.2 with
+ * __expf (results/h200/2026-11-29-s29-exp-ftz-ab.txt). */
 __device__ __forceinline__ float xpb_exp_ftz(float d)
 {
     float y;
