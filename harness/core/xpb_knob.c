@@ -264,6 +264,16 @@ xpb_status xpb_knob_get_long_for_op(xpb_knob_id id, const char *ops, const char 
     return XPB_OK;
 }
 
+const char *xpb_knob_word(xpb_knob_id id, int index, char *buf, size_t n)
+{
+    const xpb_knob_decl *d = &knobs[id];
+    char tmp[128];
+    const char *w[MAX_WORDS];
+    const int k = d->type == XPB_KNOB_TYPE_WORD ? split_words(d->values, tmp, w) : 0;
+    snprintf(buf, n, "%s", index >= 0 && index < k ? w[index] : "?");
+    return buf;
+}
+
 int xpb_knob_choice_or_default(xpb_knob_id id)
 {
     int i = 0;

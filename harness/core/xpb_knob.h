@@ -81,6 +81,10 @@ xpb_status xpb_knob_get_text(xpb_knob_id id, const char **out, xpb_error *err);
 xpb_status xpb_knob_get_long_for_op(xpb_knob_id id, const char *ops, const char *op, bool pow2, long def, long *out,
                                     xpb_error *err);
 
+/* The index-th word of a WORD knob's declared values (the inverse of _get_choice) into buf, "?"
+ * when there is none; returns buf. For a kernel's description of the form it chose. */
+const char *xpb_knob_word(xpb_knob_id id, int index, char *buf, size_t n);
+
 /* A WORD knob's index where it cannot fail: the value's index, or the default's when unset or not
  * accepted. For switches read where no status can return (a bool query); the caller checks the
  * knob with xpb_knob_check where one can (the Vulkan device open does for its switches). */

@@ -206,6 +206,12 @@ int main(void)
     CHECK(xpb_knob_choice_or_default(XPB_KNOB_VULKAN_VALIDATION) == 2);
     unsetenv("XPB_VULKAN_VALIDATION");
     CHECK(xpb_knob_check_backend(NULL, &err) == XPB_OK);
+    /* a word by its index, as a kernel's description names the form it chose */
+    char word[16];
+    CHECK(strcmp(xpb_knob_word(XPB_KNOB_CUDA_ROW_EXP, 2, word, sizeof word), "once") == 0);
+    CHECK(strcmp(xpb_knob_word(XPB_KNOB_CUDA_ROW_EXP, 3, word, sizeof word), "?") == 0);
+    CHECK(strcmp(xpb_knob_word(XPB_KNOB_CUDA_TILED_BK, 1, word, sizeof word), "16") == 0);
+    CHECK(strcmp(xpb_knob_word(XPB_KNOB_CUDA_REGS_SHAPE, 0, word, sizeof word), "?") == 0); /* TEXT */
     /* a reader of the wrong type is an error, never a value */
     long l = 7;
     CHECK(xpb_knob_get_long(XPB_KNOB_CUDA_TILED_BK, &l, &err) == XPB_ERR_USAGE);

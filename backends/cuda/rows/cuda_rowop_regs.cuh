@@ -535,10 +535,10 @@ struct xpb_rowop_regs_variant {
     {
         constexpr bool exp_forms = !std::is_same<Op, typename xpb_regs_fast_exp_form<Op>::type>::value ||
                                    !std::is_same<Op, typename xpb_regs_once_exp_form<Op>::type>::value;
-        static const char *const exps[] = {"fast", "expf", "once"}; /* XPB_CUDA_ROW_EXP's order */
+        char form[16];
         snprintf(buf, n, "shape=%dx%dx%d chunk=%d chunks=%d loads=%s%s%s", plan.block, plan.values, plan.minb,
                  plan.chunk, plan.chunks, vec ? "float4" : "float", exp_forms ? " exp=" : "",
-                 exp_forms ? exps[plan.exp_form] : "");
+                 exp_forms ? xpb_knob_word(XPB_KNOB_CUDA_ROW_EXP, plan.exp_form, form, sizeof form) : "");
     }
     template <class Op>
     static xpb_status go_shape(xpb_cuda_ctx *ctx, const xpb_rowop_ptrs &p, bool vec, xpb_rowop_exchange *s,
