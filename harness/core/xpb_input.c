@@ -10,7 +10,7 @@
 static const char *const names[XPB_INPUT_COUNT] = {
     [XPB_INPUT_RANDOM] = "random", [XPB_INPUT_EXACT] = "exact", [XPB_INPUT_LARGE] = "large",
     [XPB_INPUT_PEAK] = "peak",     [XPB_INPUT_TINY] = "tiny",   [XPB_INPUT_CONST] = "const",
-    [XPB_INPUT_OFFSET] = "offset",
+    [XPB_INPUT_OFFSET] = "offset", [XPB_INPUT_LEAD] = "lead",
 };
 
 const char *xpb_input_name(xpb_input_class k)

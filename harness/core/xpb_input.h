@@ -31,6 +31,7 @@ typedef enum xpb_input_class {
     XPB_INPUT_TINY,
     XPB_INPUT_CONST,
     XPB_INPUT_OFFSET,
+    XPB_INPUT_LEAD,
     XPB_INPUT_COUNT
 } xpb_input_class;
 

@@ -58,7 +58,7 @@ int ew_input_classes(xpb_op op, const xpb_input_class **out)
 {
     static const xpb_input_class softmax[] = {XPB_INPUT_RANDOM, XPB_INPUT_EXACT, XPB_INPUT_LARGE, XPB_INPUT_PEAK};
     static const xpb_input_class norm[] = {XPB_INPUT_RANDOM, XPB_INPUT_EXACT, XPB_INPUT_TINY, XPB_INPUT_CONST,
-                                           XPB_INPUT_OFFSET};
+                                           XPB_INPUT_OFFSET, XPB_INPUT_LEAD};
     static const xpb_input_class random_only[] = {XPB_INPUT_RANDOM};
     if (op == XPB_OP_SOFTMAX) {
         *out = softmax;
@@ -113,6 +113,12 @@ void ew_fill_row_input(xpb_input_class k, xpb_op op, float *x, int64_t rows, int
         case XPB_INPUT_OFFSET: /* 1000 + U[-1, 1): E[x^2] - E[x]^2 cancels ~6 digits */
             for (int64_t j = 0; j < cols; j++)
                 xr[j] = 1000.0f + xpb_rng_uniform(seed, 0, (uint64_t)(r * cols + j));
+            break;
+        case XPB_INPUT_LEAD: /* U[-1, 1) led by 1000: the row's first value x0 as far from the mean
+                              * as a row allows (sqrt(n - 1) standard deviations), where sums of
+                              * x - x0 with too little precision lose the variance */
+            for (int64_t j = 0; j < cols; j++)
+                xr[j] = j == 0 ? 1000.0f : xpb_rng_uniform(seed, 0, (uint64_t)(r * cols + j));
             break;
         case XPB_INPUT_RANDOM:
         case XPB_INPUT_COUNT:

@@ -71,28 +71,6 @@ struct xpb_layernorm_policy {
         return (x - mean) * rstd * w + b;
     }
 
-    /* regs' fold: a thread's n held values around k in fp32, four chains of N / 4 values each,
-     * then fp64. The sums stay exact where the row's are (the exact class: every d a small
-     * multiple of 2^-10, d^2 of 2^-20) and elsewhere round each d and each of a chain's N / 4
-     * additions once, far inside E_mu and E_r (docs/validation.md); every sum across threads and
-     * chunks is fp64 as accum's. It saves accum's conversion and three fp64 operations a value:
-     * H200, 1024 x 262144, 0.7 - 1.6% faster (docs/performance.md). */
-    template <int N>
-    __device__ static xpb_ln_sums fold(float *v, int n, const float *row)
-    {
-        const float k = row[0];
-        float s1[4] = {0.0f, 0.0f, 0.0f, 0.0f}, s2[4] = {0.0f, 0.0f, 0.0f, 0.0f};
-#pragma unroll
-        for (int i = 0; i < N; i++)
-            if (i < n) {
-                const float d = v[i] - k;
-                s1[i % 4] += d;
-                s2[i % 4] = fmaf(d, d, s2[i % 4]);
-            }
-        return {k, ((double)s1[0] + (double)s1[1]) + ((double)s1[2] + (double)s1[3]),
-                ((double)s2[0] + (double)s2[1]) + ((double)s2[2] + (double)s2[3])};
-    }
-
     /* streamed rows */
     typedef xpb_ln_sums State;
     typedef xpb_ln_sums_merge Merge;

@@ -58,9 +58,8 @@
 // the same fixed order (invocation i takes partials i, i + BLOCK, ..., then the workgroup
 // reduction, as rowop_l2.glsl's part_sum), so every chunk of a row uses bit-identical statistics.
 // Statistics (docs/validation.md): softmax (max, sum of exp(x - max)) per chunk, merged as `l2`;
-// rmsnorm the sum of x^2; layernorm the sums of d = x - x0 and d^2 around the row's first
-// value x0, as variant f64stats (layernorm.glsl) but in fp32 along an invocation's own values
-// (oc_partial) and fp64 from there, one exchange round (needs shaderFloat64).
+// rmsnorm the sum of x^2; layernorm the fp64 sums of d = x - x0 and d^2 around the row's first
+// value x0, as variant f64stats (layernorm.glsl), one exchange round (needs shaderFloat64).
 //
 // The including shader defines ROW_PARAMS (as rowop.glsl) and ONCHIP_OP: 0 softmax, 1 rmsnorm,
 // 2 layernorm (with STATS_F64 1).
@@ -379,21 +378,15 @@ WG_REDUCE(wg_sum64x2, dvec2, subgroupAdd, WG_ADD, dvec2(0.0))
 void oc_row_begin(uint base) { g_x0 = xs[base]; }
 float oc_fill() { return g_x0; } // past the row's end: d = 0
 
-// An invocation's values in fp32, one chain of VPT values per component, then fp64: exact where
-// the row's sums are (the exact class), elsewhere each d and each of a chain's VPT additions
-// rounded once, inside the bound (docs/validation.md); every sum across invocations and chunks is
-// fp64. The fp64 fold took four conversions and seven fp64 operations a vec4 (H200, 1024 x 262144:
-// 0.5% slower; docs/performance.md).
 dvec2 oc_partial(uint c0)
 {
-    vec4 a1 = vec4(0.0), a2 = vec4(0.0);
+    double s1 = 0.0, s2 = 0.0;
     [[unroll]] for (uint k = 0; k < VPT; k++) {
-        vec4 d = rv[k] - g_x0;
-        a1 += d;
-        a2 = fma(d, d, a2);
+        dvec4 d = dvec4(rv[k]) - double(g_x0);
+        s1 += (d.x + d.y) + (d.z + d.w);
+        s2 += dot(d, d);
     }
-    dvec4 s1 = dvec4(a1), s2 = dvec4(a2);
-    return wg_sum64x2(dvec2((s1.x + s1.y) + (s1.z + s1.w), (s2.x + s2.y) + (s2.z + s2.w)));
+    return wg_sum64x2(dvec2(s1, s2));
 }
 
 dvec2 oc_total(uint pbase, dvec2 held)
