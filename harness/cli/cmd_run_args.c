@@ -31,7 +31,7 @@ static void usage(FILE *f)
             "                      as lavapipe and on the CPU of a machine without a GPU, said in one line)\n"
             "  --size K=V,...      sizes instead of the preset: n=..., rows=...,cols=..., \n"
             "                      batch=...,heads=...,seq=...,head_dim=..., m=...,n=...,k=... (V may be 2^k);\n"
-            "                      input=random|exact|large|peak|tiny|const|offset keeps one input class\n"
+            "                      input=random|exact|large|peak|tiny|const|offset|lead keeps one input class\n"
             "                      (default: every class the op has, docs/validation.md)\n"
             "  --input FILE        the workloads that read files (xpubench list) take the vectors of FILE\n"
             "                      (.npy float32 2-D, or .fvecs) instead of generated data; their --size\n"
@@ -113,7 +113,7 @@ static int parse_sizes(const char *arg, xpb_sizes *s)
             v = xpb_input_from_name(eq + 1);
             if (v == XPB_INPUT_COUNT)
                 return xpb_cli_error(XPB_EXIT_USAGE, "bad --size input=%s (random, exact, large, peak, tiny, "
-                                     "const, offset)", eq + 1);
+                                     "const, offset, lead)", eq + 1);
         } else if (!xpb_run_parse_int(eq + 1, &v) || v < 0) {
             return xpb_cli_error(XPB_EXIT_USAGE, "bad --size value %s=%s (a non-negative integer or 2^k)",
                                  tok, eq + 1);
