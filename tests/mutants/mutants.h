@@ -39,6 +39,7 @@ typedef enum mutant_bug {
     BUG_LAYERNORM_SAMPLE_VAR,     /* variance divided by n - 1                          */
     BUG_LAYERNORM_EPS_OUTSIDE,    /* 1 / (sqrt(var) + eps)                              */
     BUG_LAYERNORM_ONE_PASS,       /* E[x^2] - E[x]^2 in fp32                            */
+    BUG_LAYERNORM_SHIFTED_FP32,   /* sums of x - x0, (x - x0)^2 in fp32, x0 = row[0]     */
     BUG_GEMM_SKIPS_LAST_K,        /* every dot product leaves out its last k term       */
     BUG_GEMM_SKIPS_LAST_K_TILE,   /* a k loop in tiles of 16 that drops the last tile   */
     BUG_GEMV_ROW_SHORT,           /* the last output's dot product is one term short    */

@@ -44,6 +44,15 @@ static void layernorm_row(const float *x, const float *g, const float *b, float 
         float mf = s1 / (float)n;
         mean = mf;
         var = s2 / (float)n - mf * mf;
+    } else if (bug == BUG_LAYERNORM_SHIFTED_FP32) { /* the fp64 folds' sums, in fp32 */
+        float s1 = 0, s2 = 0;
+        for (int64_t j = 0; j < n; j++) {
+            float d = x[j] - x[0];
+            s1 += d, s2 += d * d;
+        }
+        float c1 = s1 / (float)n;
+        mean = (double)(x[0] + c1);
+        var = s2 / (float)n - c1 * c1;
     } else {
         for (int64_t j = 0; j < n; j++)
             mean += x[j];
@@ -92,3 +101,4 @@ XPB_MUTANT_KERNEL(layernorm_control, XPB_OP_LAYERNORM, layernorm_launch, BUG_NON
 XPB_MUTANT_KERNEL(layernorm_sample_var, XPB_OP_LAYERNORM, layernorm_launch, BUG_LAYERNORM_SAMPLE_VAR)
 XPB_MUTANT_KERNEL(layernorm_eps_outside_sqrt, XPB_OP_LAYERNORM, layernorm_launch, BUG_LAYERNORM_EPS_OUTSIDE)
 XPB_MUTANT_KERNEL(layernorm_one_pass_fp32, XPB_OP_LAYERNORM, layernorm_launch, BUG_LAYERNORM_ONE_PASS)
+XPB_MUTANT_KERNEL(layernorm_shifted_fp32, XPB_OP_LAYERNORM, layernorm_launch, BUG_LAYERNORM_SHIFTED_FP32)
