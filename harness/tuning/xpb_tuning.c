@@ -28,8 +28,10 @@ void xpb_tuning_fingerprint_of(const char *backend, const xpb_device_info *info,
 
 const char *xpb_tuning_fingerprint_text(const xpb_tuning_fingerprint *fp, char *buf, size_t n)
 {
-    snprintf(buf, n, "%s '%s' %d CUs %ld GB/s driver '%s'", fp->backend, fp->name, fp->compute_units,
-             fp->peak_gbps, fp->driver);
+    char peak[32] = "peak bandwidth not reported"; /* Vulkan has no query for it: 0 in the file */
+    if (fp->peak_gbps > 0)
+        snprintf(peak, sizeof peak, "%ld GB/s", fp->peak_gbps);
+    snprintf(buf, n, "%s '%s' %d CUs, %s, driver '%s'", fp->backend, fp->name, fp->compute_units, peak, fp->driver);
     return buf;
 }
 

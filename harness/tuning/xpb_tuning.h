@@ -34,7 +34,7 @@ typedef struct xpb_tuning_fingerprint {
 
 /* The fingerprint of a device of backend `backend` described by info. */
 void xpb_tuning_fingerprint_of(const char *backend, const xpb_device_info *info, xpb_tuning_fingerprint *fp);
-/* The fingerprint as one line, "vulkan 'llvmpipe (...)' 2 CUs 0 GB/s driver 'Mesa 22.3.6'". */
+/* The fingerprint as one line, "vulkan 'NVIDIA H200' 132 CUs, peak bandwidth not reported, driver '...'". */
 const char *xpb_tuning_fingerprint_text(const xpb_tuning_fingerprint *fp, char *buf, size_t n);
 
 typedef struct xpb_tuning_value {
