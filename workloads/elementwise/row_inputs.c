@@ -114,9 +114,9 @@ void ew_fill_row_input(xpb_input_class k, xpb_op op, float *x, int64_t rows, int
             for (int64_t j = 0; j < cols; j++)
                 xr[j] = 1000.0f + xpb_rng_uniform(seed, 0, (uint64_t)(r * cols + j));
             break;
-        case XPB_INPUT_LEAD: /* U[-1, 1) led by 1000: the row's first value x0 as far from the mean
-                              * as a row allows (sqrt(n - 1) standard deviations), where sums of
-                              * x - x0 with too little precision lose the variance */
+        case XPB_INPUT_LEAD: /* U[-1, 1) led by 1000: the row's first value x0 nearly as far
+                              * from the mean as a row allows (sqrt(n - 1) standard deviations),
+                              * where sums of x - x0 with too little precision lose the variance */
             for (int64_t j = 0; j < cols; j++)
                 xr[j] = j == 0 ? 1000.0f : xpb_rng_uniform(seed, 0, (uint64_t)(r * cols + j));
             break;

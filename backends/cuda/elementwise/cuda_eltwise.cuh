@@ -13,7 +13,7 @@
  * THREADS x UNROLL float4 (the grid-stride loop only covers what a launch's grid cannot), and a
  * scalar tail for n % 4 elements. A grid capped at 8 waves of resident blocks, 8 passes of the
  * loop at 2^28 floats, read 2.4% slower on an H200 (copy 533 us against 520; PyTorch's copy_
- * 517; docs/performance.md), as the Vulkan copy, which dispatches every group, had shown. */
+ * 517; docs/performance.md); the Vulkan copy dispatches every group too. */
 #ifndef XPB_CUDA_ELTWISE_CUH
 #define XPB_CUDA_ELTWISE_CUH
 
