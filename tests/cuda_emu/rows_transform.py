@@ -58,7 +58,7 @@ def inline(name):
 
 
 s = inline('cuda_rowop_default.cuh')
-ATOMICS = {
+ASM_HELPERS = {
     'xpb_ld_acquire_gpu': 'return __atomic_load_n(p, __ATOMIC_ACQUIRE);',
     'xpb_ld_relaxed_gpu': 'return __atomic_load_n(p, __ATOMIC_RELAXED);',
     'xpb_atom_add_relaxed_gpu': 'return __atomic_fetch_add(p, v, __ATOMIC_RELAXED);',
@@ -78,8 +78,8 @@ for op in ('softmax', 'rmsnorm', 'layernorm'):
     body = re.sub(r'\nXPB_CUDA_ROWOP_[A-Z_]*KERNEL\([^;]*\);', '', body)
     s += f'\n// ---- {op}.cu ----\n' + body
 # softmax's exp with subnormals flushed (ex2.approx.ftz): libm's exp2f, flushed as the GPU does
-ATOMICS['xpb_exp_ftz'] = 'const float y = exp2f(d * 1.44269504088896341f);\n    return y < 0x1p-126f ? 0.0f : y; // FLT_MIN'
-for name, code in ATOMICS.items():
+ASM_HELPERS['xpb_exp_ftz'] = 'const float y = exp2f(d * 1.44269504088896341f);\n    return y < 0x1p-126f ? 0.0f : y; // FLT_MIN'
+for name, code in ASM_HELPERS.items():
     m = re.search(r' ' + name + r'\([^)]*\)\n\{\n', s)
     if not m:
         sys.exit(f"helper {name} not found")

@@ -24,8 +24,6 @@ __device__ __forceinline__ xpb_softmax_state xpb_shfl_idx(xpb_softmax_state v, i
     return {xpb_shfl_idx(v.m, lane, width), xpb_shfl_idx(v.s, lane, width)};
 }
 
-/* e^d: CUDA's expf (2 ULP), or with FAST xpb_exp_ftz (ex2.approx of d log2 e: 2 + 1.17|d| ULP,
- * results below FLT_MIN flushed to 0), both inside the bound's 3 + 2|d| ULP for exp. */
 /* __expf with subnormals flushed: the same ex2.approx of d log2 e (2 + 1.17|d| ULP) with .ftz,
  * which spares the non-ftz form's handling of subnormal results (its SASS was not read here); a
  * result below FLT_MIN is 0, inside the bound's FLT_MIN term. H200, cuda/regs softmax at
@@ -38,6 +36,8 @@ __device__ __forceinline__ float xpb_exp_ftz(float d)
     return y;
 }
 
+/* e^d: CUDA's expf (2 ULP), or with FAST xpb_exp_ftz (ex2.approx of d log2 e: 2 + 1.17|d| ULP,
+ * results below FLT_MIN flushed to 0), both inside the bound's 3 + 2|d| ULP for exp. */
 template <bool FAST>
 __device__ __forceinline__ float xpb_softmax_exp(float d)
 {
