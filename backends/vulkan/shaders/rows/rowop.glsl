@@ -95,6 +95,22 @@ vec4 rv[VPT]; // this invocation's values of the current chunk
         return r;                                                                                \
     }
 
+// WG_REDUCE_FIRST(NAME, T, SUBGROUP_OP): the same where only the first subgroup holds values (the
+// others the identity): its reduction, broadcast through one shared slot.
+#define WG_REDUCE_FIRST(NAME, T, SUBGROUP_OP)                                                    \
+    shared T NAME##_slot;                                                                        \
+    T NAME(T v)                                                                                  \
+    {                                                                                            \
+        v = SUBGROUP_OP(v);                                                                      \
+        if (gl_SubgroupID == 0u && subgroupElect())                                              \
+            NAME##_slot = v;                                                                     \
+        memoryBarrierShared();                                                                   \
+        barrier();                                                                               \
+        T r = NAME##_slot;                                                                       \
+        barrier(); /* the slot is free again */                                                  \
+        return r;                                                                                \
+    }
+
 WG_REDUCE(wg_sum, float, subgroupAdd, WG_ADD, 0.0)
 WG_REDUCE(wg_max, float, subgroupMax, max, -XPB_FLT_MAX)
 

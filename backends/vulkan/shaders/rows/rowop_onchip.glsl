@@ -56,7 +56,8 @@
 //
 // Merging: every writer of a row merges the same partials with the same code at one call site in
 // the same fixed order (invocation i takes partials i, i + BLOCK, ..., then the workgroup
-// reduction, as rowop_l2.glsl's part_sum), so every chunk of a row uses bit-identical statistics.
+// reduction, as rowop_l2.glsl's part_sum; rmsnorm's and layernorm's tagged merge in the first
+// subgroup alone, below), so every chunk of a row uses bit-identical statistics.
 // Statistics (docs/validation.md): softmax (max, sum of exp(x - max)) per chunk, merged as `l2`;
 // rmsnorm the sum of x^2; layernorm the fp64 sums of d = x - x0 and d^2 around the row's first
 // value x0, as variant f64stats (layernorm.glsl), one exchange round (needs shaderFloat64).
@@ -200,6 +201,12 @@ bool oc_read(uint t, out vec2 p)
 // first, then the merge, took two or three). Every partial was stored before its chunk's add,
 // and every add has happened (the caller saw arrive[row] reach chunks, or is the completer, or
 // lost its swap to it), so the loop ends.
+// Rmsnorm and layernorm read and reduce in the first subgroup alone (lane j: partials j, j +
+// subgroup size, ...; WG_REDUCE_FIRST broadcasts its sum): the same bits as oc_total where the
+// row's chunks fit in a subgroup (32 of 8192 values at 262144 columns on NVIDIA), and on the
+// H200 at 1024 x 262144 rmsnorm 0.5% and layernorm 0.75% faster than the whole workgroup's
+// reduction, every process (results/h200/2026-11-29-s31-vk-merge-ab.txt). A merge pass costs
+// layernorm 33 us there and rmsnorm 14 (the same file: a forced second pass).
 
 // Partial i of the row at pbase, in the invocation that had read it in a pass that saw every
 // partial (i = lid + k * BLOCK):
@@ -355,7 +362,7 @@ vec2 oc_total(uint pbase, vec2 held)
 
 #if OC_TAGGED // oc_total_tagged's sums: the sum of squares, then the count of partials not seen
 #define OC_SUMS vec2
-WG_REDUCE(oc_sums_reduce, vec2, subgroupAdd, WG_ADD, vec2(0.0))
+WG_REDUCE_FIRST(oc_sums_reduce, vec2, subgroupAdd)
 vec2 oc_sums_of(vec2 q, bool seen) { return vec2(q.x, seen ? 0.0 : 1.0); }
 vec2 oc_sums_part(vec2 r) { return vec2(r.x, 0.0); }
 #endif
@@ -371,11 +378,17 @@ void oc_write(uint base, uint c0)
 #else // layernorm, fp64 statistics around the row's first value (layernorm.glsl, STATS_F64 1)
 
 float g_x0, g_mean, g_r;
+double g_inv_n; // 1 / cols at the row's start: no fp64 divide between the merge and the write
+                // (H200, 1024 x 262144: 1.0% faster; results/h200/2026-11-29-s31-vk-merge-ab.txt)
 
 // Both sums in one reduction (componentwise: the bits of two wg_sum64s).
 WG_REDUCE(wg_sum64x2, dvec2, subgroupAdd, WG_ADD, dvec2(0.0))
 
-void oc_row_begin(uint base) { g_x0 = xs[base]; }
+void oc_row_begin(uint base)
+{
+    g_x0 = xs[base];
+    g_inv_n = 1.0LF / double(pc.cols);
+}
 float oc_fill() { return g_x0; } // past the row's end: d = 0
 
 dvec2 oc_partial(uint c0)
@@ -402,15 +415,15 @@ dvec2 oc_total(uint pbase, dvec2 held)
 
 #if OC_TAGGED // oc_total_tagged's sums: both sums, then the count of partials not seen
 #define OC_SUMS dvec3
-WG_REDUCE(oc_sums_reduce, dvec3, subgroupAdd, WG_ADD, dvec3(0.0))
+WG_REDUCE_FIRST(oc_sums_reduce, dvec3, subgroupAdd)
 dvec3 oc_sums_of(dvec2 q, bool seen) { return dvec3(q, seen ? 0.0 : 1.0); }
 dvec2 oc_sums_part(dvec3 r) { return r.xy; }
 #endif
 
 void oc_stats(dvec2 t)
 {
-    double c1 = t.x / double(pc.cols);
-    double var = t.y / double(pc.cols) - c1 * c1;
+    double c1 = t.x * g_inv_n;
+    double var = t.y * g_inv_n - c1 * c1;
     g_mean = float(double(g_x0) + c1);
     g_r = float(inversesqrt(var + double(pc.eps)));
 }
@@ -433,9 +446,9 @@ OC_PART oc_total_tagged(uint pbase)
     OC_SUMS r;
     do {
         OC_SUMS su = OC_SUMS(0.0);
-        for (uint ib = 0u; ib < pc.chunks; ib += BLOCK) {
-            uint i = ib + gl_LocalInvocationID.x;
-            if (i < pc.chunks) {
+        for (uint ib = 0u; ib < pc.chunks; ib += gl_SubgroupSize) { // the first subgroup reads them all
+            uint i = ib + gl_SubgroupInvocationID;
+            if (gl_SubgroupID == 0u && i < pc.chunks) {
                 OC_PART q;
                 bool seen = oc_read(pbase + i, q);
                 su += oc_sums_of(q, seen);
