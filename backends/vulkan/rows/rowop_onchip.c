@@ -198,6 +198,10 @@ static xpb_status oc_supports(void *ctx, const oc_op *op, const void *args, xpb_
     if (op->f64 && !c->caps.float64)
         return xpb_fail(why, XPB_ERR_UNSUPPORTED,
                         "the device has no shaderFloat64 (this variant's layernorm sums in fp64)");
+    if (op->f64 && !c->caps.subgroup_shuffle)
+        return xpb_fail(why, XPB_ERR_UNSUPPORTED,
+                        "the device has no subgroup shuffles in compute shaders (this variant's layernorm "
+                        "reduces its fp64 sums with them)");
     xpb_status st = vkb_rowop_supports(ctx, args, op->n_params, why);
     if (st || a->rows == 0 || a->cols == 0)
         return st;
@@ -341,7 +345,7 @@ static const oc_op *oc_op_of(xpb_op op)
 
 bool vkb_rowop_onchip_runs(const vkb_ctx *c, xpb_op op)
 {
-    return !oc_op_of(op)->f64 || c->caps.float64;
+    return !oc_op_of(op)->f64 || (c->caps.float64 && c->caps.subgroup_shuffle);
 }
 
 xpb_status vkb_rowop_onchip_prepare(void *ctx, xpb_op op, const void *args, void **state, xpb_error *err)
