@@ -387,18 +387,15 @@ double g_inv_n; // 1 / cols at the row's start: no fp64 divide between the merge
 // of one guards every step for inactive lanes; this form made layernorm 0.3 - 0.4% faster at
 // 1024 x 262144 on the H200 (results/h200/2026-11-29-s31-vk-ln-bfly-ab.txt). Needs subgroup
 // shuffles (oc_supports).
-dvec2 sg_sum_bfly(dvec2 v)
-{
-    for (uint m = gl_SubgroupSize >> 1; m > 0u; m >>= 1)
-        v += subgroupShuffleXor(v, m);
-    return v;
-}
-dvec3 sg_sum_bfly(dvec3 v)
-{
-    for (uint m = gl_SubgroupSize >> 1; m > 0u; m >>= 1)
-        v += subgroupShuffleXor(v, m);
-    return v;
-}
+#define SG_SUM_BFLY(T)                                                                           \
+    T sg_sum_bfly(T v)                                                                           \
+    {                                                                                            \
+        for (uint m = gl_SubgroupSize >> 1; m > 0u; m >>= 1)                                     \
+            v += subgroupShuffleXor(v, m);                                                       \
+        return v;                                                                                \
+    }
+SG_SUM_BFLY(dvec2)
+SG_SUM_BFLY(dvec3)
 
 // Both sums in one reduction.
 WG_REDUCE(wg_sum64x2, dvec2, sg_sum_bfly, WG_ADD, dvec2(0.0))
